@@ -1,0 +1,21 @@
+"""Settings for the test suite: production settings with a throwaway key and plain HTTP."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-" + "k" * 50)
+os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+
+from config.settings import *  # noqa: E402,F403
+
+# The test client and live_server speak plain HTTP.
+SECURE_SSL_REDIRECT = False
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
+SECURE_HSTS_SECONDS = 0
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # speed, tests only
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}

@@ -1,0 +1,7 @@
+"""Quizzes' models: content (scenarios, questions, banks) and learning (attempts, progress)."""
+
+from __future__ import annotations
+
+from quizzes.models.content import Bank, Question, Scenario
+
+__all__ = ["Bank", "Question", "Scenario"]

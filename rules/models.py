@@ -1,0 +1,134 @@
+"""Rules of the Comprehensive Rules as stored text, and cards as data."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+
+class RuleQuerySet(models.QuerySet):
+    def current(self) -> RuleQuerySet:
+        """Rules under their current number (not an older edition's or a translation's row)."""
+        return self.filter(canonical__isnull=True)
+
+    def resolve_number(self, number: str) -> Rule | None:
+        """The current rule a number names: itself, an earlier number, or a translation's number."""
+        number = number.strip().rstrip(".")
+        rule = self.current().filter(number=number).first()
+        if rule:
+            return rule
+        alias = RuleAlias.objects.select_related("rule").filter(number=number).first()
+        if alias:
+            return alias.rule
+        edition_row = self.filter(number=number, canonical__isnull=False).first()
+        return edition_row.canonical if edition_row else None
+
+
+class Rule(models.Model):
+    """One rule's text in one edition and language.
+
+    The current English row is canonical; rows of older editions or other languages point at it
+    through `canonical`, and `RuleAlias` lists every number it was printed under.
+    """
+
+    class Kind(models.TextChoices):
+        RULE = "rule", "Rule"
+        GLOSSARY = "glossary", "Glossary entry"
+
+    number = models.CharField(max_length=20, db_index=True)
+    title = models.CharField(max_length=200, blank=True)
+    text = models.TextField()
+    kind = models.CharField(max_length=10, choices=Kind, default=Kind.RULE)
+    language = models.CharField(max_length=8, default="en", db_index=True)
+    edition_name = models.CharField(max_length=120)
+    edition_date = models.DateField()
+    canonical = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="editions",
+        help_text="The current rule this row is an older or translated edition of.",
+    )
+
+    objects = RuleQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["number", "language", "-edition_date"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["number", "language", "edition_name", "kind"], name="unique_rule_edition"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number} ({self.language}, {self.edition_name})"
+
+    @property
+    def current_number(self) -> str:
+        return self.canonical.number if self.canonical_id else self.number
+
+
+class RuleAlias(models.Model):
+    """A number a current rule was printed under in an earlier edition (701.23b was 701.14b)."""
+
+    rule = models.ForeignKey(Rule, on_delete=models.CASCADE, related_name="aliases")
+    number = models.CharField(max_length=20, db_index=True)
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["rule", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["rule", "number"], name="unique_rule_alias"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number} → {self.rule.number}"
+
+
+class Card(models.Model):
+    """A card's definition as data (scenario-format section 2) with its localised names."""
+
+    name = models.CharField(max_length=200, unique=True)
+    definition = models.JSONField(help_text="The card as data: see docs/engine.md.")
+    localized_names = models.JSONField(
+        default=dict, blank=True, help_text='Names by language code, e.g. {"de": "..."}.'
+    )
+    type_line = models.CharField(max_length=200, blank=True, editable=False)
+    oracle = models.TextField(blank=True, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        from rules.engine import CardDefinition, ScenarioError
+
+        if not isinstance(self.localized_names, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in self.localized_names.items()
+        ):
+            raise ValidationError(
+                {"localized_names": 'Give an object of language codes to names: {"de": "..."}.'}
+            )
+        try:
+            parsed = CardDefinition.from_json(self.definition)
+        except ScenarioError as error:
+            raise ValidationError({"definition": str(error)}) from error
+        if parsed.name != self.name:
+            raise ValidationError(
+                {"definition": f"definition.name is {parsed.name!r}, the card is {self.name!r}."}
+            )
+
+    def save(self, *args, **kwargs) -> None:
+        definition = self.definition if isinstance(self.definition, dict) else {}
+        self.oracle = definition.get("oracle", "")
+        self.type_line = _type_line(definition)
+        super().save(*args, **kwargs)
+
+
+def _type_line(definition: dict) -> str:
+    left = " ".join([*definition.get("supertypes", []), *definition.get("types", [])])
+    subtypes = " ".join(definition.get("subtypes", []))
+    return f"{left} — {subtypes}" if subtypes else left
