@@ -26,7 +26,7 @@ def run(*args: str | Path, env: dict[str, str] | None = None) -> None:
 
 
 def ensure_venv() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 (runs before the venv exists)
         sys.exit("Tutor needs Python 3.11 or newer.")
     stamp = VENV / ".tutor-installed"
     pyproject = ROOT / "pyproject.toml"

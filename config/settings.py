@@ -29,15 +29,25 @@ def env_list(name: str, default: str) -> list[str]:
 DEBUG = env_bool("DJANGO_DEBUG", False)
 
 _DEV_SECRET_KEY = "django-insecure-tutor-development-only"
+# Without a key and with debug off, SECRET_KEY stays empty: Django then refuses anything that
+# signs (sessions, CSRF), and config/wsgi.py and asgi.py refuse to start the server at all.
+# Pure commands such as `manage.py ruling` still work, as the engine needs no secret.
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", _DEV_SECRET_KEY if DEBUG else "")
-if not DEBUG and (
-    not SECRET_KEY or SECRET_KEY == _DEV_SECRET_KEY or SECRET_KEY.startswith("django-insecure")
-):
-    # Signing sessions with a guessable key would let anyone forge a log-in.
+if not DEBUG and SECRET_KEY and (SECRET_KEY.startswith("django-insecure") or len(SECRET_KEY) < 32):
     raise ImproperlyConfigured(
-        "DJANGO_SECRET_KEY must be set to a long random value when DJANGO_DEBUG is off "
-        "(for local work set DJANGO_DEBUG=1)."
+        "DJANGO_SECRET_KEY must be a long random value (50+ characters) when DJANGO_DEBUG is off."
     )
+
+
+def require_secret_key() -> None:
+    """Called by the WSGI/ASGI entry points: a server never starts with no real key."""
+    from django.conf import settings
+
+    if not settings.SECRET_KEY:
+        raise ImproperlyConfigured(
+            "Set DJANGO_SECRET_KEY to a long random value (or DJANGO_DEBUG=1 for local work)."
+        )
+
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")

@@ -8,4 +8,8 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+from config.settings import require_secret_key  # noqa: E402
+
+require_secret_key()  # a server never starts without a real key
+
 application = get_wsgi_application()
