@@ -8,8 +8,9 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from config.settings import require_secret_key  # noqa: E402
+from django.conf import settings  # noqa: E402
 
-require_secret_key()  # a server never starts without a real key
+# A server never starts without a real key (Django raises ImproperlyConfigured on an empty one).
+assert settings.SECRET_KEY, "DJANGO_SECRET_KEY is required to serve"
 
 application = get_asgi_application()

@@ -39,16 +39,6 @@ if not DEBUG and SECRET_KEY and (SECRET_KEY.startswith("django-insecure") or len
     )
 
 
-def require_secret_key() -> None:
-    """Called by the WSGI/ASGI entry points: a server never starts with no real key."""
-    from django.conf import settings
-
-    if not settings.SECRET_KEY:
-        raise ImproperlyConfigured(
-            "Set DJANGO_SECRET_KEY to a long random value (or DJANGO_DEBUG=1 for local work)."
-        )
-
-
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
