@@ -3,5 +3,6 @@
 from __future__ import annotations
 
 from quizzes.models.content import Bank, Question, Scenario
+from quizzes.models.progress import Attempt, Mastery, Response
 
-__all__ = ["Bank", "Question", "Scenario"]
+__all__ = ["Bank", "Question", "Scenario", "Attempt", "Mastery", "Response"]

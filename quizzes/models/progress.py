@@ -1,0 +1,138 @@
+"""Learning: attempts (a practice run or an exam sitting), responses, and mastery per rule.
+
+Practice policy: a learner has at most one open practice attempt. A response is unique per
+attempt and question, so when adaptive selection serves a question again that the open attempt
+already holds, `Attempt.objects.open_practice_for` closes that attempt and starts a new one.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class AttemptQuerySet(models.QuerySet):
+    def owned_by(self, user) -> AttemptQuerySet:
+        return self.filter(user=user)
+
+    def open_practice_for(self, user, question) -> Attempt:
+        """The learner's open practice attempt that has not yet answered `question`."""
+        attempt = (
+            self.filter(user=user, kind=Attempt.Kind.PRACTICE, finished_at__isnull=True)
+            .order_by("-started_at")
+            .first()
+        )
+        if attempt and attempt.responses.filter(question=question).exists():
+            attempt.finish()
+            attempt = None
+        return attempt or self.create(user=user, kind=Attempt.Kind.PRACTICE)
+
+
+class Attempt(models.Model):
+    """A practice run or an exam sitting; the deadline is kept server-side."""
+
+    class Kind(models.TextChoices):
+        PRACTICE = "practice", "Practice"
+        EXAM = "exam", "Exam"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="attempts"
+    )
+    kind = models.CharField(max_length=10, choices=Kind, default=Kind.PRACTICE)
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+
+    objects = AttemptQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-started_at"]
+        indexes = [models.Index(fields=["user", "kind", "finished_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} by {self.user} from {self.started_at:%Y-%m-%d %H:%M}"
+
+    def finish(self) -> None:
+        self.finished_at = timezone.now()
+        self.save(update_fields=["finished_at"])
+
+
+class ResponseQuerySet(models.QuerySet):
+    def owned_by(self, user) -> ResponseQuerySet:
+        return self.filter(user=user)
+
+
+class Response(models.Model):
+    """One answer to one question in one attempt, with the verdict the engine gave."""
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="responses")
+    question = models.ForeignKey(
+        "quizzes.Question", on_delete=models.CASCADE, related_name="responses"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="responses"
+    )
+    answer = models.JSONField(default=dict)
+    verdict = models.JSONField(default=dict)
+    correct = models.BooleanField(default=False)
+    score = models.FloatField(default=0.0)
+    variant_seed = models.PositiveIntegerField(default=0, help_text="0: the scenario as written.")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = ResponseQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["attempt", "question"], name="one_response_per_attempt_and_question"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["user", "-created_at"]),
+            models.Index(fields=["user", "question"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} on question {self.question_id}: {'right' if self.correct else 'wrong'}"
+
+
+class MasteryQuerySet(models.QuerySet):
+    def owned_by(self, user) -> MasteryQuerySet:
+        return self.filter(user=user)
+
+    def due(self, now=None) -> MasteryQuerySet:
+        return self.filter(due__lte=now or timezone.now())
+
+
+class Mastery(models.Model):
+    """A learner's skill on one rule: Elo theta, counts, and the FSRS card for spaced review."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="masteries"
+    )
+    rule = models.ForeignKey("rules.Rule", on_delete=models.CASCADE, related_name="masteries")
+    theta = models.FloatField(default=0.0)
+    answers = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    fsrs_card = models.JSONField(default=dict, blank=True)
+    due = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = MasteryQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "masteries"
+        ordering = ["rule__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "rule"], name="one_mastery_per_user_and_rule")
+        ]
+        indexes = [models.Index(fields=["user", "due"]), models.Index(fields=["user", "theta"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.rule_id}: theta {self.theta:.2f}"
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.answers if self.answers else 0.0
