@@ -41,7 +41,16 @@ class Rule(models.Model):
     kind = models.CharField(max_length=10, choices=Kind, default=Kind.RULE)
     language = models.CharField(max_length=8, default="en", db_index=True)
     edition_name = models.CharField(max_length=120)
-    edition_date = models.DateField()
+    edition_date = models.DateField(
+        null=True, blank=True, help_text="Empty when the source does not date its text."
+    )
+    source = models.CharField(
+        max_length=200, blank=True, help_text="Where this text was taken from (a source file)."
+    )
+    note = models.TextField(
+        blank=True,
+        help_text="An editor's note, e.g. where a translation's meaning differs from the rules.",
+    )
     canonical = models.ForeignKey(
         "self",
         null=True,
@@ -63,6 +72,14 @@ class Rule(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number} ({self.language}, {self.edition_name})"
+
+    def clean(self) -> None:
+        if self.canonical_id and self.canonical.canonical_id:
+            raise ValidationError(
+                {"canonical": "Point at the current rule itself, not at another edition's row."}
+            )
+        if self.canonical_id and self.canonical_id == self.pk:
+            raise ValidationError({"canonical": "A rule cannot be an edition of itself."})
 
     @property
     def current_number(self) -> str:
@@ -86,6 +103,17 @@ class RuleAlias(models.Model):
         return f"{self.number} → {self.rule.number}"
 
 
+class CardQuerySet(models.QuerySet):
+    def catalog(self):
+        """The engine's catalog with these rows' definitions added (a row wins over a file)."""
+        from rules.engine import default_catalog
+        from rules.engine.cards import parse_card_definition
+
+        return default_catalog().extend(
+            parse_card_definition(card.definition, f"card {card.name}") for card in self
+        )
+
+
 class Card(models.Model):
     """A card's definition as data (scenario-format section 2) with its localised names."""
 
@@ -97,6 +125,8 @@ class Card(models.Model):
     type_line = models.CharField(max_length=200, blank=True, editable=False)
     oracle = models.TextField(blank=True, editable=False)
 
+    objects = CardQuerySet.as_manager()
+
     class Meta:
         ordering = ["name"]
 
@@ -104,7 +134,8 @@ class Card(models.Model):
         return self.name
 
     def clean(self) -> None:
-        from rules.engine import CardDefinition, ScenarioError
+        from rules.engine import ScenarioError
+        from rules.engine.cards import parse_card_definition
 
         if not isinstance(self.localized_names, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in self.localized_names.items()
@@ -113,7 +144,7 @@ class Card(models.Model):
                 {"localized_names": 'Give an object of language codes to names: {"de": "..."}.'}
             )
         try:
-            parsed = CardDefinition.from_json(self.definition)
+            parsed = parse_card_definition(self.definition, "definition")
         except ScenarioError as error:
             raise ValidationError({"definition": str(error)}) from error
         if parsed.name != self.name:

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+import re
+from typing import NamedTuple
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+
+RULE_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?\b")
+
+
+def _rule_numbers(citation: str | None) -> list[str]:
+    """Rule numbers in an engine citation such as "701.23b" or "701.23f, 701.23i"."""
+    return RULE_NUMBER.findall(citation or "")
+
+
+class EngineCheck(NamedTuple):
+    status: str
+    report: str
+    cited_rules: frozenset[str]
 
 
 class Bank(models.Model):
@@ -58,6 +74,14 @@ class Scenario(models.Model):
     stored_ruling = models.TextField(
         blank=True, help_text="The ruling in words, as the source gives it."
     )
+    stored_expect = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=(
+            "Claims the source states that the engine cannot compute yet (a human-written key "
+            "only; never used to mark answers)."
+        ),
+    )
     rules_exercised = models.ManyToManyField(
         "rules.Rule", blank=True, related_name="scenarios", limit_choices_to={"canonical": None}
     )
@@ -88,13 +112,56 @@ class Scenario(models.Model):
 
     def clean(self) -> None:
         from rules.engine import ScenarioError, parse_scenario
+        from rules.models import Card
 
         if not isinstance(self.spec, dict):
             raise ValidationError({"spec": "The scenario must be a JSON object."})
         try:
-            parse_scenario(self.spec)
+            parse_scenario(self.spec, Card.objects.catalog())
         except ScenarioError as error:
             raise ValidationError({"spec": f"spec.{error.path}: {error.message}"}) from error
+        if not isinstance(self.stored_expect, list) or not all(
+            isinstance(claim, dict) and isinstance(claim.get("claim"), str)
+            for claim in self.stored_expect
+        ):
+            raise ValidationError(
+                {"stored_expect": 'Give a list of claim objects, each with a "claim" name.'}
+            )
+
+    def check_with_engine(self, catalog=None) -> EngineCheck:
+        """Cross-check the stored ruling (`spec["expect"]`) against the engine.
+
+        Sets `engine_status` and `engine_report` (not saved) and returns them with the numbers of
+        the rules the computed claims cite. A scenario without `expect` claims is `not_checked`
+        (its ruling lives in `stored_ruling`/`stored_expect`); one the engine rejects is
+        `invalid`; a stored claim the engine computes differently is `disagrees`: flagged, never
+        hidden.
+        """
+        from rules.engine import ScenarioError, check_expectations, evaluate_claim
+        from rules.models import Card
+
+        catalog = catalog if catalog is not None else Card.objects.catalog()
+        expect = self.spec.get("expect") or [] if isinstance(self.spec, dict) else []
+        cited: set[str] = set()
+        try:
+            mismatches = check_expectations(self.spec, catalog)
+            for claim in expect:
+                result = evaluate_claim(self.spec, claim, catalog)
+                cited.update(_rule_numbers(result.rule))
+        except ScenarioError as error:
+            self.engine_status = self.EngineStatus.INVALID
+            self.engine_report = f"spec.{error.path}: {error.message}" if error.path else str(error)
+            return EngineCheck(self.engine_status, self.engine_report, frozenset())
+        if not expect:
+            self.engine_status = self.EngineStatus.NOT_CHECKED
+            self.engine_report = "No engine-computable claims: the stored ruling stands alone."
+        elif mismatches:
+            self.engine_status = self.EngineStatus.DISAGREES
+            self.engine_report = "\n".join(str(mismatch) for mismatch in mismatches)
+        else:
+            self.engine_status = self.EngineStatus.AGREES
+            self.engine_report = f"The engine agrees with all {len(expect)} stored claims."
+        return EngineCheck(self.engine_status, self.engine_report, frozenset(cited))
 
 
 class Question(models.Model):
@@ -114,6 +181,11 @@ class Question(models.Model):
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="questions")
     bank = models.ForeignKey(Bank, on_delete=models.CASCADE, related_name="questions")
+    key = models.SlugField(
+        max_length=120,
+        blank=True,
+        help_text="Names the question within its scenario and bank (seed content: generated).",
+    )
     kind = models.CharField(max_length=20, choices=Kind)
     prompt = models.TextField()
     claims = models.JSONField(
@@ -128,18 +200,63 @@ class Question(models.Model):
     class Meta:
         ordering = ["bank", "position", "id"]
         indexes = [models.Index(fields=["bank", "is_active", "difficulty"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bank", "scenario", "key"],
+                condition=~models.Q(key=""),
+                name="unique_question_key",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.scenario.title}: {self.get_kind_display()}"
 
     def clean(self) -> None:
-        if not isinstance(self.claims, list) or not all(
-            isinstance(claim, dict) and isinstance(claim.get("claim"), str) for claim in self.claims
+        if (
+            not isinstance(self.claims, list)
+            or not self.claims
+            or not all(
+                isinstance(claim, dict) and isinstance(claim.get("claim"), str)
+                for claim in self.claims
+            )
         ):
             raise ValidationError(
-                {"claims": 'Give a list of claim objects, each with a "claim" name.'}
+                {"claims": 'Give a non-empty list of claim objects, each with a "claim" name.'}
             )
         if any("value" in claim for claim in self.claims):
             raise ValidationError(
                 {"claims": "Claims hold no values: the engine computes the answer key."}
             )
+        problem = _kind_problem(self.kind, self.claims)
+        if problem:
+            raise ValidationError({"claims": problem})
+
+
+# What each kind asks about: the claim names its claims may use, and whether each claim carries
+# the statement shown to the learner ("proposed": true when the computed value equals it).
+KIND_CLAIMS: dict[str, tuple[frozenset[str] | None, bool]] = {
+    Question.Kind.CARDS: (frozenset({"finds"}), False),
+    Question.Kind.COUNT_RANGE: (frozenset({"found_count"}), False),
+    Question.Kind.LEGAL_SET: (frozenset({"legal_find_set"}), False),
+    Question.Kind.VALUE: (None, False),
+    Question.Kind.YES_NO: (None, True),
+    Question.Kind.MULTIPLE_CHOICE: (None, True),
+}
+
+
+def _kind_problem(kind: str, claims: list[dict]) -> str:
+    """Why `claims` do not fit a question of `kind`, or "" when they do."""
+    if kind not in KIND_CLAIMS:
+        return ""  # the kind field reports its own error
+    allowed, needs_proposal = KIND_CLAIMS[kind]
+    for index, claim in enumerate(claims):
+        name = claim["claim"]
+        if allowed is not None and name not in allowed:
+            return f"claims[{index}]: a {kind} question asks {sorted(allowed)}, not {name!r}."
+        if needs_proposal and "proposed" not in claim:
+            return f'claims[{index}]: a {kind} question states a "proposed" value per claim.'
+        if not needs_proposal and "proposed" in claim:
+            return f'claims[{index}]: only yes_no and multiple_choice claims carry "proposed".'
+    if kind == Question.Kind.VALUE and len(claims) != 1:
+        return "A value question asks exactly one claim."
+    return ""
