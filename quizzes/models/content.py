@@ -128,6 +128,27 @@ class Scenario(models.Model):
                 {"stored_expect": 'Give a list of claim objects, each with a "claim" name.'}
             )
 
+    def record_engine_check(self, catalog=None, extra_rules: tuple[str, ...] = ()) -> EngineCheck:
+        """Run `check_with_engine`, save the status if it changed, link the rules it exercises.
+
+        `extra_rules` are numbers the content cites for claims the engine cannot compute yet
+        (`not_checked` scenarios); each resolves through `Rule.objects.resolve_number`.
+        """
+        from rules.models import Rule
+
+        before = (self.engine_status, self.engine_report)
+        check = self.check_with_engine(catalog)
+        if (self.engine_status, self.engine_report) != before:
+            self.save(update_fields=["engine_status", "engine_report", "updated_at"])
+        rules = {
+            rule.pk: rule
+            for number in sorted({*check.cited_rules, *extra_rules})
+            if (rule := Rule.objects.resolve_number(number)) is not None
+        }
+        if set(self.rules_exercised.values_list("pk", flat=True)) != set(rules):
+            self.rules_exercised.set(rules.values())
+        return check
+
     def check_with_engine(self, catalog=None) -> EngineCheck:
         """Cross-check the stored ruling (`spec["expect"]`) against the engine.
 

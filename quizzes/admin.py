@@ -1,0 +1,73 @@
+"""Admin pages for content: banks, scenarios (engine-checked on save) and questions."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+
+from quizzes.models import Bank, Question, Scenario
+
+
+class QuestionInline(admin.TabularInline):
+    model = Question
+    fk_name = "scenario"
+    extra = 0
+    fields = ["key", "kind", "prompt", "bank", "position", "is_active"]
+    show_change_link = True
+
+
+@admin.register(Bank)
+class BankAdmin(admin.ModelAdmin):
+    list_display = ["title", "slug", "owner", "visibility", "question_count", "updated_at"]
+    list_filter = ["visibility"]
+    search_fields = ["title", "slug", "description", "owner__username"]
+    prepopulated_fields = {"slug": ["title"]}
+    autocomplete_fields = ["owner"]
+
+    @admin.display(description="questions")
+    def question_count(self, bank: Bank) -> int:
+        return bank.questions.count()
+
+
+@admin.register(Scenario)
+class ScenarioAdmin(admin.ModelAdmin):
+    list_display = ["title", "slug", "engine_status", "version", "author", "updated_at"]
+    list_filter = ["engine_status", "rules_exercised"]
+    search_fields = ["title", "slug", "source", "stored_ruling"]
+    readonly_fields = ["engine_status", "engine_report", "rules_exercised", "version"]
+    autocomplete_fields = ["author"]
+    inlines = [QuestionInline]
+    actions = ["check_selected_with_engine"]
+    fieldsets = [
+        (None, {"fields": ["title", "slug", "source", "author", "version"]}),
+        ("The situation", {"fields": ["spec"]}),
+        ("The ruling", {"fields": ["stored_ruling", "stored_expect"]}),
+        ("Engine check", {"fields": ["engine_status", "engine_report", "rules_exercised"]}),
+    ]
+
+    def save_model(self, request, scenario: Scenario, form, change: bool) -> None:
+        if change and "spec" in form.changed_data:
+            scenario.version += 1
+        super().save_model(request, scenario, form, change)
+
+    def save_related(self, request, form, formsets, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        check = form.instance.record_engine_check()
+        if check.status != Scenario.EngineStatus.AGREES:
+            self.message_user(
+                request, f"Engine check: {check.status}. {check.report}", messages.WARNING
+            )
+
+    @admin.action(description="Check the selected scenarios with the engine")
+    def check_selected_with_engine(self, request, queryset) -> None:
+        statuses = [scenario.record_engine_check().status for scenario in queryset]
+        summary = ", ".join(f"{statuses.count(s)} {s}" for s in sorted(set(statuses)))
+        self.message_user(request, f"Checked {len(statuses)} scenarios: {summary}.")
+
+
+@admin.register(Question)
+class QuestionAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "kind", "bank", "position", "difficulty", "is_active"]
+    list_filter = ["kind", "is_active", "bank", "rules"]
+    search_fields = ["prompt", "key", "scenario__title", "scenario__slug"]
+    list_select_related = ["scenario", "bank"]
+    autocomplete_fields = ["scenario", "bank", "rules"]
