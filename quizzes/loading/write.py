@@ -1,0 +1,242 @@
+"""Write validated content to the database: idempotent, all in one transaction.
+
+Each row is found by its natural key and saved only when a field differs, so a second run
+changes nothing (no `updated_at` or `version` bump). Rows the files no longer mention are left
+alone (instructors may have added their own); seed questions no longer generated are deactivated.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.db import models, transaction
+
+from quizzes.loading.questions import build_questions
+from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
+from quizzes.models import Bank, Question, Scenario
+from rules.engine.cards import CATALOG_DIR
+from rules.models import Card, Rule, RuleAlias
+
+
+@dataclass
+class LoadReport:
+    changes: Counter = field(default_factory=Counter)  # ("Rule", "created") -> n
+    statuses: Counter = field(default_factory=Counter)  # engine status -> scenarios
+    flagged: list[tuple[str, str, str]] = field(default_factory=list)  # slug, status, report
+    without_questions: list[str] = field(default_factory=list)
+
+    def note(self, model: type[models.Model], status: str) -> None:
+        self.changes[(model.__name__, status)] += 1
+
+    @property
+    def changed(self) -> int:
+        return sum(n for (_, status), n in self.changes.items() if status != "unchanged")
+
+
+def sync(
+    model: type[models.Model], lookup: dict[str, Any], values: dict[str, Any], report: LoadReport
+) -> tuple[models.Model, bool]:
+    """Create or update one row by its natural key; save only when something differs."""
+    row = model.objects.filter(**lookup).first()
+    if row is None:
+        row = model(**lookup, **values)
+        row.full_clean()
+        row.save()
+        report.note(model, "created")
+        return row, True
+    changed = [name for name, value in values.items() if getattr(row, name) != value]
+    if not changed:
+        report.note(model, "unchanged")
+        return row, False
+    for name in changed:
+        setattr(row, name, values[name])
+    row.full_clean()
+    row.save()
+    report.note(model, "updated")
+    return row, True
+
+
+def set_m2m(manager, rows, report: LoadReport, label: str) -> None:
+    wanted = {row.pk for row in rows}
+    if set(manager.values_list("pk", flat=True)) != wanted:
+        manager.set(list(rows))
+        report.changes[(label, "updated")] += 1
+
+
+def load_content(
+    content_dir: Path = CONTENT_DIR, catalog_dir: Path = CATALOG_DIR, verbosity: int = 1
+) -> LoadReport:
+    """Read and validate every file first, then write it all in one transaction."""
+    content = read_content(content_dir, catalog_dir)
+    report = LoadReport()
+    with transaction.atomic():
+        _load_rules(content, report)
+        _load_cards(content, report)
+        banks = _load_banks(content, report)
+        catalog = Card.objects.catalog()
+        for scenario_file in content.scenarios:
+            _load_scenario(scenario_file, banks, catalog, report)
+    return report
+
+
+def _load_rules(content: Content, report: LoadReport) -> None:
+    by_number: dict[str, Rule] = {}
+    ordered = sorted(content.rules, key=lambda row: bool(row.get("canonical")))
+    for row in ordered:
+        canonical = by_number.get(row["canonical"]) if row.get("canonical") else None
+        rule, _ = sync(
+            Rule,
+            {
+                "number": row["number"],
+                "language": row["language"],
+                "edition_name": row["edition_name"],
+                "kind": row["kind"],
+            },
+            {
+                "title": row.get("title", ""),
+                "text": row["text"],
+                "edition_date": row["edition_date"],
+                "source": row.get("source", ""),
+                "note": row.get("note", ""),
+                "canonical": canonical,
+            },
+            report,
+        )
+        if canonical is None:
+            by_number[rule.number] = rule
+        for alias in row.get("aliases", []):
+            sync(
+                RuleAlias,
+                {"rule": rule, "number": alias["number"]},
+                {"note": alias.get("note", "")},
+                report,
+            )
+
+
+def _load_cards(content: Content, report: LoadReport) -> None:
+    for definition in content.cards:
+        name = definition["name"]
+        sync(
+            Card,
+            {"name": name},
+            {
+                "definition": definition,
+                "localized_names": content.localized_names.get(name, {}),
+            },
+            report,
+        )
+
+
+def _load_banks(content: Content, report: LoadReport) -> list[Bank]:
+    banks = []
+    for row in content.banks:
+        bank, _ = sync(
+            Bank,
+            {"slug": row["slug"]},
+            {
+                "title": row["title"],
+                "description": row.get("description", ""),
+                "visibility": row.get("visibility", Bank.Visibility.PUBLIC),
+                "owner": None,
+            },
+            report,
+        )
+        banks.append(bank)
+    return banks
+
+
+def _card_names(spec: dict[str, Any]) -> dict[str, str]:
+    """Labels to card names, for prompts ("mine" -> "Howling Mine")."""
+    names: dict[str, str] = {}
+    for zones in (spec.get("zones") or {}).values():
+        for entries in zones.values():
+            for entry in entries:
+                if isinstance(entry, dict):
+                    name, label = entry.get("card", ""), entry.get("label")
+                else:
+                    name, _, label = str(entry).partition("#")
+                if label:
+                    names[label] = name
+    return names
+
+
+def _load_scenario(
+    scenario_file: ScenarioFile, banks: list[Bank], catalog, report: LoadReport
+) -> None:
+    from rules.engine import ScenarioError, evaluate_claim
+
+    spec = scenario_file.spec
+    existing = Scenario.objects.filter(slug=scenario_file.slug).first()
+    version = existing.version if existing else 1
+    if existing and existing.spec != spec:
+        version += 1
+    scenario, _ = sync(
+        Scenario,
+        {"slug": scenario_file.slug},
+        {
+            "title": spec["title"],
+            "source": spec["source"],
+            "spec": spec,
+            "stored_ruling": scenario_file.stored_ruling,
+            "stored_expect": scenario_file.stored_expect,
+            "version": version,
+        },
+        report,
+    )
+    check = scenario.record_engine_check(catalog, extra_rules=scenario_file.cites)
+    report.statuses[check.status] += 1
+    if check.status in (Scenario.EngineStatus.DISAGREES, Scenario.EngineStatus.INVALID):
+        report.flagged.append((scenario.slug, check.status, check.report))
+
+    generated = []
+    if check.status != Scenario.EngineStatus.INVALID:
+        try:
+            generated = build_questions(
+                spec,
+                _card_names(spec),
+                lambda claim: evaluate_claim(spec, claim, catalog),
+                supports_legal_set=_supports_legal_set(),
+            )
+        except ScenarioError as error:
+            report.flagged.append((scenario.slug, "questions", str(error)))
+    if not generated:
+        report.without_questions.append(scenario.slug)
+    for bank in banks:
+        keys = []
+        for position, item in enumerate(generated):
+            question, _ = sync(
+                Question,
+                {"bank": bank, "scenario": scenario, "key": item.key},
+                {
+                    "kind": item.kind,
+                    "prompt": item.prompt,
+                    "claims": item.claims,
+                    "position": position,
+                    "is_active": True,
+                },
+                report,
+            )
+            rules = [
+                rule
+                for number in sorted(item.cited_rules | set(scenario_file.cites))
+                if (rule := Rule.objects.resolve_number(number)) is not None
+            ]
+            set_m2m(question.rules, rules, report, "Question.rules")
+            keys.append(item.key)
+        stale = Question.objects.filter(bank=bank, scenario=scenario, is_active=True).exclude(
+            key__in=keys
+        )
+        for question in stale:
+            question.is_active = False
+            question.save(update_fields=["is_active"])
+            report.note(Question, "deactivated")
+
+
+def _supports_legal_set() -> bool:
+    """`legal_set` questions need the engine's find-choice check."""
+    import rules.engine as engine
+
+    return hasattr(engine, "check_find_choice")

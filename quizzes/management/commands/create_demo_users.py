@@ -1,0 +1,74 @@
+"""Create (or repair) the demo learner and the demo instructor, and print their log-ins."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+from django.core.management.base import BaseCommand, CommandError
+
+INSTRUCTORS = "Instructors"
+# What an instructor may do in the admin: author content, read the rules and cards.
+INSTRUCTOR_PERMISSIONS = [
+    ("quizzes", "bank", ("add", "change", "view")),
+    ("quizzes", "scenario", ("add", "change", "view")),
+    ("quizzes", "question", ("add", "change", "view")),
+    ("rules", "rule", ("view",)),
+    ("rules", "rulealias", ("view",)),
+    ("rules", "card", ("add", "change", "view")),
+]
+DEMO_USERS = [
+    # username, password, is instructor
+    ("learner", "learn-the-rulings-2025", False),
+    ("instructor", "teach-the-rulings-2025", True),
+]
+
+
+class Command(BaseCommand):
+    help = "Create the demo learner and instructor (idempotent) and print their log-ins."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--force",
+            action="store_true",
+            help="Create them even with DEBUG off (public passwords: never in production).",
+        )
+
+    def handle(self, *args, force: bool, **options) -> None:
+        if not settings.DEBUG and not force:
+            raise CommandError(
+                "Demo users have published passwords: run with DJANGO_DEBUG=1 (or --force)."
+            )
+        group = self.instructors_group()
+        user_model = get_user_model()
+        for username, password, instructor in DEMO_USERS:
+            user, created = user_model.objects.get_or_create(
+                username=username, defaults={"email": f"{username}@example.org"}
+            )
+            changed = created
+            if not user.check_password(password):
+                user.set_password(password)
+                changed = True
+            if user.is_staff != instructor or not user.is_active:
+                user.is_staff, user.is_active = instructor, True
+                changed = True
+            if changed:
+                user.save()
+            if instructor and not user.groups.filter(pk=group.pk).exists():
+                user.groups.add(group)
+            role = "instructor (staff, can use /admin/)" if instructor else "learner"
+            self.stdout.write(f"{role}: username {username!r}, password {password!r}")
+
+    def instructors_group(self) -> Group:
+        group, _ = Group.objects.get_or_create(name=INSTRUCTORS)
+        wanted = set()
+        for app_label, model, actions in INSTRUCTOR_PERMISSIONS:
+            for action in actions:
+                wanted.update(
+                    Permission.objects.filter(
+                        content_type__app_label=app_label, codename=f"{action}_{model}"
+                    ).values_list("pk", flat=True)
+                )
+        if set(group.permissions.values_list("pk", flat=True)) != wanted:
+            group.permissions.set(wanted)
+        return group

@@ -1,0 +1,58 @@
+"""Load rules, the card catalog and the seed scenarios with their questions (idempotent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from quizzes.loading import CONTENT_DIR, ContentError, load_content
+from quizzes.models import Question, Scenario
+from rules.engine import ScenarioError
+from rules.engine.cards import CATALOG_DIR
+from rules.models import Card, Rule, RuleAlias
+
+
+class Command(BaseCommand):
+    help = (
+        "Load rules, cards and seed scenarios with questions from data files, in one "
+        "transaction; a second run changes nothing. Every scenario is checked by the engine."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--content-dir", type=Path, default=CONTENT_DIR)
+        parser.add_argument("--catalog-dir", type=Path, default=CATALOG_DIR)
+
+    def handle(self, *args, content_dir: Path, catalog_dir: Path, **options) -> None:
+        try:
+            report = load_content(content_dir, catalog_dir)
+        except ContentError as error:
+            raise CommandError(f"Nothing loaded. {error}") from error
+        except ScenarioError as error:
+            raise CommandError(f"Nothing loaded. {error}") from error
+        statuses = report.statuses
+        self.stdout.write(
+            f"rules: {Rule.objects.count()} ({Rule.objects.current().count()} current), "
+            f"aliases: {RuleAlias.objects.count()}, cards: {Card.objects.count()}"
+        )
+        self.stdout.write(
+            f"scenarios: {Scenario.objects.count()} "
+            f"(agree {statuses['agrees']}, disagree {statuses['disagrees']}, "
+            f"not checked {statuses['not_checked']}, invalid {statuses['invalid']})"
+        )
+        self.stdout.write(f"questions: {Question.objects.filter(is_active=True).count()} active")
+        self.stdout.write(
+            "changes: "
+            + (
+                ", ".join(
+                    f"{model} {status} {count}"
+                    for (model, status), count in sorted(report.changes.items())
+                    if status != "unchanged"
+                )
+                or "none"
+            )
+        )
+        for slug, status, text in report.flagged:
+            self.stdout.write(self.style.WARNING(f"FLAGGED {slug} ({status}): {text}"))
+        for slug in report.without_questions:
+            self.stdout.write(f"no engine-computable questions yet: {slug}")
