@@ -1,0 +1,200 @@
+"""The engine's public functions: resolve a scenario, evaluate and check claims, check a choice."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import Catalog
+from .claims import (
+    CLAIM_SUBJECTS,
+    SEARCH_TRIGGERS,
+    Evaluation,
+    claim_subject,
+    evaluate,
+    to_result,
+)
+from .errors import ScenarioError
+from .outcome import ChoiceVerdict, ClaimResult, Mismatch, Outcome
+from .resolver import resolve_history, resolve_step
+from .scenario import Choices, Scenario, parse_choices, parse_scenario
+from .search import check_found_set
+
+Spec = Mapping[str, Any] | Scenario
+
+
+def _scenario(spec: Spec, catalog: Catalog | None) -> Scenario:
+    return spec if isinstance(spec, Scenario) else parse_scenario(spec, catalog)
+
+
+def _evaluation(scenario: Scenario, given: Any = None) -> Evaluation:
+    turn = resolve_history(scenario)
+    choices: Choices | None = None
+    if given is not None:
+        extra = parse_choices(given, "given", scenario.state)
+        base = dict(scenario.resolve.choices) if scenario.resolve else {}
+        for player, decisions in extra.items():
+            base[player] = {**base.get(player, {}), **decisions}
+        choices = base
+    return Evaluation(scenario, turn, resolve_step(scenario, turn, choices))
+
+
+def _default_claims(ev: Evaluation) -> list[tuple[str, dict[str, Any]]]:
+    state = ev.scenario.state
+    resolution = ev.resolution
+    wanted: list[tuple[str, dict[str, Any]]] = []
+    searchers = [p for p in state.apnap_order if resolution.spaces_of(p)]
+    for player in state.apnap_order:
+        wanted.append(("searches", {"player": player}))
+        if player in searchers:
+            wanted.append(("searched_portion", {"player": player}))
+        wanted.append(("shuffles", {"player": player}))
+        if player in resolution.shuffled_portion:
+            wanted.append(("shuffled_portion", {"player": player}))
+        wanted.append(("searched_library_this_turn", {"player": player}))
+        if player in resolution.mills:
+            wanted.append(("mills", {"player": player}))
+    for searcher in searchers:
+        whose_list = sorted({s.whose for s in resolution.spaces_of(searcher)})
+        for whose in whose_list:
+            wanted.append(("found_count", {"searcher": searcher, "whose": whose}))
+        wanted.append(("revealed", {"searcher": searcher}))
+    if searchers:
+        wanted.append(("decision_order", {}))
+    seen: set[str] = set()
+    for space in resolution.searches:
+        for label in space.finds:
+            if label not in seen:
+                seen.add(label)
+                wanted.append(("finds", {"card": label}))
+    wanted += [("zone_after", {"card": label}) for label in resolution.zone_after]
+    wanted += [("mana_produced", {"card": label}) for label in resolution.mana]
+    wanted += [("can_dredge", {"card": label}) for label in resolution.dredge]
+    for card in state.cards:
+        if card.definition.alt_cost and card.zone == "hand":
+            wanted.append(("alt_cost_available", {"card": card.label, "player": card.owner}))
+        if card.zone == "battlefield" and any(
+            a.when in SEARCH_TRIGGERS for a in card.definition.triggered
+        ):
+            wanted.append(("triggers", {"card": card.label}))
+    return wanted
+
+
+def resolve(spec: Spec, catalog: Catalog | None = None) -> Outcome:
+    """Resolve a scenario: every relevant claim (and every `expect` claim without "given")."""
+    scenario = _scenario(spec, catalog)
+    ev = _evaluation(scenario)
+    claims: list[ClaimResult] = []
+    keys: set[str] = set()
+    expected = []
+    for claim in scenario.expect:
+        if "given" not in claim:
+            expected.append(claim_subject(scenario, claim))
+    for name, subject in [*_default_claims(ev), *expected]:
+        key = repr((name, sorted(subject.items())))
+        if key in keys:
+            continue
+        keys.add(key)
+        claims.append(to_result(name, subject, evaluate(ev, name, subject)))
+    return Outcome(tuple(claims), tuple(ev.resolution.explanation))
+
+
+def evaluate_claim(
+    spec: Spec, claim: Mapping[str, Any], catalog: Catalog | None = None
+) -> ClaimResult:
+    """Evaluate one claim, honouring its "given" choices (a fixed line of play)."""
+    scenario = _scenario(spec, catalog)
+    name, subject = claim_subject(scenario, claim)
+    given = claim.get("given")
+    ev = _evaluation(scenario, given)
+    if given is not None:
+        subject = {**subject, "given": given}
+    return to_result(name, subject, evaluate(ev, name, subject))
+
+
+def _same(expected: Any, computed: Any) -> bool:
+    if isinstance(expected, bool) or isinstance(computed, bool):
+        return type(expected) is type(computed) and expected == computed
+    if isinstance(expected, (list, tuple)) and isinstance(computed, (list, tuple)):
+        return len(expected) == len(computed) and all(
+            _same(a, b) for a, b in zip(expected, computed, strict=True)
+        )
+    return expected == computed
+
+
+def check_expectations(spec: Spec, catalog: Catalog | None = None) -> list[Mismatch]:
+    """Compare every `expect` claim with the engine; empty when all agree."""
+    scenario = _scenario(spec, catalog)
+    mismatches = []
+    for index, claim in enumerate(scenario.expect):
+        if "value" not in claim:
+            mismatches.append(Mismatch(claim, None, f"expect[{index}] has no value"))
+            continue
+        try:
+            result = evaluate_claim(scenario, claim)
+        except ScenarioError as error:
+            mismatches.append(
+                Mismatch(claim, None, f"expect[{index}] {claim.get('claim')}: {error}")
+            )
+            continue
+        if not _same(claim["value"], result.value):
+            subject = ", ".join(f"{k}={v}" for k, v in result.subject.items() if k != "given")
+            mismatches.append(
+                Mismatch(
+                    claim,
+                    result,
+                    f"expect[{index}] {result.claim}({subject}): expected {claim['value']!r}, "
+                    f"engine says {result.value!r} ({result.rule}: {result.reason})",
+                )
+            )
+    return mismatches
+
+
+def check_find_choice(
+    spec: Spec, searcher: str, labels: Sequence[str], catalog: Catalog | None = None
+) -> ChoiceVerdict:
+    """Is finding exactly `labels` legal for `searcher` in the resolving search(es)?"""
+    scenario = _scenario(spec, catalog)
+    if searcher not in scenario.state.players:
+        raise ScenarioError("searcher", f"{searcher!r} is not a player")
+    for label in labels:
+        if scenario.state.card(label) is None:
+            return ChoiceVerdict(False, "701.23a", f"No card is labelled {label!r}.")
+    if len(set(labels)) != len(labels):
+        return ChoiceVerdict(False, "701.23a", "A card can be found only once.")
+    choices = {
+        p: {k: v for k, v in d.items() if k != "find"}
+        for p, d in (scenario.resolve.choices if scenario.resolve else {}).items()
+    }
+    ev = _evaluation(scenario, choices)
+    spaces = ev.resolution.spaces_of(searcher)
+    if not spaces:
+        legal = not labels
+        return ChoiceVerdict(
+            legal,
+            "701.23a",
+            f"{searcher} doesn't search here" + ("." if legal else ", so nothing can be found."),
+        )
+    names = {label: scenario.state.card(label).name for label in labels}
+    verdict = check_found_set(spaces, list(labels), names)
+    reason = verdict.reason
+    for label in labels:
+        reason = (
+            reason.replace(f"{label} ", f"The {names[label]} ({label}) ", 1)
+            if reason.startswith(label)
+            else reason
+        )
+    missing = [x for s in spaces for x in s.must_find if x not in labels]
+    if not verdict.value and missing and reason.startswith(missing[0]):
+        card = scenario.state.card(missing[0])
+        reason = f"The {card.name} in the {card.zone} must be found: {reason.split(': ', 1)[1]}"
+    return ChoiceVerdict(bool(verdict.value), verdict.rule, reason)
+
+
+__all__ = [
+    "CLAIM_SUBJECTS",
+    "check_expectations",
+    "check_find_choice",
+    "evaluate_claim",
+    "resolve",
+]

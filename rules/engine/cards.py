@@ -1,0 +1,725 @@
+"""Cards as data: filters, instructions, card definitions and the catalog loaded from JSON."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .errors import ScenarioError
+
+CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
+
+CARD_TYPES = frozenset(
+    {
+        "Artifact",
+        "Battle",
+        "Creature",
+        "Enchantment",
+        "Instant",
+        "Kindred",
+        "Land",
+        "Planeswalker",
+        "Sorcery",
+        "Tribal",
+    }
+)
+SUPERTYPES = frozenset({"Basic", "Legendary", "Snow", "World", "Ongoing"})
+DEFINITION_KEYS = frozenset(
+    {
+        "name",
+        "mana_cost",
+        "types",
+        "supertypes",
+        "subtypes",
+        "oracle",
+        "spell",
+        "activated",
+        "triggered",
+        "static",
+        "keywords",
+        "alt_cost",
+        "targets",
+        "notes",
+        "power",
+        "toughness",
+        "loyalty",
+    }
+)
+FILTER_KEYS = frozenset(
+    {
+        "types",
+        "supertypes",
+        "subtypes",
+        "name",
+        "same_name_as",
+        "different_names",
+        "not",
+        "any_of",
+        "keywords",
+        "non_basic_land",
+    }
+)
+SEARCH_WHO = frozenset(
+    {
+        "you",
+        "target_player",
+        "target_opponent",
+        "each_player",
+        "each_opponent",
+        "controller_of_target",
+        "owner_of_target",
+    }
+)
+PLAYER_REFS = SEARCH_WHO | {"searcher", "chooser"}
+SEARCH_ZONES = ("library", "hand", "graveyard", "exile", "outside")
+DESTINATIONS = frozenset(
+    {"hand", "battlefield", "graveyard", "exile", "library_top", "library", "set_aside"}
+)
+INSTRUCTION_VERBS = (
+    "search",
+    "shuffle",
+    "exile",
+    "destroy",
+    "reveal_hand",
+    "choose",
+    "opponent_chooses",
+    "mill",
+    "exile_graveyards",
+    "draw",
+    "add_mana",
+    "create_effect",
+    "look",
+    "sacrifice",
+    "lose_life",
+    "gain_life",
+    "damage",
+    "counter",
+    "return",
+    "discard",
+)
+TRIGGER_EVENTS = frozenset(
+    {
+        "dies",
+        "enters",
+        "opponent_searches_library",
+        "player_searches_library",
+        "you_search_library",
+        "creature_dies",
+        "upkeep",
+        "draw_step",
+        "cast",
+    }
+)
+STATIC_KINDS = frozenset({"search_replacement", "search_prohibition", "other"})
+PROHIBITION_PLAYERS = frozenset({"all", "opponents", "you"})
+TARGET_KINDS = frozenset({"player", "opponent", "permanent", "card", "spell", "any"})
+MANA_SYMBOLS = ("W", "U", "B", "R", "G", "C")
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A description a card must match (CR 701.23a); empty means "a card" (701.23d)."""
+
+    types: tuple[str, ...] = ()
+    supertypes: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
+    name: str | None = None
+    same_name_as: str | None = None  # "target" or "chosen"
+    different_names: bool = False
+    keywords: tuple[str, ...] = ()
+    exclude: Filter | None = None
+    any_of: tuple[Filter, ...] = ()
+
+    @property
+    def has_quality(self) -> bool:
+        """True when the filter states a quality (701.23b); False for a bare quantity (701.23d)."""
+        return bool(
+            self.types
+            or self.supertypes
+            or self.subtypes
+            or self.name
+            or self.same_name_as
+            or self.different_names
+            or self.keywords
+            or self.exclude
+            or self.any_of
+        )
+
+    def refers_to(self) -> str | None:
+        """The remembered object this filter needs ("target"/"chosen"), searching nested filters."""
+        if self.same_name_as:
+            return self.same_name_as
+        for part in (self.exclude, *self.any_of):
+            if part is not None and (ref := part.refers_to()):
+                return ref
+        return None
+
+    def matches(self, card: CardDefinition, names: Mapping[str, str | None]) -> bool:
+        """Does `card` match? `names` maps "target"/"chosen" to the remembered name."""
+        if any(t not in card.types for t in self.types):
+            return False
+        if any(t not in card.supertypes for t in self.supertypes):
+            return False
+        if any(t not in card.subtypes for t in self.subtypes):
+            return False
+        if any(k not in card.keyword_names for k in self.keywords):
+            return False
+        if self.name is not None and card.name != self.name:
+            return False
+        if self.same_name_as is not None and names.get(self.same_name_as) != card.name:
+            return False
+        if self.exclude is not None and self.exclude.matches(card, names):
+            return False
+        return not self.any_of or any(part.matches(card, names) for part in self.any_of)
+
+    def describe(self) -> str:
+        """A short English description, e.g. "basic land card"."""
+        if not self.has_quality:
+            return "card"
+        words: list[str] = []
+        if self.any_of:
+            words.append(" or ".join(part.describe() for part in self.any_of))
+        words += [s.lower() for s in self.supertypes]
+        words += list(self.subtypes)
+        words += [t.lower() for t in self.types]
+        text = " ".join(words) if words else ""
+        if self.name:
+            text = f"card named {self.name}"
+        if self.same_name_as:
+            text = f"{text + ' ' if text else ''}card with the same name as the {self.same_name_as}"
+        if self.keywords:
+            text = f"{text or 'card'} with {' and '.join(self.keywords)}"
+        if self.exclude:
+            text = f"{text or 'card'} other than a {self.exclude.describe()}"
+        if self.different_names:
+            text = f"{text or 'card'}s with different names"
+        if text and not text.endswith(("card", "cards", ")")) and "card" not in text:
+            text += " card"
+        return text.strip()
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One instruction of an effect: `verb` (e.g. "search") and its normalised `spec` mapping."""
+
+    verb: str
+    spec: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class TargetSpec:
+    """What one target must be: a player, an opponent, or a card/permanent matching a filter."""
+
+    kind: str
+    filter: Filter = field(default_factory=Filter)
+
+
+@dataclass(frozen=True)
+class Ability:
+    """An activated or triggered ability: cost or trigger event, targets, instructions."""
+
+    effect: tuple[Instruction, ...]
+    cost: str = ""
+    when: str = ""
+    targets: tuple[TargetSpec, ...] = ()
+
+    @property
+    def is_mana_ability(self) -> bool:
+        """An activated ability that adds mana and has no target (CR 605.1a)."""
+        return not self.targets and any(i.verb == "add_mana" for i in self.effect)
+
+
+@dataclass(frozen=True)
+class StaticAbility:
+    """A continuous effect: `kind` ("search_replacement", "search_prohibition") and its spec."""
+
+    kind: str
+    spec: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class CardDefinition:
+    """A card's characteristics and abilities, parsed and validated from JSON (section 2)."""
+
+    name: str
+    mana_cost: str = ""
+    types: tuple[str, ...] = ()
+    supertypes: tuple[str, ...] = ()
+    subtypes: tuple[str, ...] = ()
+    oracle: str = ""
+    spell: tuple[Instruction, ...] = ()
+    targets: tuple[TargetSpec, ...] = ()
+    activated: tuple[Ability, ...] = ()
+    triggered: tuple[Ability, ...] = ()
+    static: tuple[StaticAbility, ...] = ()
+    keywords: Mapping[str, Any] = field(default_factory=dict)
+    alt_cost: Mapping[str, Any] | None = None
+
+    @property
+    def type_line(self) -> str:
+        """E.g. "Basic Land — Forest" or "Legendary Planeswalker — Ashiok"."""
+        left = " ".join((*self.supertypes, *self.types))
+        return f"{left} — {' '.join(self.subtypes)}" if self.subtypes else left
+
+    @property
+    def keyword_names(self) -> frozenset[str]:
+        """Lower-case keyword names, e.g. {"dredge", "flash"}."""
+        return frozenset(k.lower() for k in self.keywords)
+
+    @property
+    def is_permanent_card(self) -> bool:
+        """Artifact, creature, enchantment, land, planeswalker or battle (CR 110.4)."""
+        return not ({"Instant", "Sorcery"} & set(self.types))
+
+    def to_json(self) -> dict[str, Any]:
+        """The characteristics as plain JSON (abilities are summarised by the oracle text)."""
+        return {
+            "name": self.name,
+            "mana_cost": self.mana_cost,
+            "types": list(self.types),
+            "supertypes": list(self.supertypes),
+            "subtypes": list(self.subtypes),
+            "type_line": self.type_line,
+            "oracle": self.oracle,
+        }
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def _strings(value: Any, path: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ScenarioError(path, "must be a list of strings")
+    return tuple(value)
+
+
+def parse_filter(raw: Any, path: str) -> Filter:
+    """Parse a search filter; None or {} is "a card" with no stated quality (701.23d)."""
+    if raw is None:
+        return Filter()
+    if not isinstance(raw, dict):
+        raise ScenarioError(path, "a filter must be an object or null")
+    unknown = set(raw) - FILTER_KEYS
+    if unknown:
+        raise ScenarioError(path, f"unknown filter key(s) {sorted(unknown)}")
+    same = raw.get("same_name_as")
+    if same not in (None, "target", "chosen"):
+        raise ScenarioError(f"{path}.same_name_as", 'must be "target" or "chosen"')
+    types = _strings(raw.get("types"), f"{path}.types")
+    bad = [t for t in types if t not in CARD_TYPES]
+    if bad:
+        raise ScenarioError(f"{path}.types", f"unknown card type(s) {bad}")
+    exclude = parse_filter(raw["not"], f"{path}.not") if raw.get("not") is not None else None
+    if raw.get("non_basic_land"):
+        exclude = Filter(supertypes=("Basic",), types=("Land",))
+    any_of = raw.get("any_of") or []
+    if not isinstance(any_of, list):
+        raise ScenarioError(f"{path}.any_of", "must be a list of filters")
+    name = raw.get("name")
+    if name is not None and not isinstance(name, str):
+        raise ScenarioError(f"{path}.name", "must be a string")
+    return Filter(
+        types=types,
+        supertypes=_strings(raw.get("supertypes"), f"{path}.supertypes"),
+        subtypes=_strings(raw.get("subtypes"), f"{path}.subtypes"),
+        name=name,
+        same_name_as=same,
+        different_names=bool(raw.get("different_names", False)),
+        keywords=tuple(k.lower() for k in _strings(raw.get("keywords"), f"{path}.keywords")),
+        exclude=exclude,
+        any_of=tuple(parse_filter(p, f"{path}.any_of[{i}]") for i, p in enumerate(any_of)),
+    )
+
+
+def _player_ref(value: Any, path: str, default: str = "you") -> str:
+    value = default if value is None else value
+    if value not in PLAYER_REFS:
+        raise ScenarioError(
+            path, f"unknown player reference {value!r}; use one of {sorted(PLAYER_REFS)}"
+        )
+    return value
+
+
+def _parse_search(raw: Any, path: str) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise ScenarioError(path, "a search must be an object")
+    who = raw.get("who", "you")
+    if who not in SEARCH_WHO:
+        raise ScenarioError(
+            f"{path}.who", f"unknown searcher {who!r}; use one of {sorted(SEARCH_WHO)}"
+        )
+    whose = raw.get("whose", "searcher")
+    if whose not in PLAYER_REFS:
+        raise ScenarioError(f"{path}.whose", f"unknown player reference {whose!r}")
+    zones = _strings(raw.get("zones", ["library"]), f"{path}.zones")
+    bad = [z for z in zones if z not in SEARCH_ZONES]
+    if bad or not zones:
+        raise ScenarioError(
+            f"{path}.zones", f"unknown or missing zone(s) {bad}; use {SEARCH_ZONES}"
+        )
+    wanted = raw.get("for", {})
+    if not isinstance(wanted, dict):
+        raise ScenarioError(f"{path}.for", "must be an object with count, up_to and filter")
+    count = wanted.get("count", 1)
+    if not (
+        count in ("all", "any_number") or (isinstance(count, int) and not isinstance(count, bool))
+    ) or (isinstance(count, int) and count < 0):
+        raise ScenarioError(f"{path}.for.count", 'must be a number, "all" or "any_number"')
+    put = raw.get("put", "hand")
+    if put not in DESTINATIONS:
+        raise ScenarioError(
+            f"{path}.put", f"unknown destination {put!r}; use {sorted(DESTINATIONS)}"
+        )
+    return {
+        "who": who,
+        "whose": whose,
+        "zones": zones,
+        "count": count,
+        "up_to": bool(wanted.get("up_to", False)),
+        "filter": parse_filter(wanted.get("filter"), f"{path}.for.filter"),
+        "may": bool(raw.get("may", False)),
+        "reveal": bool(raw.get("reveal", False)),
+        "put": put,
+        "tapped": bool(raw.get("tapped", False)),
+    }
+
+
+def _parse_count(value: Any, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ScenarioError(path, "must be a non-negative whole number")
+    return value
+
+
+def parse_instruction(raw: Any, path: str) -> Instruction:
+    """Parse one instruction object such as {"search": {...}} or {"shuffle": "searcher"}."""
+    if not isinstance(raw, dict):
+        raise ScenarioError(path, "an instruction must be an object")
+    verbs = [k for k in raw if k in INSTRUCTION_VERBS]
+    if len(verbs) != 1:
+        raise ScenarioError(
+            path,
+            f"an instruction needs exactly one verb of {list(INSTRUCTION_VERBS)}; "
+            f"got {sorted(raw)}",
+        )
+    verb = verbs[0]
+    value = raw[verb]
+    where = f"{path}.{verb}"
+    if verb == "search":
+        return Instruction(verb, _parse_search(value, where))
+    if verb == "shuffle":
+        if_searched = raw.get("if_searched")
+        return Instruction(
+            verb,
+            {
+                "who": _player_ref(value, where),
+                "if_searched": None if if_searched is None else bool(if_searched),
+            },
+        )
+    if verb == "mill":
+        value = value if isinstance(value, dict) else {"count": value}
+        return Instruction(
+            verb,
+            {
+                "who": _player_ref(value.get("who"), f"{where}.who"),
+                "count": _parse_count(value.get("count"), f"{where}.count"),
+            },
+        )
+    if verb == "draw":
+        value = value if isinstance(value, dict) else {"count": value}
+        return Instruction(
+            verb,
+            {
+                "who": _player_ref(value.get("who"), f"{where}.who"),
+                "count": _parse_count(value.get("count", 1), f"{where}.count"),
+            },
+        )
+    if verb in ("exile", "destroy"):
+        if value not in ("target", "self", "found"):
+            raise ScenarioError(where, 'must be "target", "self" or "found"')
+        return Instruction(verb, {"what": value})
+    if verb == "reveal_hand":
+        return Instruction(verb, {"who": _player_ref(value, where, "target_player")})
+    if verb == "choose":
+        value = value if isinstance(value, dict) else {}
+        source = value.get("from", "revealed_hand")
+        if source != "revealed_hand":
+            raise ScenarioError(f"{where}.from", 'only "revealed_hand" is supported')
+        return Instruction(
+            verb,
+            {
+                "chooser": _player_ref(value.get("chooser"), f"{where}.chooser"),
+                "filter": parse_filter(value.get("filter"), f"{where}.filter"),
+            },
+        )
+    if verb == "opponent_chooses":
+        if not isinstance(value, dict):
+            raise ScenarioError(where, "must be an object")
+        return Instruction(
+            verb,
+            {
+                "opponent": _player_ref(
+                    value.get("opponent"), f"{where}.opponent", "target_opponent"
+                ),
+                "count": _parse_count(value.get("count"), f"{where}.count"),
+                "chosen_to": value.get("chosen_to", "graveyard"),
+                "rest_to": value.get("rest_to", "hand"),
+            },
+        )
+    if verb == "exile_graveyards":
+        if value not in ("each_opponent", "each_player", "target_player"):
+            raise ScenarioError(where, 'must be "each_opponent", "each_player" or "target_player"')
+        return Instruction(verb, {"whose": value})
+    if verb == "add_mana":
+        return Instruction(verb, {"mana": _parse_mana(value, where)})
+    if verb == "create_effect":
+        if not isinstance(value, dict) or len(value) != 1:
+            raise ScenarioError(
+                where, "must hold one static ability, e.g. {search_prohibition: {...}}"
+            )
+        static = parse_static(value, where)
+        return Instruction(verb, {"static": static, "duration": raw.get("duration", "turn")})
+    # Instructions the engine records but whose details no claim asks about yet.
+    return Instruction(verb, {"value": value})
+
+
+def _parse_mana(value: Any, path: str) -> dict[str, Any]:
+    if isinstance(value, str):
+        symbols = value.replace("}", "").split("{")[1:]
+        if not symbols or any(s not in MANA_SYMBOLS for s in symbols):
+            raise ScenarioError(path, f"mana {value!r} must be symbols like {{G}} or {{C}}{{C}}")
+        return {"fixed": tuple(symbols)}
+    if isinstance(value, dict):
+        if "one_of" in value:
+            options = _strings(value["one_of"], f"{path}.one_of")
+            if not options or any(s not in MANA_SYMBOLS for s in options):
+                raise ScenarioError(f"{path}.one_of", "must list mana symbols W U B R G C")
+            return {"one_of": options, "amount": int(value.get("amount", 1))}
+        if value.get("any_color"):
+            return {"one_of": ("W", "U", "B", "R", "G"), "amount": int(value.get("amount", 1))}
+        if "could_produce" in value:
+            spec = value["could_produce"]
+            if not isinstance(spec, dict) or spec.get("lands") not in ("you", "opponents"):
+                raise ScenarioError(f"{path}.could_produce", 'needs "lands": "you" or "opponents"')
+            kind = spec.get("kind", "type")
+            if kind not in ("type", "color"):
+                raise ScenarioError(f"{path}.could_produce.kind", 'must be "type" or "color"')
+            return {"could_produce": spec["lands"], "kind": kind}
+        if "any_combination" in value:
+            return {"any_combination": _parse_count(value["any_combination"], path)}
+    raise ScenarioError(
+        path,
+        'unknown mana; use "{G}", {one_of: [...]}, {any_color: true} or {could_produce: {...}}',
+    )
+
+
+def parse_static(raw: Any, path: str) -> StaticAbility:
+    """Parse {"search_prohibition": {...}} / {"search_replacement": {...}} / {"other": "..."}."""
+    if not isinstance(raw, dict) or len(raw) != 1:
+        raise ScenarioError(path, f"a static ability must have one kind of {sorted(STATIC_KINDS)}")
+    ((kind, spec),) = raw.items()
+    if kind not in STATIC_KINDS:
+        raise ScenarioError(
+            path, f"unknown static ability {kind!r}; use one of {sorted(STATIC_KINDS)}"
+        )
+    if kind == "other":
+        return StaticAbility(kind, {"text": spec})
+    if not isinstance(spec, dict):
+        raise ScenarioError(f"{path}.{kind}", "must be an object")
+    who = spec.get("who", "opponents" if kind == "search_replacement" else "all")
+    if who not in PROHIBITION_PLAYERS:
+        raise ScenarioError(f"{path}.{kind}.who", f"must be one of {sorted(PROHIBITION_PLAYERS)}")
+    if kind == "search_replacement":
+        return StaticAbility(
+            kind, {"who": who, "top": _parse_count(spec.get("top"), f"{path}.{kind}.top")}
+        )
+    libraries = spec.get("libraries", "any")
+    if libraries not in ("any", "own"):
+        raise ScenarioError(f"{path}.{kind}.libraries", 'must be "any" or "own"')
+    caused_by = spec.get("caused_by", "any")
+    if caused_by not in ("any", "searcher"):
+        raise ScenarioError(f"{path}.{kind}.caused_by", 'must be "any" or "searcher"')
+    escape = spec.get("escape")
+    if escape is not None and not isinstance(escape, str):
+        raise ScenarioError(f"{path}.{kind}.escape", 'must be a cost such as "{2}"')
+    return StaticAbility(
+        kind, {"who": who, "libraries": libraries, "caused_by": caused_by, "escape": escape}
+    )
+
+
+def _parse_targets(raw: Any, path: str) -> tuple[TargetSpec, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise ScenarioError(path, "must be a list of target descriptions")
+    specs = []
+    for i, item in enumerate(raw):
+        item = {"kind": item} if isinstance(item, str) else item
+        if not isinstance(item, dict) or item.get("kind") not in TARGET_KINDS:
+            raise ScenarioError(f"{path}[{i}]", f"a target needs a kind of {sorted(TARGET_KINDS)}")
+        specs.append(
+            TargetSpec(item["kind"], parse_filter(item.get("filter"), f"{path}[{i}].filter"))
+        )
+    return tuple(specs)
+
+
+def _parse_effect(raw: Any, path: str) -> tuple[Instruction, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise ScenarioError(path, "an effect must be a list of instructions")
+    return tuple(parse_instruction(item, f"{path}[{i}]") for i, item in enumerate(raw))
+
+
+def _parse_abilities(raw: Any, path: str, triggered: bool) -> tuple[Ability, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise ScenarioError(path, "must be a list of abilities")
+    abilities = []
+    for i, item in enumerate(raw):
+        where = f"{path}[{i}]"
+        if not isinstance(item, dict):
+            raise ScenarioError(where, "an ability must be an object")
+        when = item.get("when", "")
+        if triggered and when not in TRIGGER_EVENTS:
+            raise ScenarioError(
+                f"{where}.when", f"unknown trigger event {when!r}; use {sorted(TRIGGER_EVENTS)}"
+            )
+        cost = item.get("cost", "")
+        if not isinstance(cost, str):
+            raise ScenarioError(f"{where}.cost", 'must be a string such as "{T}, Sacrifice this"')
+        abilities.append(
+            Ability(
+                effect=_parse_effect(item.get("effect"), f"{where}.effect"),
+                cost=cost,
+                when=when,
+                targets=_parse_targets(item.get("targets"), f"{where}.targets"),
+            )
+        )
+    return tuple(abilities)
+
+
+def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
+    """Validate one card definition (section 2); errors name the card and the field."""
+    if not isinstance(raw, dict):
+        raise ScenarioError(path, "a card definition must be an object")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ScenarioError(f"{path}.name", "a card needs a non-empty name")
+    where = f"{path} ({name})"
+    unknown = set(raw) - DEFINITION_KEYS
+    if unknown:
+        raise ScenarioError(where, f"unknown key(s) {sorted(unknown)}")
+    types = _strings(raw.get("types"), f"{where}.types")
+    bad = [t for t in types if t not in CARD_TYPES]
+    if bad or not types:
+        raise ScenarioError(
+            f"{where}.types", f"needs card types from {sorted(CARD_TYPES)}; got {list(types)}"
+        )
+    supertypes = _strings(raw.get("supertypes"), f"{where}.supertypes")
+    bad = [t for t in supertypes if t not in SUPERTYPES]
+    if bad:
+        raise ScenarioError(f"{where}.supertypes", f"unknown supertype(s) {bad}")
+    for key in ("mana_cost", "oracle"):
+        if not isinstance(raw.get(key, ""), str):
+            raise ScenarioError(f"{where}.{key}", "must be a string")
+    keywords = raw.get("keywords") or {}
+    if isinstance(keywords, list):
+        keywords = dict.fromkeys(keywords, True)
+    if not isinstance(keywords, dict):
+        raise ScenarioError(f"{where}.keywords", 'must be an object like {"dredge": 5} or a list')
+    if "dredge" in keywords:
+        _parse_count(keywords["dredge"], f"{where}.keywords.dredge")
+    alt_cost = raw.get("alt_cost")
+    if alt_cost is not None and (not isinstance(alt_cost, dict) or "if" not in alt_cost):
+        raise ScenarioError(f"{where}.alt_cost", 'must be an object with "if" and "cost"')
+    statics = raw.get("static") or []
+    if not isinstance(statics, list):
+        raise ScenarioError(f"{where}.static", "must be a list of static abilities")
+    return CardDefinition(
+        name=name,
+        mana_cost=raw.get("mana_cost", ""),
+        types=types,
+        supertypes=supertypes,
+        subtypes=_strings(raw.get("subtypes"), f"{where}.subtypes"),
+        oracle=raw.get("oracle", ""),
+        spell=_parse_effect(raw.get("spell"), f"{where}.spell"),
+        targets=_parse_targets(raw.get("targets"), f"{where}.targets"),
+        activated=_parse_abilities(raw.get("activated"), f"{where}.activated", False),
+        triggered=_parse_abilities(raw.get("triggered"), f"{where}.triggered", True),
+        static=tuple(parse_static(s, f"{where}.static[{i}]") for i, s in enumerate(statics)),
+        keywords={str(k).lower(): v for k, v in keywords.items()},
+        alt_cost=alt_cost,
+    )
+
+
+# ---------------------------------------------------------------- catalog
+
+
+class Catalog:
+    """Card definitions by name; `extend` returns a new catalog where local definitions win."""
+
+    def __init__(self, definitions: Iterable[CardDefinition] = ()) -> None:
+        self._by_name: dict[str, CardDefinition] = {d.name: d for d in definitions}
+
+    def get(self, name: str) -> CardDefinition | None:
+        """The definition named `name`, or None."""
+        return self._by_name.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def __len__(self) -> int:
+        return len(self._by_name)
+
+    def names(self) -> list[str]:
+        """Every card name, sorted."""
+        return sorted(self._by_name)
+
+    def definitions(self) -> list[CardDefinition]:
+        """Every definition, sorted by name."""
+        return [self._by_name[n] for n in self.names()]
+
+    def extend(self, definitions: Iterable[CardDefinition]) -> Catalog:
+        """A new catalog with `definitions` added (replacing same-named cards)."""
+        merged = Catalog()
+        merged._by_name = {**self._by_name, **{d.name: d for d in definitions}}
+        return merged
+
+    @classmethod
+    def from_json(cls, raw: Any, path: str = "cards") -> Catalog:
+        """Build from a JSON list of card definitions."""
+        if not isinstance(raw, list):
+            raise ScenarioError(path, "must be a list of card definitions")
+        return cls(parse_card_definition(item, f"{path}[{i}]") for i, item in enumerate(raw))
+
+
+def load_catalog_dir(directory: Path = CATALOG_DIR) -> Catalog:
+    """Load every *.json file in `directory` (each a list of definitions); duplicates are errors."""
+    definitions: dict[str, CardDefinition] = {}
+    for file in sorted(directory.glob("*.json")):
+        try:
+            raw = json.loads(file.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise ScenarioError(file.name, f"malformed JSON: {error}") from error
+        for definition in Catalog.from_json(raw, file.name).definitions():
+            if definition.name in definitions:
+                raise ScenarioError(
+                    file.name, f"{definition.name!r} is defined twice in the catalog"
+                )
+            definitions[definition.name] = definition
+    return Catalog(definitions.values())
+
+
+@lru_cache(maxsize=1)
+def default_catalog() -> Catalog:
+    """The project's catalog from rules/catalog/*.json, parsed once and cached."""
+    return load_catalog_dir()

@@ -1,0 +1,349 @@
+"""Claims (section 3 of the contract): each computed with its value, rule and reason."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ScenarioError
+from .mana import mana_produced
+from .outcome import ClaimResult
+from .resolver import Resolution, TurnRecord
+from .scenario import Scenario
+from .search import SearchSpace
+from .verdict import Verdict
+
+CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # claim: (required subject keys, optional subject keys)
+    "finds": (("card",), ()),
+    "found_count": (("searcher",), ("whose",)),
+    "searches": (("player",), ()),
+    "searched_portion": (("player",), ()),
+    "shuffles": (("player",), ()),
+    "shuffled_portion": (("player",), ()),
+    "revealed": (("searcher",), ()),
+    "decision_order": ((), ()),
+    "searched_library_this_turn": (("player",), ()),
+    "alt_cost_available": (("card", "player"), ()),
+    "mills": (("player",), ()),
+    "can_dredge": (("card",), ()),
+    "zone_after": (("card",), ()),
+    "triggers": (("card",), ()),
+    "mana_produced": (("card",), ()),
+}
+PLAYER_KEYS = frozenset({"player", "searcher", "whose"})
+SEARCH_TRIGGERS = frozenset(
+    {"opponent_searches_library", "player_searches_library", "you_search_library"}
+)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A scenario resolved on one line of play: the turn so far and the step's resolution."""
+
+    scenario: Scenario
+    turn: TurnRecord
+    resolution: Resolution
+
+
+def claim_subject(scenario: Scenario, claim: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Validate a claim's name and subject; return (name, subject) or raise naming the problem."""
+    name = claim.get("claim")
+    if name not in CLAIM_SUBJECTS:
+        raise ScenarioError("claim", f"unknown claim {name!r}; use one of {sorted(CLAIM_SUBJECTS)}")
+    required, optional = CLAIM_SUBJECTS[name]
+    subject: dict[str, Any] = {}
+    for key in (*required, *optional):
+        if key not in claim:
+            if key in required:
+                raise ScenarioError(f"claim {name}", f"needs {key!r}")
+            continue
+        value = claim[key]
+        if key in PLAYER_KEYS and value not in scenario.state.players:
+            raise ScenarioError(f"claim {name}.{key}", f"{value!r} is not a player")
+        if key == "card" and scenario.state.card(value) is None:
+            raise ScenarioError(f"claim {name}.card", f"no card is labelled {value!r}")
+        subject[key] = value
+    return name, subject
+
+
+def evaluate(evaluation: Evaluation, name: str, subject: Mapping[str, Any]) -> Verdict:
+    """Compute one claim's verdict."""
+    return _CLAIMS[name](evaluation, subject)
+
+
+# ---------------------------------------------------------------- one function per claim
+
+
+def _spaces_with_card(resolution: Resolution, label: str) -> list[SearchSpace]:
+    return [s for s in resolution.searches if label in s.finds]
+
+
+def _finds(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    label = subject["card"]
+    card = ev.scenario.state.card(label)
+    spaces = _spaces_with_card(ev.resolution, label)
+    if not spaces:
+        return Verdict("cannot", "701.23a", f"No search looks at {card.name}'s zone ({card.zone}).")
+    verdicts = [s.finds[label] for s in spaces]
+    for wanted in ("must", "may"):
+        for verdict in verdicts:
+            if verdict.value == wanted:
+                return verdict
+    return verdicts[0]
+
+
+def _found_count(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    spaces = ev.resolution.spaces_of(subject["searcher"], subject.get("whose"))
+    if not spaces:
+        return Verdict([0, 0], "701.23a", f"{subject['searcher']} doesn't search here.")
+    low = sum(s.found_count.value[0] for s in spaces)
+    high = sum(s.found_count.value[1] for s in spaces)
+    lead = next((s for s in spaces if s.status.value != "cannot"), spaces[0])
+    return Verdict([low, high], lead.found_count.rule, lead.found_count.reason)
+
+
+def _searches(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    player = subject["player"]
+    spaces = ev.resolution.spaces_of(player)
+    if not spaces:
+        return Verdict("cannot", "701.23a", f"Nothing here instructs {player} to search.")
+    for wanted in ("must", "may"):
+        for space in spaces:
+            if space.status.value == wanted:
+                return space.status
+    return spaces[0].status
+
+
+def _searched_portion(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    player = subject["player"]
+    spaces = [s for s in ev.resolution.spaces_of(player) if "library" in s.zones]
+    own = [s for s in spaces if s.whose == player] or spaces
+    if not own:
+        return Verdict("none", "701.23a", f"{player} searches no library here.")
+    return own[0].portion
+
+
+def _shuffles(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    player = subject["player"]
+    return ev.resolution.shuffles.get(
+        player, Verdict("no", "701.24a", f"Nothing here tells {player} to shuffle.")
+    )
+
+
+def _shuffled_portion(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    player = subject["player"]
+    return ev.resolution.shuffled_portion.get(
+        player, Verdict("none", "701.24a", f"{player} doesn't shuffle here.")
+    )
+
+
+def _revealed(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    spaces = ev.resolution.spaces_of(subject["searcher"])
+    if not spaces:
+        return Verdict(
+            False, "701.23e", f"{subject['searcher']} doesn't search, so nothing is revealed."
+        )
+    return spaces[0].revealed
+
+
+def _decision_order(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    searching = {p for group in ev.resolution.search_groups for p in group}
+    order = [p for p in ev.scenario.state.apnap_order if p in searching]
+    if len(order) > 1:
+        return Verdict(
+            order,
+            "701.23i",
+            "Players searching at once look at the same time, then "
+            "decide what to find in APNAP order (active player first, then turn order).",
+        )
+    return Verdict(order, "101.4", "Only one player decides what to find.")
+
+
+def searched_this_turn(ev: Evaluation, player: str) -> Verdict:
+    """Did `player` search their own library this turn (history plus this resolution)?"""
+    if any(f.kind == "searched_library" and f.player == player for f in ev.turn.facts):
+        return Verdict(
+            "yes", "701.23a", f"This turn's history records that {player} searched their library."
+        )
+    best: Verdict | None = None
+    for resolution in (*ev.turn.steps, ev.resolution):
+        for space in resolution.spaces_of(player, player):
+            if not space.searched_own_library:
+                continue
+            rule = "701.23f" if space.portion.value.startswith("top") else "701.23a"
+            if space.performed == "yes":
+                extra = " (searching only part of it still counts)" if rule == "701.23f" else ""
+                return Verdict(
+                    "yes",
+                    rule,
+                    f"{player} searched their library{extra}; finding nothing would count too.",
+                )
+            if space.performed == "if_searched" and best is None:
+                best = Verdict(
+                    "if_searched",
+                    "608.2d",
+                    f"{player} searches their library only if "
+                    f"{player} chooses to (or the cost to ignore a prohibition is paid).",
+                )
+    if best is not None:
+        return best
+    blocked = [
+        s
+        for s in ev.resolution.spaces_of(player, player)
+        if "library" in s.zones and "library" not in s.searched_zones
+    ]
+    if blocked:
+        return Verdict(
+            "no",
+            blocked[0].status.rule,
+            f"{player} can't search their library: {blocked[0].status.reason}",
+        )
+    return Verdict(
+        "no",
+        "701.23a",
+        f"{player} didn't search their library this turn (looking at "
+        'cards without the word "search" isn\'t searching).',
+    )
+
+
+def _searched_library_this_turn(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    return searched_this_turn(ev, subject["player"])
+
+
+def _alt_cost_available(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    card = ev.scenario.state.card(subject["card"])
+    player = subject["player"]
+    alt = card.definition.alt_cost
+    if not alt:
+        return Verdict(False, "118.9", f"{card.name} has no alternative cost.")
+    condition = alt.get("if")
+    if condition != "opponent_searched_library_this_turn":
+        raise ScenarioError(
+            "claim alt_cost_available", f"unsupported alternative-cost condition {condition!r}"
+        )
+    cost = alt.get("cost", "")
+    results = {p: searched_this_turn(ev, p) for p in ev.scenario.state.opponents(player)}
+    for value in ("yes", "if_searched"):
+        for opponent, verdict in results.items():
+            if verdict.value == value:
+                note = "" if value == "yes" else " (if they take the optional search)"
+                return Verdict(
+                    True,
+                    verdict.rule if verdict.rule == "701.23f" else "118.9",
+                    f"{opponent} searched their library this turn{note}, so {player} may "
+                    f"cast {card.name} by paying {cost} instead of its mana cost.",
+                )
+    return Verdict(
+        False,
+        "118.9",
+        f"No opponent of {player} searched their library this turn, so "
+        f"{card.name}'s alternative cost isn't available.",
+    )
+
+
+def _mills(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    player = subject["player"]
+    return ev.resolution.mills.get(
+        player, Verdict(0, "701.17a", f"Nothing here makes {player} mill.")
+    )
+
+
+def _can_dredge(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    label = subject["card"]
+    if label in ev.resolution.dredge:
+        return ev.resolution.dredge[label]
+    card = ev.scenario.state.card(label)
+    dredge = card.definition.keywords.get("dredge")
+    if dredge is None:
+        return Verdict(False, "702.52a", f"{card.name} has no dredge.")
+    if card.zone != "graveyard":
+        return Verdict(False, "702.52a", "Dredge functions only while the card is in a graveyard.")
+    size = len(ev.scenario.state.cards_in(card.owner, "library"))
+    if size < int(dredge):
+        return Verdict(
+            False,
+            "702.52b",
+            f"Dredge {dredge} needs at least {dredge} cards in the "
+            f"library; {card.owner} has {size}.",
+        )
+    return Verdict(
+        True, "702.52a", f"{card.owner} has {size} cards in library, enough for dredge {dredge}."
+    )
+
+
+def _zone_after(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    label = subject["card"]
+    if label in ev.resolution.zone_after:
+        return ev.resolution.zone_after[label]
+    card = ev.scenario.state.card(label)
+    return Verdict(card.zone, "400.7", f"Nothing moves {card.name}; it stays in the {card.zone}.")
+
+
+def _triggers(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    card = ev.scenario.state.card(subject["card"])
+    events = [a.when for a in card.definition.triggered if a.when in SEARCH_TRIGGERS]
+    if not events:
+        return Verdict(0, "603.2", f"{card.name} has no ability that triggers on searching.")
+    if card.zone != "battlefield":
+        return Verdict(0, "603.6", f"{card.name} isn't on the battlefield, so it doesn't trigger.")
+    searchers: list[str] = []
+    maybe = False
+    for space in ev.resolution.searches:
+        if not space.searched_own_library or space.performed == "no":
+            continue
+        player = space.searcher
+        for event in events:
+            fits = (
+                (event == "opponent_searches_library" and player != card.controller)
+                or (event == "you_search_library" and player == card.controller)
+                or event == "player_searches_library"
+            )
+            if fits and player not in searchers:
+                searchers.append(player)
+                maybe = maybe or space.performed == "if_searched"
+    count = len(searchers)
+    if not count:
+        return Verdict(
+            0, "603.2", f"No player searches their library in a way {card.name} watches."
+        )
+    note = " (counting optional searches as taken)" if maybe else ""
+    return Verdict(
+        count,
+        "701.23f",
+        f"{card.name} triggers once for each of {', '.join(searchers)} "
+        f"searching their library{note}; a search limited to the top cards still counts, "
+        "and several searches before one shuffle are one search (701.23h).",
+    )
+
+
+def _mana_produced(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    label = subject["card"]
+    if label in ev.resolution.mana:
+        return ev.resolution.mana[label]
+    return mana_produced(ev.scenario.state, ev.scenario.state.card(label))
+
+
+_CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
+    "finds": _finds,
+    "found_count": _found_count,
+    "searches": _searches,
+    "searched_portion": _searched_portion,
+    "shuffles": _shuffles,
+    "shuffled_portion": _shuffled_portion,
+    "revealed": _revealed,
+    "decision_order": _decision_order,
+    "searched_library_this_turn": _searched_library_this_turn,
+    "alt_cost_available": _alt_cost_available,
+    "mills": _mills,
+    "can_dredge": _can_dredge,
+    "zone_after": _zone_after,
+    "triggers": _triggers,
+    "mana_produced": _mana_produced,
+}
+
+
+def to_result(name: str, subject: Mapping[str, Any], verdict: Verdict) -> ClaimResult:
+    """Wrap a verdict as a ClaimResult."""
+    return ClaimResult(name, dict(subject), verdict.value, verdict.rule, verdict.reason)

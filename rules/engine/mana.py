@@ -1,0 +1,174 @@
+"""Mana a permanent could produce (CR 106.7) as a least fixpoint; undefined types (106.5)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .cards import MANA_SYMBOLS, Ability
+from .state import CardInstance, GameState
+from .verdict import Verdict
+
+# CR 305.6: a land with a basic land type has that type's intrinsic mana ability.
+BASIC_LAND_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+COLORS = frozenset("WUBRG")
+
+
+def mana_abilities(card: CardInstance) -> tuple[Ability, ...]:
+    """The card's explicit mana abilities (605.1a)."""
+    return tuple(a for a in card.definition.activated if a.is_mana_ability)
+
+
+def _intrinsic(card: CardInstance) -> frozenset[str]:
+    return frozenset(BASIC_LAND_MANA[s] for s in card.definition.subtypes if s in BASIC_LAND_MANA)
+
+
+def _ability_types(
+    ability: Ability, card: CardInstance, state: GameState, known: Mapping[str, frozenset[str]]
+) -> frozenset[str]:
+    types: set[str] = set()
+    for instruction in ability.effect:
+        if instruction.verb != "add_mana":
+            continue
+        mana = instruction.spec["mana"]
+        if "fixed" in mana:
+            types |= set(mana["fixed"])
+        elif "one_of" in mana:
+            types |= set(mana["one_of"])
+        elif "any_combination" in mana:
+            types |= COLORS
+        elif "could_produce" in mana:
+            controllers = (
+                {card.controller}
+                if mana["could_produce"] == "you"
+                else set(state.opponents(card.controller))
+            )
+            for other in state.permanents():
+                if other.controller in controllers and "Land" in other.definition.types:
+                    types |= known.get(other.label, frozenset())
+            if mana["kind"] == "color":
+                types &= COLORS
+    return frozenset(types)
+
+
+def could_produce(state: GameState) -> dict[str, frozenset[str]]:
+    """For every permanent, the types of mana it could produce: the least fixpoint (106.7).
+
+    Sets only grow and there are six mana types, so the iteration always ends; a Reflecting Pool
+    that can only copy itself or other Reflecting Pools stays empty.
+    """
+    permanents = state.permanents()
+    known: dict[str, frozenset[str]] = {c.label: _intrinsic(c) for c in permanents}
+    changed = True
+    while changed:
+        changed = False
+        for card in permanents:
+            types = known[card.label]
+            for ability in mana_abilities(card):
+                types = types | _ability_types(ability, card, state, known)
+            if types != known[card.label]:
+                known[card.label] = types
+                changed = True
+    return known
+
+
+def format_mana(types: frozenset[str], fixed: tuple[str, ...] | None = None) -> str:
+    """ "{G}", "{C}{C}", or "{W} or {U}" (in WUBRGC order); "" for no mana."""
+    if fixed:
+        return "".join(f"{{{s}}}" for s in fixed)
+    return " or ".join(f"{{{s}}}" for s in MANA_SYMBOLS if s in types)
+
+
+def mana_produced(state: GameState, card: CardInstance, chosen: str | None = None) -> Verdict:
+    """What activating `card`'s mana ability produces, with the rule that decides it."""
+    abilities = mana_abilities(card)
+    intrinsic = _intrinsic(card)
+    if not abilities and not intrinsic:
+        return Verdict("", "605.1a", f"{card.name} has no mana ability.")
+    cost = abilities[0].cost if abilities else "{T}"
+    if "{T}" in cost and card.tapped:
+        return Verdict(
+            "", "107.5", f"{card.name} is already tapped, so its {{T}} ability can't be activated."
+        )
+    if (
+        "{T}" in cost
+        and card.entered_this_turn
+        and "Creature" in card.definition.types
+        and "haste" not in card.definition.keyword_names
+    ):
+        return Verdict(
+            "",
+            "302.6",
+            f"{card.name} is a creature that came under its controller's "
+            "control this turn, so its {T} ability can't be activated.",
+        )
+    if intrinsic and not abilities:
+        return _pick(
+            card,
+            intrinsic,
+            None,
+            chosen,
+            "305.6",
+            f"{card.name} has the intrinsic mana ability of its basic land type.",
+        )
+    ability = abilities[0]
+    mana = next(i.spec["mana"] for i in ability.effect if i.verb == "add_mana")
+    if "fixed" in mana:
+        return Verdict(
+            format_mana(frozenset(), mana["fixed"]), "106.1", f"{card.name} adds exactly that mana."
+        )
+    if "could_produce" in mana:
+        known = could_produce(state)
+        types = _ability_types(ability, card, state, known)
+        whose = "you control" if mana["could_produce"] == "you" else "an opponent controls"
+        if not types:
+            return Verdict(
+                "",
+                "106.7",
+                f"No land {whose} could produce a {mana['kind']} of mana "
+                "this ability can copy, so the mana's type is undefined and it adds no "
+                "mana (106.5).",
+            )
+        return _pick(
+            card,
+            types,
+            None,
+            chosen,
+            "106.7",
+            f"{card.name} adds one mana of a {mana['kind']} that a land {whose} could produce.",
+        )
+    if "any_combination" in mana:
+        return Verdict(
+            f"{mana['any_combination']} mana in any combination of colors",
+            "106.1",
+            "The controller picks the colors.",
+        )
+    return _pick(
+        card,
+        frozenset(mana["one_of"]),
+        None,
+        chosen,
+        "106.1",
+        f"{card.name} adds one mana of one of these types, chosen as it resolves.",
+    )
+
+
+def _pick(
+    card: CardInstance,
+    types: frozenset[str],
+    fixed: tuple[str, ...] | None,
+    chosen: str | None,
+    rule: str,
+    reason: str,
+) -> Verdict:
+    if chosen is not None:
+        symbol = chosen.strip("{}").upper()
+        if symbol not in types:
+            from .errors import ScenarioError
+
+            raise ScenarioError(
+                "choices.mana",
+                f"{card.name} can't produce {{{symbol}}} "
+                f"(it could produce {format_mana(types) or 'nothing'}; {rule})",
+            )
+        return Verdict(f"{{{symbol}}}", rule, reason)
+    return Verdict(format_mana(types, fixed), rule, reason)

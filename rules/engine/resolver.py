@@ -1,0 +1,700 @@
+"""The resolver: plays one step (cast, activate, trigger, draw) instruction by instruction.
+
+It reads top to bottom: find the ability, pay costs, check targets, then run each instruction,
+recording every conclusion as a Verdict with its citation in a `Resolution`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Ability, CardDefinition, Instruction, TargetSpec
+from .effects import ActiveEffect, battlefield_effects, portion_limit, prohibitions_on
+from .errors import ScenarioError
+from .mana import mana_produced
+from .scenario import Choices, Fact, Scenario, Step, definition_of
+from .search import SearchSpace, check_found_set, plan_search
+from .state import ZONES, CardInstance, GameState
+from .verdict import Verdict
+
+DESTINATION_ZONE = {"library_top": "library", "set_aside": "set_aside"}
+
+
+@dataclass
+class Resolution:
+    """Everything one step did or may do, each conclusion with its citation."""
+
+    step: Step | None
+    controller: str | None = None
+    source_label: str | None = None
+    searches: list[SearchSpace] = field(default_factory=list)
+    search_groups: list[tuple[str, ...]] = field(default_factory=list)
+    shuffles: dict[str, Verdict] = field(default_factory=dict)
+    shuffled_portion: dict[str, Verdict] = field(default_factory=dict)
+    mills: dict[str, Verdict] = field(default_factory=dict)
+    zone_after: dict[str, Verdict] = field(default_factory=dict)
+    mana: dict[str, Verdict] = field(default_factory=dict)
+    dredge: dict[str, Verdict] = field(default_factory=dict)
+    created_effects: list[ActiveEffect] = field(default_factory=list)
+    explanation: list[str] = field(default_factory=list)
+
+    def spaces_of(self, searcher: str, whose: str | None = None) -> list[SearchSpace]:
+        """Search spaces of one searcher (optionally through one player's zones)."""
+        return [
+            s
+            for s in self.searches
+            if s.searcher == searcher and (whose is None or s.whose == whose)
+        ]
+
+
+class _Run:
+    """Mutable working state while one step resolves; the scenario itself is never changed."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        step: Step,
+        effects: tuple[ActiveEffect, ...],
+        facts: Sequence[Fact],
+        choices: Choices,
+    ) -> None:
+        self.scenario = scenario
+        self.state: GameState = scenario.state
+        self.step = step
+        self.effects = effects
+        self.paid_escape = {f.player for f in facts if f.kind == "ignored_search_prohibition"}
+        self.choices = choices
+        self.zones: dict[tuple[str, str], list[CardInstance]] = {
+            (p, z): list(self.state.cards_in(p, z)) for p in self.state.players for z in ZONES
+        }
+        self.possible: dict[str, set[str]] = {}
+        self.result = Resolution(step)
+        self.last_searchers: list[str] = []
+        self.last_spaces: list[SearchSpace] = []
+        self.found_fixed: list[str] | None = None
+        self.chosen: list[str | None] | None = None
+        self.revealed_hand: str | None = None
+        self.spell_exiled = False
+
+    # ---------------------------------------------------------------- references
+
+    def card_targets(self) -> list[CardInstance]:
+        found = (self.state.card(t) for t in self.step.targets)
+        return [c for c in found if c is not None]
+
+    def player_targets(self) -> list[str]:
+        return [t for t in self.step.targets if t in self.state.players]
+
+    def players_for(self, ref: str, path: str) -> list[str]:
+        controller = self.result.controller or ""
+        if ref == "you":
+            return [controller]
+        if ref == "each_player":
+            return list(self.state.apnap_order)
+        if ref == "each_opponent":
+            return [p for p in self.state.apnap_order if p != controller]
+        if ref == "searcher":
+            return list(self.last_searchers) or [controller]
+        if ref in ("target_player", "target_opponent"):
+            players = self.player_targets()
+            if not players:
+                raise ScenarioError(
+                    f"{path}", f"the effect needs a target player ({ref}) but none was given"
+                )
+            if ref == "target_opponent" and players[0] == controller:
+                raise ScenarioError(f"{path}", f"{players[0]} is not an opponent of {controller}")
+            return [players[0]]
+        if ref in ("controller_of_target", "owner_of_target"):
+            cards = self.card_targets()
+            if not cards:
+                raise ScenarioError(
+                    f"{path}", f"the effect needs a target card ({ref}) but none was given"
+                )
+            return [cards[0].controller if ref == "controller_of_target" else cards[0].owner]
+        raise ScenarioError(path, f"unknown player reference {ref!r}")
+
+    def move(self, card: CardInstance, zone: str, rule: str, reason: str) -> None:
+        """Move a card for certain (zone lists change) and record where it ends."""
+        for cards in self.zones.values():
+            if card in cards:
+                cards.remove(card)
+                break
+        if zone in ZONES:
+            owner_zone = (card.owner, zone)
+            self.zones[owner_zone].append(card)
+        self.possible[card.label] = {zone}
+        self.result.zone_after[card.label] = Verdict(zone, rule, reason)
+
+    def maybe_move(self, card: CardInstance, zones: set[str], rule: str, reason: str) -> None:
+        """Record that a card may end in any of `zones` (the line of play isn't fixed)."""
+        current = self.possible.get(card.label, {card.zone})
+        options = (current - {"set_aside"}) | zones if "set_aside" in current else current | zones
+        self.possible[card.label] = options
+        self.result.zone_after[card.label] = Verdict(_zones_text(options), rule, reason)
+
+
+def _zones_text(zones: set[str]) -> str:
+    order = [*ZONES, "set_aside"]
+    return " or ".join(z for z in order if z in zones)
+
+
+# ---------------------------------------------------------------- steps
+
+
+def _check_targets(run: _Run, specs: tuple[TargetSpec, ...], name: str) -> None:
+    if not specs:
+        return
+    targets = run.step.targets
+    if len(targets) != len(specs):
+        raise ScenarioError(
+            "resolve.targets", f"{name} needs {len(specs)} target(s); got {len(targets)}"
+        )
+    controller = run.result.controller
+    for i, (target, spec) in enumerate(zip(targets, specs, strict=True)):
+        where = f"resolve.targets[{i}]"
+        card = run.state.card(target)
+        if spec.kind in ("player", "opponent"):
+            if target not in run.state.players:
+                raise ScenarioError(where, f"{name} needs a {spec.kind} here; {target!r} is a card")
+            if spec.kind == "opponent" and target == controller:
+                raise ScenarioError(where, f"{target} is not an opponent of {controller}")
+            continue
+        if spec.kind == "any":
+            continue
+        if card is None:
+            raise ScenarioError(where, f"{name} needs a {spec.kind} here; {target!r} is a player")
+        if spec.kind == "permanent" and card.zone != "battlefield":
+            raise ScenarioError(where, f"{target} ({card.name}) is not on the battlefield")
+        if not spec.filter.matches(card.definition, {}):
+            raise ScenarioError(where, f"{target} ({card.name}) is not a {spec.filter.describe()}")
+
+
+def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
+    parts = [p.strip() for p in ability.cost.split(",") if p.strip()]
+    for part in parts:
+        lowered = part.lower()
+        if part == "{T}" and card.tapped and not ability.is_mana_ability:
+            raise ScenarioError(
+                "resolve.activate", f"{card.name} is tapped, so {{T}} can't be paid (107.5)"
+            )
+        if lowered.startswith("sacrifice") and not lowered.startswith(
+            ("sacrifice a ", "sacrifice an ", "sacrifice another", "sacrifice two")
+        ):
+            run.move(
+                card,
+                "graveyard",
+                "701.21a",
+                f"{card.name} is sacrificed to pay the cost, so it goes to its owner's graveyard.",
+            )
+            run.result.explanation.append(f"{card.name} is sacrificed as a cost.")
+
+
+def _resolve_step(run: _Run) -> None:
+    step = run.step
+    result = run.result
+    result.controller = step.by
+    if step.kind == "draw":
+        _draw_step(run)
+        return
+    card, definition = definition_of(run.scenario, step)
+    result.source_label = card.label if card is not None else None
+    if step.kind == "cast":
+        _check_targets(run, definition.targets, definition.name)
+        result.explanation.append(f"{step.by} casts {definition.name}.")
+        _run_effect(run, definition.spell, definition)
+        if card is not None:
+            _finish_spell(run, card, definition)
+        return
+    assert card is not None
+    if step.kind == "activate":
+        ability = _pick_ability(card.definition.activated, step, "activate")
+        _check_targets(run, ability.targets, card.name)
+        result.explanation.append(f"{step.by} activates {card.name}'s ability ({ability.cost}).")
+        if ability.is_mana_ability:
+            chosen = run.choices.get(step.by or "", {}).get("mana")
+            result.mana[card.label] = mana_produced(run.state, card, chosen)
+        _pay_cost(run, card, ability)
+        _run_effect(run, ability.effect, definition)
+        return
+    ability = _pick_ability(
+        tuple(a for a in card.definition.triggered if not step.event or a.when == step.event)
+        or card.definition.triggered,
+        step,
+        "trigger",
+    )
+    result.controller = card.controller
+    _check_targets(run, ability.targets, card.name)
+    result.explanation.append(
+        f"{card.name}'s triggered ability ({ability.when}) resolves for {card.controller}."
+    )
+    _run_effect(run, ability.effect, definition)
+
+
+def _pick_ability(abilities: tuple[Ability, ...], step: Step, kind: str) -> Ability:
+    index = step.ability or 0
+    if not 0 <= index < len(abilities):
+        raise ScenarioError("resolve.ability", f"there is no {kind} ability number {index}")
+    return abilities[index]
+
+
+def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> None:
+    if run.spell_exiled:
+        run.move(card, "exile", "608.2n", f"{card.name} exiles itself as part of its effect.")
+    elif definition.is_permanent_card:
+        run.move(
+            card,
+            "battlefield",
+            "608.3",
+            f"{card.name} is a permanent spell and enters the battlefield.",
+        )
+    else:
+        run.move(
+            card,
+            "graveyard",
+            "608.2n",
+            f"{card.name} is an instant or sorcery: it goes to its "
+            "owner's graveyard as the final step of resolving.",
+        )
+
+
+def _draw_step(run: _Run) -> None:
+    drawer = run.step.source
+    library = run.zones[(drawer, "library")]
+    for card in run.zones[(drawer, "graveyard")]:
+        dredge = card.definition.keywords.get("dredge")
+        if dredge is None:
+            continue
+        if len(library) >= int(dredge):
+            run.result.dredge[card.label] = Verdict(
+                True,
+                "702.52a",
+                f"{drawer} has {len(library)} "
+                f"card(s) in library, at least the {dredge} dredge needs.",
+            )
+        else:
+            run.result.dredge[card.label] = Verdict(
+                False,
+                "702.52b",
+                f"Dredge {dredge} needs at least "
+                f"{dredge} cards in the library; {drawer} has only {len(library)}.",
+            )
+    run.result.explanation.append(f"{drawer} would draw a card.")
+
+
+# ---------------------------------------------------------------- instructions
+
+
+def _run_effect(run: _Run, effect: tuple[Instruction, ...], definition: CardDefinition) -> None:
+    for index, instruction in enumerate(effect):
+        path = f"{definition.name}.effect[{index}].{instruction.verb}"
+        handler = _HANDLERS.get(instruction.verb)
+        if handler is None:
+            run.result.explanation.append(f"({instruction.verb}: not modelled in detail.)")
+            continue
+        handler(run, instruction.spec, path)
+
+
+def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    searchers = run.players_for(spec["who"], path)
+    controller = run.result.controller or ""
+    target_cards = run.card_targets()
+    names_base = {"target": target_cards[0].name if target_cards else None}
+    chosen_options = run.chosen if run.chosen is not None else [None]
+    name_options = [{**names_base, "chosen": name} for name in (chosen_options or [None])]
+    spaces = []
+    for searcher in searchers:
+        whose = searcher if spec["whose"] == "searcher" else run.players_for(spec["whose"], path)[0]
+        zone_cards = {
+            zone: (run.zones[(whose, zone)] if zone != "outside" or whose == searcher else [])
+            for zone in spec["zones"]
+        }
+        prohibited: tuple[ActiveEffect, ...] = ()
+        escape_unpaid = False
+        decision = run.choices.get(searcher, {})
+        if "library" in spec["zones"]:
+            prohibited = prohibitions_on(run.effects, searcher, whose, controller)
+            escapable = prohibited and all(e.spec["escape"] for e in prohibited)
+            if escapable and (searcher in run.paid_escape or decision.get("ignore_prohibition")):
+                prohibited = ()
+            elif escapable and decision.get("ignore_prohibition") is None:
+                escape_unpaid = True
+        portion = portion_limit(run.effects, searcher) if "library" in spec["zones"] else None
+        space = plan_search(
+            searcher=searcher,
+            whose=whose,
+            spec=spec,
+            zone_cards=zone_cards,
+            name_options=name_options,
+            prohibited=prohibited,
+            escape_unpaid=escape_unpaid,
+            portion=portion,
+            decision=decision,
+        )
+        spaces.append(space)
+        run.result.searches.append(space)
+        _explain_search(run, space)
+        _apply_found(run, space, decision.get("find"))
+    run.result.search_groups.append(tuple(s.searcher for s in spaces if s.status.value != "cannot"))
+    run.last_searchers = searchers
+    run.last_spaces = spaces
+
+
+def _explain_search(run: _Run, space: SearchSpace) -> None:
+    zones = ", ".join(space.searched_zones) or "nothing"
+    text = (
+        f"{space.searcher} {space.status.value} search {space.whose}'s {zones} for "
+        f"{space.description} ({space.status.rule})"
+    )
+    if space.portion.value.startswith("top"):
+        text += f"; only the {space.portion.value} of the library ({space.portion.rule})"
+    low, high = space.found_count.value
+    run.result.explanation.append(
+        f"{text}; finds {low} to {high} card(s) ({space.found_count.rule})."
+    )
+
+
+def _apply_found(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
+    destination = DESTINATION_ZONE.get(space.put, space.put)
+    reason_dest = f"{space.searcher} puts the found card into {destination.replace('_', ' ')}."
+    if fixed is not None:
+        mine = [label for label in fixed if label in space.finds]
+        verdict = check_found_set([space], mine, {x: run.state.card(x).name for x in mine})
+        if not verdict.value:
+            raise ScenarioError(
+                f"choices.{space.searcher}.find", f"{verdict.reason} ({verdict.rule})"
+            )
+        run.found_fixed = mine
+        for label in mine:
+            card = run.state.card(label)
+            if destination == "set_aside":
+                run.possible[label] = {"set_aside"}
+                run.result.zone_after[label] = Verdict("set_aside", "701.23a", reason_dest)
+            else:
+                run.move(card, destination, "701.23a", reason_dest)
+        return
+    run.found_fixed = None
+    if space.performed == "no":
+        return
+    for label in space.findable:
+        card = run.state.card(label)
+        certain = label in space.must_find and space.performed == "yes"
+        verdict = space.finds[label]
+        if certain and destination != "set_aside":
+            run.move(card, destination, verdict.rule, f"{card.name} must be found; {reason_dest}")
+        elif certain:
+            run.possible[label] = {"set_aside"}
+        else:
+            run.maybe_move(
+                card, {destination}, verdict.rule, f"{card.name} may or may not be found."
+            )
+
+
+def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    for player in run.players_for(spec["who"], path):
+        spaces = [s for s in run.last_spaces if s.searcher == player]
+        conditional = spec["if_searched"]
+        if conditional is None:
+            # "You may search ... then shuffle" shuffles only if you searched (Ashiok rulings).
+            conditional = any(s.optional for s in spaces)
+        if conditional and spaces:
+            performed = _combine_performed([s.performed for s in spaces])
+            blocked = all(s.status.value == "cannot" for s in spaces)
+            if blocked:
+                verdict = Verdict(
+                    "no",
+                    "101.2",
+                    f"{player} can't choose to search, so the shuffle "
+                    "that depends on searching doesn't happen.",
+                )
+            elif performed == "yes":
+                verdict = Verdict("yes", "701.24a", f"{player} searches, so {player} shuffles.")
+            elif performed == "no":
+                verdict = Verdict(
+                    "no", "608.2d", f"{player} doesn't search, so {player} doesn't shuffle."
+                )
+            else:
+                verdict = Verdict(
+                    "if_searched",
+                    "608.2d",
+                    f"{player} shuffles only if {player} chooses to search.",
+                )
+        else:
+            blocked = bool(spaces) and all(s.status.value == "cannot" for s in spaces)
+            verdict = (
+                Verdict(
+                    "yes",
+                    "101.3",
+                    f"{player} can't search, but the instruction to shuffle "
+                    "isn't optional or tied to searching, so {player} still shuffles.".replace(
+                        "{player}", player
+                    ),
+                )
+                if blocked
+                else Verdict("yes", "701.24a", f"The effect tells {player} to shuffle.")
+            )
+        run.result.shuffles[player] = verdict
+        limited = any(s.portion.value.startswith("top") for s in spaces)
+        if verdict.value == "no":
+            portion = Verdict("none", verdict.rule, f"{player} doesn't shuffle.")
+        elif limited:
+            portion = Verdict(
+                "library",
+                "701.23f",
+                f"{player} searched only part of the library, "
+                "but the shuffle still refers to the whole library.",
+            )
+        else:
+            portion = Verdict("library", "701.24a", f"{player} shuffles the whole library.")
+        run.result.shuffled_portion[player] = portion
+        run.result.explanation.append(f"Shuffle for {player}: {verdict.value} ({verdict.rule}).")
+
+
+def _combine_performed(values: Sequence[str]) -> str:
+    if "yes" in values:
+        return "yes"
+    if "if_searched" in values:
+        return "if_searched"
+    return "no"
+
+
+def _do_mill(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    count = spec["count"]
+    for player in run.players_for(spec["who"], path):
+        library = run.zones[(player, "library")]
+        milled = library[:count]
+        for card in list(milled):
+            run.move(card, "graveyard", "701.17a", f"{card.name} is milled into the graveyard.")
+        if len(milled) < count:
+            verdict = Verdict(
+                len(milled),
+                "701.17b",
+                f"{player} has only {len(milled)} card(s) in "
+                f"library, so milling {count} mills as many as possible.",
+            )
+        else:
+            verdict = Verdict(
+                count, "701.17a", f"{player} mills {count} card(s) from the top of the library."
+            )
+        previous = run.result.mills.get(player)
+        if previous is not None:
+            verdict = Verdict(previous.value + verdict.value, verdict.rule, verdict.reason)
+        run.result.mills[player] = verdict
+        run.result.explanation.append(f"{player} mills {len(milled)} ({verdict.rule}).")
+
+
+def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    what = spec["what"]
+    if what == "self":
+        run.spell_exiled = True
+        return
+    if what == "found":
+        for label in run.found_fixed or []:
+            run.move(run.state.card(label), "exile", "701.13a", "The found card is exiled.")
+        return
+    targets = run.card_targets()
+    if not targets:
+        raise ScenarioError(path, "the effect exiles a target card but no card was targeted")
+    card = targets[0]
+    run.move(card, "exile", "701.13a", f"The effect exiles the target, {card.name}.")
+    run.result.explanation.append(f"{card.name} is exiled.")
+
+
+def _do_destroy(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    targets = run.card_targets()
+    if not targets:
+        raise ScenarioError(path, "the effect destroys a target but no card was targeted")
+    card = targets[0]
+    run.move(
+        card,
+        "graveyard",
+        "701.8a",
+        f"The effect destroys {card.name}: it goes to its owner's graveyard.",
+    )
+    run.result.explanation.append(f"{card.name} is destroyed.")
+
+
+def _do_exile_graveyards(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    controller = run.result.controller or ""
+    whose = spec["whose"]
+    if whose == "each_opponent":
+        players = [p for p in run.state.players if p != controller]
+    elif whose == "each_player":
+        players = list(run.state.players)
+    else:
+        players = run.players_for("target_player", path)
+    for player in players:
+        for card in list(run.zones[(player, "graveyard")]):
+            run.move(card, "exile", "701.13a", f"{player}'s graveyard is exiled.")
+    run.result.explanation.append(f"Graveyards of {', '.join(players)} are exiled.")
+
+
+def _do_reveal_hand(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    player = run.players_for(spec["who"], path)[0]
+    run.revealed_hand = player
+    run.result.explanation.append(
+        f"{player} reveals their hand ({len(run.zones[(player, 'hand')])} card(s))."
+    )
+
+
+def _do_choose(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    chooser = run.players_for(spec["chooser"], path)[0]
+    player = run.revealed_hand or run.players_for("target_player", path)[0]
+    options = [c for c in run.zones[(player, "hand")] if spec["filter"].matches(c.definition, {})]
+    fixed = run.choices.get(chooser, {}).get("choose")
+    if fixed is not None:
+        card = next((c for c in options if c.label == fixed), None)
+        if card is None:
+            raise ScenarioError(
+                f"choices.{chooser}.choose",
+                f"{fixed} is not a {spec['filter'].describe()} in {player}'s revealed hand",
+            )
+        run.chosen = [card.name]
+    elif options:
+        run.chosen = sorted({c.name for c in options})
+    else:
+        run.chosen = []
+    text = ", ".join(x for x in run.chosen if x) or "nothing (no card can be chosen)"
+    run.result.explanation.append(f"{chooser} chooses a {spec['filter'].describe()}: {text}.")
+
+
+def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    opponent = run.players_for(spec["opponent"], path)[0]
+    chosen_to = DESTINATION_ZONE.get(spec["chosen_to"], spec["chosen_to"])
+    rest_to = DESTINATION_ZONE.get(spec["rest_to"], spec["rest_to"])
+    count = spec["count"]
+    if run.found_fixed is not None:
+        found = run.found_fixed
+        picked = run.choices.get(opponent, {}).get("opponent_chooses")
+        if len(found) <= count:
+            picked = list(found)
+        for label in found:
+            card = run.state.card(label)
+            if picked is None:
+                run.possible[label] = set()
+                run.maybe_move(
+                    card,
+                    {chosen_to, rest_to},
+                    "701.23b",
+                    f"{opponent} chooses {count} of the found cards; which ones is not fixed.",
+                )
+            elif label in picked:
+                run.move(
+                    card,
+                    chosen_to,
+                    "701.23b",
+                    f"{opponent} must choose {count} of the "
+                    f"{len(found)} found card(s), so {card.name} goes to the {chosen_to}.",
+                )
+            else:
+                run.move(
+                    card,
+                    rest_to,
+                    "701.23b",
+                    f"{card.name} was not chosen, so it goes to the {rest_to}.",
+                )
+        run.result.explanation.append(
+            f"{opponent} chooses {min(count, len(found))} of the found cards."
+        )
+        return
+    for space in run.last_spaces:
+        for label in space.findable:
+            card = run.state.card(label)
+            run.maybe_move(
+                card,
+                {chosen_to, rest_to},
+                "701.23b",
+                f"If found, {card.name} goes to "
+                f"the {chosen_to} or the {rest_to} depending on {opponent}'s choice.",
+            )
+
+
+def _do_draw(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    for player in run.players_for(spec["who"], path):
+        for card in list(run.zones[(player, "library")][: spec["count"]]):
+            run.move(card, "hand", "121.1", f"{player} draws {card.name}.")
+
+
+def _do_add_mana(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    return  # recorded by the activation (mana_produced) before costs are paid
+
+
+def _do_create_effect(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    static = spec["static"]
+    source = run.step.source
+    card = run.state.card(source)
+    effect = ActiveEffect(
+        static.kind, static.spec, run.result.controller or "", source, card.name if card else source
+    )
+    run.effects = (*run.effects, effect)
+    run.result.created_effects.append(effect)
+    run.result.explanation.append(f"{effect.source_name} creates an effect until end of turn.")
+
+
+_HANDLERS = {
+    "search": _do_search,
+    "shuffle": _do_shuffle,
+    "mill": _do_mill,
+    "exile": _do_exile,
+    "destroy": _do_destroy,
+    "exile_graveyards": _do_exile_graveyards,
+    "reveal_hand": _do_reveal_hand,
+    "choose": _do_choose,
+    "opponent_chooses": _do_opponent_chooses,
+    "draw": _do_draw,
+    "add_mana": _do_add_mana,
+    "create_effect": _do_create_effect,
+}
+
+
+# ---------------------------------------------------------------- the turn
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """This turn's history resolved: facts, earlier steps and the effects they created."""
+
+    facts: tuple[Fact, ...]
+    steps: tuple[Resolution, ...]
+    effects: tuple[ActiveEffect, ...]
+
+
+def resolve_history(scenario: Scenario) -> TurnRecord:
+    """Resolve history steps in order (each against the scenario's state) for the turn record."""
+    facts = tuple(h for h in scenario.history if isinstance(h, Fact))
+    effects = battlefield_effects(scenario.state)
+    turn_effects: list[ActiveEffect] = []
+    steps = []
+    for item in scenario.history:
+        if isinstance(item, Fact):
+            continue
+        run = _Run(scenario, item, effects + tuple(turn_effects), facts, item.choices)
+        _resolve_step(run)
+        turn_effects.extend(run.result.created_effects)
+        steps.append(run.result)
+    return TurnRecord(facts, tuple(steps), tuple(turn_effects))
+
+
+def resolve_step(
+    scenario: Scenario, turn: TurnRecord, choices: Choices | None = None
+) -> Resolution:
+    """Resolve the scenario's `resolve` step with fixed `choices` (defaults to the step's own)."""
+    step = scenario.resolve
+    if step is None:
+        return Resolution(None)
+    effects = battlefield_effects(scenario.state) + turn.effects
+    run = _Run(scenario, step, effects, turn.facts, step.choices if choices is None else choices)
+    _resolve_step(run)
+    _check_unused_finds(run)
+    return run.result
+
+
+def _check_unused_finds(run: _Run) -> None:
+    for player, decisions in run.choices.items():
+        for label in decisions.get("find", []):
+            if not any(label in s.finds for s in run.result.searches if s.searcher == player):
+                raise ScenarioError(
+                    f"choices.{player}.find",
+                    f"{label} is not in a zone {player} searches (701.23a)",
+                )

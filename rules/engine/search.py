@@ -1,0 +1,435 @@
+"""Searching (CR 701.23): the choice space of one search instruction, computed by counting.
+
+A search never enumerates subsets. For every card in the named zones it decides whether the card
+must, may or cannot be found, and it bounds how many cards can be found as [min, max].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .cards import Filter
+from .effects import ActiveEffect
+from .errors import ScenarioError
+from .state import HIDDEN_ZONES, CardInstance
+from .verdict import Verdict, merge_values
+
+Names = Mapping[str, str | None]
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    """Everything one search allows and requires for one searcher and one player's zones."""
+
+    searcher: str
+    whose: str
+    zones: tuple[str, ...]
+    searched_zones: tuple[str, ...]
+    status: Verdict  # must / may / cannot search
+    performed: str  # on this line of play: "yes", "no" or "if_searched"
+    portion: Verdict  # "library", "top N", or "none" when no library is searched
+    finds: Mapping[str, Verdict]
+    found_count: Verdict  # [min, max]
+    revealed: Verdict
+    put: str
+    description: str
+    different_names: bool = False
+    must_find: frozenset[str] = field(default_factory=frozenset)
+    may_find: frozenset[str] = field(default_factory=frozenset)
+    min_if_searching: int = 0  # the lower bound once the searcher does search
+    optional: bool = False  # the instruction itself says "may" (or a cost could unlock it)
+
+    @property
+    def searched_own_library(self) -> bool:
+        """Did (or may) the searcher search their own library? Portions count (701.23f)."""
+        return self.whose == self.searcher and "library" in self.searched_zones
+
+    @property
+    def findable(self) -> frozenset[str]:
+        """Labels that can be found at all."""
+        return self.must_find | self.may_find
+
+
+@dataclass(frozen=True)
+class _Branch:
+    finds: dict[str, Verdict]
+    min_found: int
+    max_found: int
+    rule: str
+    reason: str
+
+
+def _count_text(count: object, up_to: bool) -> str:
+    if count == "all":
+        return "all"
+    if count == "any_number":
+        return "any number of"
+    return f"up to {count}" if up_to else str(count)
+
+
+def _branch(
+    spec: Mapping,
+    whose: str,
+    zone_cards: Mapping[str, Sequence[CardInstance]],
+    searched_zones: tuple[str, ...],
+    top: int | None,
+    names: Names,
+) -> _Branch:
+    """One line of the search for one value of the remembered names (target / chosen card)."""
+    wanted: Filter = spec["filter"]
+    count = spec["count"]
+    up_to = spec["up_to"]
+    description = wanted.describe()
+    finds: dict[str, Verdict] = {}
+    reference = wanted.refers_to()
+    undefined = reference is not None and names.get(reference) is None
+    public: list[CardInstance] = []
+    hidden: list[CardInstance] = []
+    for zone in spec["zones"]:
+        for index, card in enumerate(zone_cards.get(zone, ())):
+            if zone not in searched_zones:
+                continue  # reported by the caller (prohibited zone)
+            if zone == "library" and top is not None and index >= top:
+                finds[card.label] = Verdict(
+                    "cannot",
+                    "701.23f",
+                    f"Only the top {top} cards of {whose}'s library are searched, and this card is "
+                    f"number {index + 1}.",
+                )
+                continue
+            if undefined:
+                finds[card.label] = Verdict(
+                    "cannot",
+                    "701.23c",
+                    f"The search is for a card with the same name as the {reference} card, but no "
+                    f"card was {reference}: an undefined quality, so nothing can be found.",
+                )
+                continue
+            if not wanted.matches(card.definition, names):
+                finds[card.label] = Verdict(
+                    "cannot", "701.23a", f"{card.name} is not a {description}."
+                )
+                continue
+            (hidden if zone in HIDDEN_ZONES else public).append(card)
+    candidates = public + hidden
+    if not wanted.has_quality:
+        return _quantity_branch(finds, candidates, count, up_to)
+    return _quality_branch(finds, public, hidden, count, up_to, wanted.different_names, description)
+
+
+def _quantity_branch(
+    finds: dict[str, Verdict], candidates: list[CardInstance], count: object, up_to: bool
+) -> _Branch:
+    """701.23d: a search simply for a quantity must find that many, or as many as possible."""
+    total = len(candidates)
+    if count == "any_number":
+        low, high = 0, total
+    elif count == "all":
+        low = high = total
+    else:
+        high = min(int(count), total)
+        low = 0 if up_to else high
+    every_one = total > 0 and low == total
+    for card in candidates:
+        if every_one:
+            finds[card.label] = Verdict(
+                "must",
+                "701.23d",
+                f"The search is for {low} card(s) with no stated quality and "
+                f"only {total} can be found, so {card.name} must be found.",
+            )
+        else:
+            finds[card.label] = Verdict(
+                "may", "701.23d", f"Any card qualifies; {card.name} is one the searcher may pick."
+            )
+    reason = (
+        f"A search simply for a quantity of cards finds that many, or as many as possible "
+        f"({total} available)."
+        if not up_to and count not in ("any_number",)
+        else f"The searcher chooses how many to find, up to {high}."
+    )
+    return _Branch(finds, low, high, "701.23d", reason)
+
+
+def _quality_branch(
+    finds: dict[str, Verdict],
+    public: list[CardInstance],
+    hidden: list[CardInstance],
+    count: object,
+    up_to: bool,
+    different_names: bool,
+    description: str,
+) -> _Branch:
+    """701.23b: hidden-zone matches may be left unfound; public-zone matches can't be."""
+    candidates = public + hidden
+    if different_names:
+        distinct_all = len({c.name for c in candidates})
+        distinct_public = len({c.name for c in public})
+    else:
+        distinct_all, distinct_public = len(candidates), len(public)
+    if count == "all":
+        low, high = distinct_public, distinct_all
+        for card in public:
+            finds[card.label] = Verdict(
+                "must",
+                "701.23b",
+                f"{card.name} is a {description} in a public zone "
+                f"({_zone_of(card)}), so a search for all of them must find it.",
+            )
+        for card in hidden:
+            finds[card.label] = Verdict(
+                "may",
+                "701.23b",
+                f"{card.name} is in a hidden zone ({_zone_of(card)}), and a "
+                "search for cards with a stated quality need not find it.",
+            )
+        return _Branch(finds, low, high, "701.23b", _bounds_reason(low, high, bool(hidden)))
+    if count == "any_number":
+        low, high = 0, distinct_all
+    else:
+        high = min(int(count), distinct_all)
+        low = 0 if up_to else min(int(count), distinct_public)
+    names_unique = len({c.name for c in candidates}) == len(candidates)
+    every_one = candidates and low == len(candidates) and (names_unique or not different_names)
+    for card in candidates:
+        if every_one:
+            finds[card.label] = Verdict(
+                "must",
+                "701.23b",
+                f"{card.name} is in a public zone and the search must find "
+                f"{low} such card(s), so it must be found.",
+            )
+        elif _zone_of(card) in HIDDEN_ZONES:
+            finds[card.label] = Verdict(
+                "may",
+                "701.23b",
+                f"{card.name} is a {description} in a hidden zone "
+                f"({_zone_of(card)}); the searcher may find it or fail to find it.",
+            )
+        else:
+            finds[card.label] = Verdict(
+                "may",
+                "701.23b",
+                f"{card.name} qualifies; the searcher chooses which qualifying card(s) to find.",
+            )
+    return _Branch(finds, low, high, "701.23b", _bounds_reason(low, high, bool(hidden)))
+
+
+def _zone_of(card: CardInstance) -> str:
+    return card.zone
+
+
+def _bounds_reason(low: int, high: int, any_hidden: bool) -> str:
+    if any_hidden and low < high:
+        return (
+            f"Cards with a stated quality in a hidden zone may be left unfound, so between "
+            f"{low} and {high} can be found."
+        )
+    return f"Between {low} and {high} qualifying cards can be found."
+
+
+def _status(
+    searcher: str,
+    spec: Mapping,
+    searched_zones: tuple[str, ...],
+    prohibited: tuple[ActiveEffect, ...],
+    escape_unpaid: bool,
+) -> Verdict:
+    if not searched_zones:
+        names = ", ".join(sorted({e.source_name for e in prohibited}))
+        return Verdict(
+            "cannot",
+            "101.2",
+            f"{names} says {searcher} can't search this library, and a \"can't\" beats the "
+            "instruction to search.",
+        )
+    if escape_unpaid:
+        escape = prohibited[0]
+        return Verdict(
+            "may",
+            "116.2d",
+            f"{escape.source_name} stops the search unless {escape.spec['escape']} is paid for "
+            f"{searcher} (a special action any player may take while holding priority).",
+        )
+    if spec["may"]:
+        return Verdict(
+            "may", "608.2d", f"The instruction says {searcher} may search: it is optional."
+        )
+    return Verdict(
+        "must", "701.23a", f"The instruction tells {searcher} to search; it is not optional."
+    )
+
+
+def plan_search(
+    *,
+    searcher: str,
+    whose: str,
+    spec: Mapping,
+    zone_cards: Mapping[str, Sequence[CardInstance]],
+    name_options: Sequence[Names],
+    prohibited: tuple[ActiveEffect, ...],
+    escape_unpaid: bool,
+    portion: tuple[int, ActiveEffect] | None,
+    decision: Mapping | None,
+) -> SearchSpace:
+    """The choice space of one search by `searcher` through `whose`'s zones.
+
+    `prohibited` lists effects stopping the library part (an escape, if any, is unpaid when
+    `escape_unpaid`); `portion` is a "top N instead" replacement; `name_options` lists the possible
+    values of remembered names (several when a choice earlier in the effect is still open).
+    """
+    library_blocked = bool(prohibited) and not escape_unpaid
+    searched_zones = tuple(z for z in spec["zones"] if not (z == "library" and library_blocked))
+    status = _status(searcher, spec, searched_zones, prohibited, escape_unpaid)
+    top = portion[0] if portion and "library" in searched_zones else None
+    finds: dict[str, Verdict] = {}
+    if library_blocked and "library" in spec["zones"]:
+        for card in zone_cards.get("library", ()):
+            finds[card.label] = Verdict(
+                "cannot",
+                status.rule if status.value == "cannot" else "101.2",
+                f"{searcher} can't search {whose}'s library "
+                f"({', '.join(e.source_name for e in prohibited)}).",
+            )
+    branches = (
+        [_branch(spec, whose, zone_cards, searched_zones, top, names) for names in name_options]
+        if status.value != "cannot"
+        else []
+    )
+    if branches:
+        labels = set().union(*(b.finds for b in branches))
+        for label in labels:
+            verdicts = [b.finds[label] for b in branches if label in b.finds]
+            value = merge_values([v.value for v in verdicts])
+            first = next((v for v in verdicts if v.value == value), verdicts[0])
+            if value != first.value or len(verdicts) < len(branches):
+                first = Verdict(
+                    "may",
+                    first.rule,
+                    "Whether it can be found depends on an earlier choice in the same effect.",
+                )
+                value = "may"
+            finds[label] = first
+        low = min(b.min_found for b in branches)
+        high = max(b.max_found for b in branches)
+        count_rule, count_reason = branches[0].rule, branches[0].reason
+    else:
+        low = high = 0
+        count_rule, count_reason = status.rule, status.reason
+    must_if_searching = frozenset(k for k, v in finds.items() if v.value == "must")
+    low_if_searching = low
+    optional = status.value == "may"
+    if optional:
+        for label, verdict in list(finds.items()):
+            if verdict.value == "must":
+                finds[label] = Verdict(
+                    "may",
+                    verdict.rule,
+                    f"{verdict.reason[:-1]}, if {searcher} "
+                    "searches at all (the search is optional).",
+                )
+        low = 0
+    if top is not None:
+        portion_verdict = Verdict(
+            f"top {top}",
+            "701.23f",
+            f"{portion[1].source_name} makes {searcher} search only the top {top} cards of "
+            f"{whose}'s library instead.",
+        )
+    elif "library" in searched_zones:
+        portion_verdict = Verdict(
+            "library", "701.23a", f"{searcher} looks at all of {whose}'s library."
+        )
+    else:
+        portion_verdict = Verdict("none", status.rule, f"{searcher} searches no library here.")
+    performed = {"must": "yes", "cannot": "no"}.get(status.value, "if_searched")
+    decision = decision or {}
+    if "search" in decision:
+        if decision["search"] and status.value == "cannot":
+            raise ScenarioError(
+                f"choices.{searcher}.search",
+                f"{searcher} can't search: {status.reason} ({status.rule})",
+            )
+        if not decision["search"] and status.value == "must":
+            raise ScenarioError(
+                f"choices.{searcher}.search", f"{searcher} must search ({status.rule})"
+            )
+        performed = "yes" if decision["search"] else "no"
+    elif decision.get("find"):
+        performed = "yes" if status.value != "cannot" else "no"
+    if escape_unpaid and "ignore_prohibition" in decision:
+        performed = "yes" if decision["ignore_prohibition"] and performed != "no" else "no"
+    reveal = spec["reveal"]
+    revealed = Verdict(
+        reveal,
+        "701.23e",
+        "The effect tells the searcher to reveal the found cards."
+        if reveal
+        else "The effect doesn't say to reveal the found cards, so they aren't revealed.",
+    )
+    return SearchSpace(
+        searcher=searcher,
+        whose=whose,
+        zones=tuple(spec["zones"]),
+        searched_zones=searched_zones,
+        status=status,
+        performed=performed,
+        portion=portion_verdict,
+        finds=finds,
+        found_count=Verdict([low, high], count_rule, count_reason),
+        revealed=revealed,
+        put=spec["put"],
+        description=f"{_count_text(spec['count'], spec['up_to'])} {spec['filter'].describe()}",
+        different_names=spec["filter"].different_names,
+        must_find=must_if_searching,
+        may_find=frozenset(k for k, v in finds.items() if v.value != "cannot") - must_if_searching,
+        min_if_searching=low_if_searching,
+        optional=bool(spec["may"]) or escape_unpaid,
+    )
+
+
+def check_found_set(
+    spaces: Sequence[SearchSpace], labels: Sequence[str], names: Mapping[str, str]
+) -> Verdict:
+    """Is finding exactly `labels` legal across one searcher's `spaces`? Value True/False."""
+    chosen = set(labels)
+    for label in labels:
+        space = next((s for s in spaces if label in s.finds), None)
+        if space is None:
+            return Verdict(False, "701.23a", f"{label} is not in a zone this search looks at.")
+        verdict = space.finds[label]
+        if verdict.value == "cannot":
+            return Verdict(False, verdict.rule, f"{label} cannot be found: {verdict.reason}")
+    for space in spaces:
+        in_space = [x for x in labels if x in space.finds]
+        if space.performed == "no" and in_space:
+            return Verdict(
+                False,
+                space.status.rule,
+                f"{space.searcher} doesn't search here: {space.status.reason}",
+            )
+        missing = [x for x in space.must_find if x not in chosen]
+        if missing and (space.performed == "yes" or in_space):
+            verdict = space.finds[missing[0]]
+            return Verdict(False, verdict.rule, f"{missing[0]} must be found: {verdict.reason}")
+        high = space.found_count.value[1]
+        if len(in_space) > high:
+            return Verdict(
+                False,
+                space.found_count.rule,
+                f"At most {high} card(s) can be found; {len(in_space)} were chosen.",
+            )
+        searching = space.status.value == "must" or bool(in_space) or space.performed == "yes"
+        floor = space.min_if_searching if searching else 0
+        if len(in_space) < floor:
+            return Verdict(
+                False,
+                space.found_count.rule,
+                f"At least {floor} card(s) must be found: {space.found_count.reason}",
+            )
+        if space.different_names:
+            found_names = [names[x] for x in in_space]
+            if len(set(found_names)) != len(found_names):
+                return Verdict(False, "701.23b", "The cards found must have different names.")
+    return Verdict(True, "701.23b", "Those cards are a legal set to find.")

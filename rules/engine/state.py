@@ -1,0 +1,92 @@
+"""Game state: players in turn order, zones with hidden/public status, card instances."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .cards import CardDefinition
+
+# Display order for the board.
+ZONES = ("battlefield", "hand", "library", "graveyard", "exile", "outside", "stack")
+# CR 400.2: library and hand are hidden; cards outside the game are treated as hidden (701.23j).
+HIDDEN_ZONES = frozenset({"library", "hand", "outside"})
+PLAYER_ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "outside")
+
+
+@dataclass(frozen=True)
+class CardInstance:
+    """One card in the game. `position` is 1-based in its zone list (library: 1 is the top)."""
+
+    label: str
+    name: str
+    owner: str
+    controller: str
+    zone: str
+    position: int
+    definition: CardDefinition
+    tapped: bool = False
+    entered_this_turn: bool = False
+    generated_label: bool = False
+
+    @property
+    def hidden(self) -> bool:
+        """Is the card in a hidden zone (CR 400.2)?"""
+        return self.zone in HIDDEN_ZONES
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Players, the active player and every card instance; indexes are built once."""
+
+    players: tuple[str, ...]
+    active: str
+    cards: tuple[CardInstance, ...]
+    _by_label: dict[str, CardInstance] = field(init=False, repr=False, compare=False)
+    _by_zone: dict[tuple[str, str], tuple[CardInstance, ...]] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        by_zone: dict[tuple[str, str], list[CardInstance]] = {}
+        for card in self.cards:
+            by_zone.setdefault((card.owner, card.zone), []).append(card)
+        object.__setattr__(self, "_by_label", {c.label: c for c in self.cards})
+        object.__setattr__(
+            self,
+            "_by_zone",
+            {key: tuple(sorted(v, key=lambda c: c.position)) for key, v in by_zone.items()},
+        )
+
+    @property
+    def apnap_order(self) -> tuple[str, ...]:
+        """Active player first, then the others in turn order (CR 101.4)."""
+        start = self.players.index(self.active)
+        return self.players[start:] + self.players[:start]
+
+    def opponents(self, player: str) -> tuple[str, ...]:
+        """Every other player (a two-or-more-player free-for-all)."""
+        return tuple(p for p in self.players if p != player)
+
+    def card(self, label: str) -> CardInstance | None:
+        """The card with this label, or None."""
+        return self._by_label.get(label)
+
+    def cards_in(self, player: str, zone: str) -> tuple[CardInstance, ...]:
+        """Cards owned by `player` in `zone`, in zone order (library: top first).
+
+        The battlefield is listed by the zone they were written under (their owner's);
+        use `permanents_controlled_by` for control.
+        """
+        return self._by_zone.get((player, zone), ())
+
+    def permanents(self) -> tuple[CardInstance, ...]:
+        """Every card on the battlefield."""
+        return tuple(c for c in self.cards if c.zone == "battlefield")
+
+    def permanents_controlled_by(self, player: str) -> tuple[CardInstance, ...]:
+        """Permanents `player` controls."""
+        return tuple(c for c in self.cards if c.zone == "battlefield" and c.controller == player)
+
+    def labels(self) -> frozenset[str]:
+        """Every card label."""
+        return frozenset(self._by_label)
