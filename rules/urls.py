@@ -1,3 +1,7 @@
 from __future__ import annotations
 
-urlpatterns: list = []
+from django.urls import path
+
+from rules import views
+
+urlpatterns = [path("rules/<str:number>/", views.rule_detail, name="rule_detail")]

@@ -1,0 +1,93 @@
+"""The next question, chosen with a few indexed queries whatever the size of the bank.
+
+Per DESIGN.md: a rule whose FSRS review is due comes first (the most overdue); otherwise the
+learner's mean skill over their rules is the yardstick. Among the questions the learner may see,
+unseen ones come first, then the least seen, then the one whose difficulty is nearest the
+difficulty at which the predicted success is 70% (P = sigmoid(theta - b) is monotonic in b, so
+"P nearest 0.7" is "b nearest the target"), never the question just answered.
+All of that is one ORDER BY ... LIMIT 1 in the database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Avg, Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Abs, Coalesce
+from django.utils import timezone
+
+from quizzes import adaptive
+from quizzes.models import Bank, Mastery, Question, Response, Scenario
+from rules.models import Rule
+
+UNSERVABLE = (Scenario.EngineStatus.INVALID, Scenario.EngineStatus.DISAGREES)
+
+
+@dataclass(frozen=True)
+class Pick:
+    question: Question | None
+    theta: float
+    target_difficulty: float
+    due_rule_id: int | None = None
+
+
+def available_questions(user) -> QuerySet[Question]:
+    """Active questions in banks the learner may use, from scenarios the engine can rule."""
+    return (
+        Question.objects.filter(is_active=True)
+        .filter(Q(bank__visibility=Bank.Visibility.PUBLIC) | Q(bank__owner=user))
+        .exclude(scenario__engine_status__in=UNSERVABLE)
+    )
+
+
+def last_answered_question_id(user) -> int | None:
+    return (
+        Response.objects.filter(user=user)
+        .order_by("-created_at", "-id")
+        .values_list("question_id", flat=True)
+        .first()
+    )
+
+
+def _nearest(questions: QuerySet[Question], user, target: float, exclude_id) -> Question | None:
+    times_seen = (
+        Response.objects.filter(user=user, question=OuterRef("pk"))
+        .values("question")
+        .annotate(count=Count("id"))
+        .values("count")
+    )
+    if exclude_id is not None:
+        questions = questions.exclude(pk=exclude_id)
+    return (
+        questions.annotate(
+            times_seen=Coalesce(Subquery(times_seen, output_field=IntegerField()), Value(0)),
+            distance=Abs(F("difficulty") - Value(target)),
+        )
+        .select_related("scenario")
+        .order_by("times_seen", "distance", "id")
+        .first()
+    )
+
+
+def next_question(user, rule: Rule | None = None, now=None) -> Pick:
+    """The question to serve next, and the skill and target it was chosen for."""
+    now = now or timezone.now()
+    exclude_id = last_answered_question_id(user)
+    questions = available_questions(user)
+    if rule is not None:
+        theta = (
+            Mastery.objects.filter(user=user, rule=rule).values_list("theta", flat=True).first()
+            or 0.0
+        )
+        target = adaptive.target_difficulty(theta)
+        question = _nearest(questions.filter(rules=rule), user, target, exclude_id)
+        return Pick(question, theta, target)
+    due = Mastery.objects.owned_by(user).due(now).order_by("due").first()
+    if due is not None:
+        target = adaptive.target_difficulty(due.theta)
+        question = _nearest(questions.filter(rules=due.rule_id), user, target, exclude_id)
+        if question is not None:
+            return Pick(question, due.theta, target, due.rule_id)
+    theta = Mastery.objects.owned_by(user).aggregate(mean=Avg("theta"))["mean"] or 0.0
+    target = adaptive.target_difficulty(theta)
+    return Pick(_nearest(questions, user, target, exclude_id), theta, target)

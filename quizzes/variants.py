@@ -1,0 +1,208 @@
+"""Variants: the same situation with other names, so a learner can't memorise positions.
+
+`build(spec, claims, seed)` substitutes, deterministically from the seed:
+- player names (everywhere a player is named: zones, resolve, history, claims, choices);
+- cards within their role: a basic land for another basic land, a card without static abilities
+  for a card of the same types and supertypes from the catalog, never colliding with a name
+  already in the scenario, and the same substitute for every copy (so "same name" stays true);
+- the order of each library, only when no claim depends on positions (no `given`, no
+  `zone_after`, and no search limited to the top N cards such as Aven Mindcensor's).
+Labels are kept, so claims still name the right cards. The engine then recomputes the ruling on
+the variant; a variant whose asked claims or outcome differ from the original's (after renaming)
+is refused and a milder one tried, down to the scenario as written (seed 0).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine import ScenarioError, evaluate_claim, parse_scenario, resolve
+
+PLAYER_NAMES = (
+    "Alice", "Nadia", "Bram", "Chen", "Dalia", "Emeka", "Farah", "Gustavo", "Hana", "Iker",
+    "Jonas", "Kemi", "Lior", "Mira", "Priya", "Ravi", "Sofia", "Tomas", "Yuki", "Zoe",
+)  # fmt: skip
+BASIC_LANDS = ("Plains", "Island", "Swamp", "Mountain", "Forest")
+POSITION_CLAIMS = frozenset({"zone_after", "searched_portion", "shuffled_portion"})
+# Keys whose strings are prose or card data, never a reference to a player.
+PROSE_KEYS = frozenset({"id", "title", "source", "cards", "notes", "tags", "rules", "reason"})
+
+
+@dataclass(frozen=True)
+class Variant:
+    spec: dict[str, Any]
+    claims: list[dict[str, Any]]
+    seed: int
+    players: Mapping[str, str]  # original name -> name shown
+
+
+def build(spec: Mapping[str, Any], claims: list[dict[str, Any]], seed: int) -> Variant:
+    """The variant `seed` selects (0: as written); deterministic, and ruled like the original."""
+    original = Variant(dict(spec), list(claims), 0, {})
+    if not seed or _mentions_generated_label(claims):
+        return original
+    try:
+        scenario = parse_scenario(spec)
+    except ScenarioError:
+        return original
+    for level in ("full", "players_and_order", "players"):
+        rng = random.Random(f"{seed}:{level}")
+        candidate = _make(spec, claims, scenario, rng, level)
+        if candidate is not None and _rules_alike(spec, claims, candidate):
+            return Variant(candidate.spec, candidate.claims, seed, candidate.players)
+    return original
+
+
+def _mentions_generated_label(claims: list[dict[str, Any]]) -> bool:
+    """Unlabelled cards get ids from owner and position, which a variant changes."""
+    text = json.dumps(claims)
+    return any(
+        f".{zone}." in text
+        for zone in ("library", "hand", "graveyard", "battlefield", "exile", "outside")
+    )
+
+
+def _make(spec, claims, scenario, rng: random.Random, level: str) -> Variant | None:
+    new_spec = copy.deepcopy(dict(spec))
+    new_claims = copy.deepcopy(claims)
+    state = scenario.state
+    if level == "full":
+        _substitute_cards(new_spec, scenario, rng)
+    if level in {"full", "players_and_order"} and _order_free(claims, scenario):
+        for player_zones in new_spec.get("zones", {}).values():
+            if isinstance(player_zones.get("library"), list):
+                rng.shuffle(player_zones["library"])
+    taken = set(state.labels()) | {card.name for card in state.cards}
+    pool = [name for name in PLAYER_NAMES if name not in taken and name not in state.players]
+    if len(pool) < len(state.players):
+        return None
+    mapping = dict(zip(state.players, rng.sample(pool, len(state.players)), strict=True))
+    rename = _renamer(mapping)
+    return Variant(rename(new_spec), rename(new_claims), 1, mapping)
+
+
+def _renamer(mapping: Mapping[str, str]) -> Callable[[Any], Any]:
+    def rename(value: Any, key: str | None = None) -> Any:
+        if key in PROSE_KEYS:
+            return value
+        if isinstance(value, str):
+            return mapping.get(value, value)
+        if isinstance(value, list):
+            return [rename(item) for item in value]
+        if isinstance(value, dict):
+            return {mapping.get(k, k): rename(v, k) for k, v in value.items()}
+        return value
+
+    return rename
+
+
+def _order_free(claims: list[dict[str, Any]], scenario) -> bool:
+    """Can libraries be reordered without changing what the question asks about?"""
+    if any("given" in claim or claim.get("claim") in POSITION_CLAIMS for claim in claims):
+        return False
+    resolve_step = scenario.resolve
+    if resolve_step is not None and resolve_step.choices:
+        return False
+    return not any(
+        static.kind == "search_replacement"
+        for card in scenario.state.cards
+        for static in card.definition.static
+    )
+
+
+def _is_basic_land(definition) -> bool:
+    return "Basic" in definition.supertypes and "Land" in definition.types
+
+
+def _plain(definition) -> bool:
+    """No abilities that could act in the situation by themselves."""
+    return not (
+        definition.static
+        or definition.keywords
+        or definition.alt_cost
+        or definition.triggered
+        or definition.activated
+        or definition.spell
+    )
+
+
+def _substitute_cards(new_spec: dict[str, Any], scenario, rng: random.Random) -> None:
+    state = scenario.state
+    steps = [step for step in (scenario.resolve, *scenario.history) if hasattr(step, "source")]
+    acting = {step.source for step in steps}
+    acting |= {card.name for card in state.cards if card.label in acting}
+    used = {card.name for card in state.cards} | acting
+    catalog = scenario.catalog.definitions()
+    substitutes: dict[str, str] = {}
+    for name in sorted({card.name for card in state.cards}):
+        definition = scenario.catalog.get(name)
+        if name in acting or definition is None or definition.static or definition.keywords:
+            continue
+        if definition.alt_cost:
+            continue
+        if _is_basic_land(definition):
+            options = [n for n in BASIC_LANDS if n not in used and n in scenario.catalog]
+        else:
+            options = [
+                other.name
+                for other in catalog
+                if other.name not in used
+                and set(other.types) == set(definition.types)
+                and set(other.supertypes) == set(definition.supertypes)
+                and _plain(other)
+            ]
+        if options:
+            choice = rng.choice(sorted(options))
+            substitutes[name] = choice
+            used.add(choice)
+    for player_zones in new_spec.get("zones", {}).values():
+        for zone, entries in player_zones.items():
+            player_zones[zone] = [_renamed_entry(entry, substitutes) for entry in entries]
+
+
+def _renamed_entry(entry: Any, substitutes: Mapping[str, str]) -> Any:
+    if isinstance(entry, str):
+        name, sep, label = entry.partition("#")
+        return substitutes.get(name.strip(), name.strip()) + (sep + label if sep else "")
+    if isinstance(entry, dict) and entry.get("card") in substitutes:
+        return {**entry, "card": substitutes[entry["card"]]}
+    return entry
+
+
+def _rules_alike(spec, claims, candidate: Variant) -> bool:
+    """Does the engine rule the variant as it rules the original, up to player names?"""
+    rename = _renamer(candidate.players)
+    try:
+        for claim, shown in zip(claims, candidate.claims, strict=True):
+            if claim.get("claim") == "legal_find_set":
+                continue  # covered by the whole outcome below
+            before = evaluate_claim(spec, claim).value
+            after = evaluate_claim(candidate.spec, shown).value
+            if _key(rename(_plainly(before))) != _key(_plainly(after)):
+                return False
+        return _outcome_key(resolve(spec), rename) == _outcome_key(resolve(candidate.spec), None)
+    except ScenarioError:
+        return False
+
+
+def _plainly(value: Any) -> Any:
+    return json.loads(
+        json.dumps(value, default=lambda v: list(v) if isinstance(v, tuple | set) else str(v))
+    )
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _outcome_key(outcome, rename) -> list[str]:
+    keys = []
+    for result in outcome.claims:
+        item = _plainly({"claim": result.claim, "subject": result.subject, "value": result.value})
+        keys.append(_key(rename(item) if rename else item))
+    return sorted(keys)

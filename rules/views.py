@@ -1,0 +1,36 @@
+"""Rule pages: the text in every edition and language, scenarios that exercise it, your mastery."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET
+
+from quizzes import adaptive
+from quizzes.models import Mastery
+from rules.models import Rule
+
+
+@require_GET
+def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
+    rule = (
+        Rule.objects.current()
+        .filter(number=number)
+        .prefetch_related("aliases", "editions", "scenarios")
+        .first()
+    )
+    if rule is None:
+        current = Rule.objects.resolve_number(number)
+        if current is None:
+            raise Http404(f"No rule numbered {number}.")
+        return redirect("rule_detail", number=current.number, permanent=False)
+    mastery = None
+    if request.user.is_authenticated:
+        mastery = Mastery.objects.owned_by(request.user).filter(rule=rule).first()
+    difficulties = list(rule.questions.filter(is_active=True).values_list("difficulty", flat=True))
+    context = {
+        "rule": rule,
+        "mastery": mastery,
+        "mastery_value": adaptive.mastery(mastery.theta, difficulties) if mastery else None,
+    }
+    return render(request, "rules/rule_detail.html", context)

@@ -1,0 +1,126 @@
+"""Fixtures for quizzes: a self-contained scenario (local card definitions) and a bank of it."""
+
+from __future__ import annotations
+
+import pytest
+
+from quizzes.models import Question
+from tests.factories import BankFactory, QuestionFactory, RuleFactory, ScenarioFactory, UserFactory
+
+
+def land_tutor_spec(scenario_id: str = "land-tutor") -> dict:
+    """Alice casts Land Tutor (search for a basic land card, reveal it, shuffle)."""
+    basic = {"supertypes": ["Basic"], "types": ["Land"]}
+    return {
+        "format": "scenario/1",
+        "id": scenario_id,
+        "title": "Land Tutor with a mixed library",
+        "source": "tests/quizzes",
+        "players": ["Alice", "Nadia"],
+        "cards": [
+            {
+                "name": "Land Tutor",
+                "mana_cost": "{1}{G}",
+                "types": ["Sorcery"],
+                "oracle": "Search your library for a basic land card, reveal it, put it into "
+                "your hand, then shuffle.",
+                "spell": [
+                    {
+                        "search": {
+                            "who": "you",
+                            "zones": ["library"],
+                            "for": {"count": 1, "up_to": False, "filter": basic},
+                            "reveal": True,
+                            "put": "hand",
+                        }
+                    },
+                    {"shuffle": "you"},
+                ],
+            },
+            {"name": "Forest", "types": ["Land"], "supertypes": ["Basic"],
+             "subtypes": ["Forest"], "oracle": "({T}: Add {G}.)"},
+            {"name": "Island", "types": ["Land"], "supertypes": ["Basic"],
+             "subtypes": ["Island"], "oracle": "({T}: Add {U}.)"},
+            {"name": "Plains", "types": ["Land"], "supertypes": ["Basic"],
+             "subtypes": ["Plains"], "oracle": "({T}: Add {W}.)"},
+            {"name": "Shock", "mana_cost": "{R}", "types": ["Instant"],
+             "oracle": "Shock deals 2 damage to any target."},
+            {"name": "Opt", "mana_cost": "{U}", "types": ["Instant"],
+             "oracle": "Scry 1.\nDraw a card."},
+        ],
+        "zones": {
+            "Alice": {
+                "hand": ["Land Tutor#tutor"],
+                "library": ["Forest#f1", "Shock#s1", "Island#i1"],
+                "graveyard": ["Opt#o1"],
+            },
+            "Nadia": {"library": ["Plains#p1"], "battlefield": ["Island#ni"]},
+        },
+        "history": [],
+        "resolve": {"cast": "tutor", "by": "Alice"},
+        "expect": [{"claim": "finds", "card": "s1", "value": "cannot"}],
+    }  # fmt: skip
+
+
+QUESTION_SHAPES = {
+    Question.Kind.CARDS: [{"claim": "finds", "card": "f1"}, {"claim": "finds", "card": "s1"}],
+    Question.Kind.COUNT_RANGE: [{"claim": "found_count", "searcher": "Alice"}],
+    Question.Kind.VALUE: [{"claim": "shuffles", "player": "Alice"}],
+    Question.Kind.YES_NO: [
+        {"claim": "revealed", "searcher": "Alice", "proposed": True},
+        {"claim": "searches", "player": "Nadia", "proposed": "may"},
+    ],
+    Question.Kind.MULTIPLE_CHOICE: [
+        {"claim": "finds", "card": "i1", "proposed": "may"},
+        {"claim": "shuffles", "player": "Alice", "proposed": "no"},
+    ],
+    Question.Kind.LEGAL_SET: [{"claim": "legal_find_set", "searcher": "Alice"}],
+}
+
+
+@pytest.fixture
+def learner(db):
+    return UserFactory(username="learner")
+
+
+@pytest.fixture
+def other_learner(db):
+    return UserFactory(username="someone-else")
+
+
+@pytest.fixture
+def search_rule(db):
+    return RuleFactory(number="701.23b", text="If a player is searching a hidden zone ...")
+
+
+@pytest.fixture
+def scenario(db):
+    return ScenarioFactory(spec=land_tutor_spec())
+
+
+@pytest.fixture
+def bank(db):
+    return BankFactory()
+
+
+def make_question(scenario, bank, kind=Question.Kind.CARDS, rules=(), **kwargs) -> Question:
+    question = QuestionFactory(
+        scenario=scenario,
+        bank=bank,
+        kind=kind,
+        claims=QUESTION_SHAPES[kind],
+        prompt=f"A {kind} question about Land Tutor.",
+        **kwargs,
+    )
+    question.rules.set(rules)
+    return question
+
+
+@pytest.fixture
+def question(scenario, bank, search_rule):
+    return make_question(scenario, bank, rules=[search_rule])
+
+
+@pytest.fixture
+def no_variants(settings):
+    settings.QUIZZES_VARIANTS = False

@@ -1,0 +1,193 @@
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from quizzes.models import Question, Response
+from tests.quizzes.conftest import QUESTION_SHAPES, make_question
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def token_of(page) -> str:
+    return re.search(r'name="token" value="([^"]+)"', page.content.decode()).group(1)
+
+
+@pytest.fixture
+def logged_in(client, learner):
+    client.force_login(learner)
+    return client
+
+
+def test_practice_needs_login(client):
+    page = client.get(reverse("practice"))
+    assert page.status_code == 302
+    assert reverse("login") in page["Location"]
+
+
+def test_practice_page_draws_the_board(logged_in, question, no_variants):
+    page = logged_in.get(reverse("practice"))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "Land Tutor" in html and "Library (top first)" in html
+    assert 'name="claim_0"' in html and "hidden zone" in html
+    assert "Alice casts Land Tutor" in html
+
+
+@pytest.mark.parametrize("kind", list(QUESTION_SHAPES))
+def test_page_holds_no_answer_key(logged_in, scenario, bank, kind):
+    make_question(scenario, bank, kind)
+    html = logged_in.get(reverse("practice")).content.decode()
+    assert "expect" not in html
+    assert "701.23" not in html  # no citations, so no reasons either
+    assert "not a basic land" not in html
+    assert "The ruling" not in html
+
+
+def answer_cards(client, page, **extra):
+    data = {"token": token_of(page), "claim_0": "may", "claim_1": "cannot"}
+    return client.post(reverse("answer"), data, **extra)
+
+
+def test_htmx_answer_returns_only_the_feedback(logged_in, question, search_rule, no_variants):
+    page = logged_in.get(reverse("practice"))
+    feedback = answer_cards(logged_in, page, **HTMX)
+    html = feedback.content.decode()
+    assert feedback.status_code == 200
+    assert "<html" not in html
+    assert "Right!" in html and "Next question" in html
+    assert search_rule.text in html  # the rule that decides it
+    assert 'hx-swap-oob="true"' in html
+    response = Response.objects.get()
+    assert response.correct and response.user.username == "learner"
+
+
+def test_no_js_answer_redirects_to_the_feedback_page(logged_in, question, no_variants):
+    page = logged_in.get(reverse("practice"))
+    posted = logged_in.post(
+        reverse("answer"), {"token": token_of(page), "claim_0": "must", "claim_1": "cannot"}
+    )
+    response = Response.objects.get()
+    assert posted.status_code == 302
+    assert posted["Location"] == reverse("feedback", args=[response.pk])
+    shown = logged_in.get(posted["Location"]).content.decode()
+    assert "Not quite" in shown and "<html" in shown
+    assert "You said: <strong>must</strong>" in shown
+
+
+def test_sending_the_same_form_twice_saves_one_response(logged_in, question, no_variants):
+    page = logged_in.get(reverse("practice"))
+    answer_cards(logged_in, page, **HTMX)
+    again = answer_cards(logged_in, page, **HTMX)
+    assert again.status_code == 200
+    assert Response.objects.count() == 1
+
+
+def test_an_incomplete_answer_shows_errors_in_the_form(logged_in, question, no_variants):
+    page = logged_in.get(reverse("practice"))
+    posted = logged_in.post(reverse("answer"), {"token": token_of(page)}, **HTMX)
+    assert posted["HX-Retarget"] == "#answer-form"
+    assert "This field is required" in posted.content.decode()
+    assert not Response.objects.exists()
+
+
+def test_a_forged_token_is_refused(logged_in, question):
+    posted = logged_in.post(reverse("answer"), {"token": "nope", "claim_0": "may"})
+    assert posted.status_code == 400
+
+
+def test_another_learner_cannot_see_my_feedback(client, logged_in, question, other_learner):
+    page = logged_in.get(reverse("practice"))
+    answer_cards(logged_in, page)
+    response = Response.objects.get()
+    client.force_login(other_learner)
+    assert client.get(reverse("feedback", args=[response.pk])).status_code == 404
+
+
+def test_private_bank_questions_are_not_served_to_others(logged_in, scenario, other_learner):
+    from tests.factories import BankFactory
+
+    private = BankFactory(owner=other_learner, visibility="private")
+    make_question(scenario, private)
+    page = logged_in.get(reverse("practice"))
+    assert "There are no questions for you yet" in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer"),
+    [
+        (Question.Kind.COUNT_RANGE, {"low": "0", "high": "1"}),
+        (Question.Kind.VALUE, {"claim_0": '"yes"'}),
+        (Question.Kind.YES_NO, {"claim_0": "yes", "claim_1": "no"}),
+        (Question.Kind.MULTIPLE_CHOICE, {"statements": ["0"]}),
+        (Question.Kind.LEGAL_SET, {"cards": ["f1"]}),
+    ],
+)
+def test_every_kind_can_be_answered_right(logged_in, scenario, bank, kind, answer, no_variants):
+    make_question(scenario, bank, kind)
+    page = logged_in.get(reverse("practice"))
+    posted = logged_in.post(reverse("answer"), {"token": token_of(page), **answer}, **HTMX)
+    assert "Right!" in posted.content.decode(), posted.content.decode()
+
+
+def test_an_illegal_set_is_explained(logged_in, scenario, bank, no_variants):
+    make_question(scenario, bank, Question.Kind.LEGAL_SET)
+    page = logged_in.get(reverse("practice"))
+    posted = logged_in.post(reverse("answer"), {"token": token_of(page), "cards": ["s1"]}, **HTMX)
+    html = posted.content.decode()
+    assert "Not quite" in html and "not a basic land card" in html
+
+
+def test_practice_by_old_rule_number(logged_in, question, search_rule):
+    from tests.factories import RuleAliasFactory
+
+    RuleAliasFactory(rule=search_rule, number="701.14b")
+    page = logged_in.get(reverse("practice"), {"rule": "701.14b"})
+    assert "Practising rule" in page.content.decode()
+    assert "701.23b" in page.content.decode()
+
+
+def test_unknown_rule_is_a_404(logged_in, question):
+    assert logged_in.get(reverse("practice"), {"rule": "999.99z"}).status_code == 404
+
+
+def test_progress_shows_mastery_after_an_answer(logged_in, question, search_rule, no_variants):
+    before = logged_in.get(reverse("progress")).content.decode()
+    assert "No answers yet" in before
+    answer_cards(logged_in, logged_in.get(reverse("practice")))
+    after = logged_in.get(reverse("progress")).content.decode()
+    assert "701.23b" in after and "Share of right answers per day" in after
+    assert "Right" in after
+
+
+def test_progress_history_pages_with_htmx(logged_in, question, no_variants):
+    answer_cards(logged_in, logged_in.get(reverse("practice")))
+    fragment = logged_in.get(reverse("progress"), **HTMX).content.decode()
+    assert fragment.lstrip().startswith('<div id="history">')
+
+
+def test_signup_logs_in_and_starts_practice(client):
+    posted = client.post(
+        reverse("signup"),
+        {
+            "username": "newbie",
+            "email": "",
+            "password1": "a-long-pass-9",
+            "password2": "a-long-pass-9",
+        },
+    )
+    assert posted.status_code == 302 and posted["Location"] == reverse("practice")
+    assert client.get(reverse("progress")).status_code == 200
+
+
+@pytest.mark.parametrize("name", ["login", "password_reset", "signup", "home"])
+def test_public_pages_render(client, name):
+    assert client.get(reverse(name)).status_code == 200
+
+
+def test_password_change_page_renders(logged_in):
+    assert logged_in.get(reverse("password_change")).status_code == 200
