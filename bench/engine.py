@@ -1,0 +1,185 @@
+"""Time the rulings engine on two scenarios, against `json.loads` of the same file as a baseline.
+
+    .venv/bin/python -m bench.engine [--repetitions 2000] [--warmup 100] [--json]
+
+Cases:
+  splinter-example  the shared acceptance case (Splinter across graveyard, hand and library)
+  splinter-large    Splinter with 12 copies spread over four zones of a 40-card library
+  explorer-4p       four players (60-card libraries, 15-card hands, 20-card graveyards), an
+                    Aven Mindcensor out and Veteran Explorer dying
+
+"resolve (dict)" is `resolve(spec)` from the JSON dict, parse included; "resolve (parsed)" is
+`resolve(scenario)` of an already-parsed Scenario. Each is timed with `time.perf_counter_ns`
+one call at a time; the report gives the median and the 95th percentile per call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rules.engine import parse_scenario, resolve
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_SPLINTER = REPO.parent / "shared/spec/examples/splinter-howling-mine.json"
+FILLERS = ("Island", "Swamp", "Forest", "Plains", "Mountain", "Howling Mine", "Evolving Wilds")
+PLAYERS = ("Alice", "Bob", "Carol", "Dan")
+
+
+def splinter_large() -> dict[str, Any]:
+    """Splinter on Howling Mine with copies in every zone Splinter searches, and more."""
+    rng = random.Random(701_23)
+    library = [rng.choice(("Island", "Swamp", "Forest", "Plains")) for _ in range(40)]
+    for index, position in enumerate(sorted(rng.sample(range(40), 6))):
+        library[position] = f"Howling Mine#lib{index}"
+    return {
+        "format": "scenario/1",
+        "id": "bench-splinter-large",
+        "title": "Splinter on Howling Mine, copies in four zones",
+        "source": "CR 701.23b, example (scaled up)",
+        "players": ["Alice", "Nadia"],
+        "cards": [],
+        "zones": {
+            "Nadia": {
+                "battlefield": ["Howling Mine#mine", "Island", "Island"],
+                "graveyard": ["Howling Mine#gy1", "Howling Mine#gy2", "Island", "Forest"],
+                "hand": ["Howling Mine#hand1", "Howling Mine#hand2", "Forest", "Swamp"],
+                "library": library,
+                "exile": ["Howling Mine#exiled"],
+            }
+        },
+        "history": [],
+        "resolve": {"cast": "Splinter", "by": "Alice", "targets": ["mine"]},
+        "expect": [],
+    }
+
+
+def explorer_four_players() -> dict[str, Any]:
+    """Four players with full zones; Veteran Explorer dies under an Aven Mindcensor."""
+    rng = random.Random(101_4)
+    zones: dict[str, dict[str, list[str]]] = {}
+    for player in PLAYERS:
+        zones[player] = {
+            "library": [rng.choice(FILLERS) for _ in range(60)],
+            "hand": [rng.choice(FILLERS) for _ in range(15)],
+            "graveyard": [rng.choice(FILLERS) for _ in range(20)],
+            "battlefield": ["Island", "Forest"],
+        }
+    zones["Alice"]["battlefield"].append("Aven Mindcensor#censor")
+    zones["Carol"]["graveyard"].append("Veteran Explorer#explorer")
+    return {
+        "format": "scenario/1",
+        "id": "bench-explorer-4p",
+        "title": "Veteran Explorer dies in a four-player game under Aven Mindcensor",
+        "source": "CR 701.23f and 701.23i (scaled up)",
+        "players": list(PLAYERS),
+        "active": "Bob",
+        "cards": [],
+        "zones": zones,
+        "history": [],
+        "resolve": {"trigger": "explorer", "event": "dies"},
+        "expect": [],
+    }
+
+
+def cases() -> dict[str, str]:
+    """Case name -> scenario file text (the shared example is read if it is there)."""
+    texts = {}
+    if SHARED_SPLINTER.is_file():
+        texts["splinter-example"] = SHARED_SPLINTER.read_text(encoding="utf-8")
+    texts["splinter-large"] = json.dumps(splinter_large(), indent=2)
+    texts["explorer-4p"] = json.dumps(explorer_four_players(), indent=2)
+    return texts
+
+
+def time_calls(call: Callable[[], object], repetitions: int, warmup: int) -> list[int]:
+    """Nanoseconds per call, one call at a time, after `warmup` untimed calls."""
+    for _ in range(warmup):
+        call()
+    samples = []
+    clock = time.perf_counter_ns
+    for _ in range(repetitions):
+        start = clock()
+        call()
+        samples.append(clock() - start)
+    return samples
+
+
+def summary(samples: list[int]) -> dict[str, float]:
+    """Median and 95th percentile in microseconds."""
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return {"median_us": statistics.median(ordered) / 1000, "p95_us": p95 / 1000}
+
+
+def measure(name: str, text: str, repetitions: int, warmup: int) -> dict[str, Any]:
+    """Write the scenario to a temporary file, read it back, and time the three operations."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{name}.json"
+        path.write_text(text, encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
+    spec = json.loads(text)
+    parsed = parse_scenario(spec)
+    outcome = resolve(spec)
+    loads = summary(time_calls(lambda: json.loads(text), repetitions, warmup))
+    from_dict = summary(time_calls(lambda: resolve(spec), repetitions, warmup))
+    from_parsed = summary(time_calls(lambda: resolve(parsed), repetitions, warmup))
+    return {
+        "case": name,
+        "bytes": len(text.encode("utf-8")),
+        "cards": len(parsed.state.cards),
+        "claims": len(outcome.claims),
+        "repetitions": repetitions,
+        "json_loads": loads,
+        "resolve_dict": from_dict,
+        "resolve_parsed": from_parsed,
+        "ratio_resolve_to_json_loads": from_dict["median_us"] / loads["median_us"],
+    }
+
+
+def report_text(results: list[dict[str, Any]]) -> str:
+    header = (
+        f"{'case':<18}{'cards':>6}{'claims':>7}  {'json.loads':>16}  {'resolve (dict)':>18}"
+        f"  {'resolve (parsed)':>18}  {'ratio':>6}"
+    )
+    lines = ["median / p95 per call, microseconds", header, "-" * len(header)]
+    for row in results:
+        loads, whole, parsed = row["json_loads"], row["resolve_dict"], row["resolve_parsed"]
+        lines.append(
+            f"{row['case']:<18}{row['cards']:>6}{row['claims']:>7}"
+            f"  {loads['median_us']:>7.1f} / {loads['p95_us']:>6.1f}"
+            f"  {whole['median_us']:>8.1f} / {whole['p95_us']:>7.1f}"
+            f"  {parsed['median_us']:>8.1f} / {parsed['p95_us']:>7.1f}"
+            f"  {row['ratio_resolve_to_json_loads']:>5.0f}x"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.engine", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--repetitions", type=int, default=2000, help="timed calls per measure")
+    parser.add_argument("--warmup", type=int, default=100, help="untimed calls first")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    options = parser.parse_args(argv)
+    results = [
+        measure(name, text, options.repetitions, options.warmup) for name, text in cases().items()
+    ]
+    if options.json:
+        print(json.dumps({"python": sys.version.split()[0], "results": results}, indent=2))
+    else:
+        print(report_text(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
