@@ -26,7 +26,10 @@ class AttemptQuerySet(models.QuerySet):
         if attempt and attempt.responses.filter(question=question).exists():
             attempt.finish()
             attempt = None
-        return attempt or self.create(user=user, kind=Attempt.Kind.PRACTICE)
+        if attempt is None:
+            return self.create(user=user, kind=Attempt.Kind.PRACTICE)
+        attempt.user = user  # already loaded: spare a query
+        return attempt
 
 
 class Attempt(models.Model):

@@ -1,0 +1,64 @@
+"""Query counts of the practice page and the answer view stay the same as the bank grows."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from quizzes.models import Question
+from tests.quizzes.conftest import QUESTION_SHAPES
+
+pytestmark = pytest.mark.django_db
+
+PRACTICE_QUERIES = 7
+ANSWER_QUERIES = 19
+
+
+def fill_bank(scenario, bank, rule, size: int) -> None:
+    questions = Question.objects.bulk_create(
+        Question(
+            scenario=scenario,
+            bank=bank,
+            kind=Question.Kind.CARDS,
+            prompt="Mark each card.",
+            claims=QUESTION_SHAPES[Question.Kind.CARDS],
+            difficulty=(index % 21 - 10) / 5,
+            position=index,
+        )
+        for index in range(size)
+    )
+    Question.rules.through.objects.bulk_create(
+        Question.rules.through(question_id=question.pk, rule_id=rule.pk) for question in questions
+    )
+
+
+@pytest.fixture
+def warmed(client, learner, scenario, bank, search_rule, no_variants, request):
+    """A learner with a bank of the requested size and one answer already given."""
+    fill_bank(scenario, bank, search_rule, request.param)
+    client.force_login(learner)
+    page = client.get(reverse("practice"))
+    token = re.search(r'name="token" value="([^"]+)"', page.content.decode()).group(1)
+    client.post(reverse("answer"), {"token": token, "claim_0": "may", "claim_1": "cannot"})
+    return client
+
+
+@pytest.mark.parametrize("warmed", [10, 500], indirect=True)
+def test_practice_page_queries(warmed, django_assert_num_queries):
+    with django_assert_num_queries(PRACTICE_QUERIES):
+        assert warmed.get(reverse("practice")).status_code == 200
+
+
+@pytest.mark.parametrize("warmed", [10, 500], indirect=True)
+def test_answer_view_queries(warmed, django_assert_num_queries):
+    page = warmed.get(reverse("practice"))
+    token = re.search(r'name="token" value="([^"]+)"', page.content.decode()).group(1)
+    with django_assert_num_queries(ANSWER_QUERIES):
+        answered = warmed.post(
+            reverse("answer"),
+            {"token": token, "claim_0": "may", "claim_1": "cannot"},
+            HTTP_HX_REQUEST="true",
+        )
+    assert answered.status_code == 200
