@@ -1,0 +1,95 @@
+"""Rules: numbers resolve through editions and aliases; cards validate their definition."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from rules.models import Card, Rule
+from tests.factories import CardFactory, RuleAliasFactory, RuleFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_resolve_number_finds_the_current_rule_itself():
+    rule = RuleFactory(number="701.23b")
+    assert Rule.objects.resolve_number("701.23b") == rule
+    assert Rule.objects.resolve_number(" 701.23b. ") == rule
+
+
+def test_resolve_number_follows_an_alias():
+    rule = RuleFactory(number="701.23b")
+    RuleAliasFactory(rule=rule, number="701.19b")
+    assert Rule.objects.resolve_number("701.19b") == rule
+
+
+def test_resolve_number_follows_an_edition_row_to_its_canonical_rule():
+    rule = RuleFactory(number="701.23d")
+    RuleFactory(number="701.14c", language="de", edition_name="German", canonical=rule)
+    assert Rule.objects.resolve_number("701.14c") == rule
+
+
+def test_resolve_number_of_an_unknown_number_is_none():
+    assert Rule.objects.resolve_number("999.99z") is None
+
+
+def test_current_excludes_older_and_translated_editions():
+    rule = RuleFactory(number="701.23a")
+    RuleFactory(number="701.15a", language="it", edition_name="Fondamenti", canonical=rule)
+    assert list(Rule.objects.current()) == [rule]
+
+
+def test_an_edition_must_point_at_a_current_rule_not_another_edition():
+    rule = RuleFactory(number="701.23a")
+    edition = RuleFactory(number="701.15a", language="it", edition_name="It", canonical=rule)
+    chained = RuleFactory.build(number="701.14a", edition_name="Old", canonical=edition)
+    with pytest.raises(ValidationError) as error:
+        chained.full_clean()
+    assert "canonical" in error.value.message_dict
+
+
+def test_card_clean_names_the_definition_field_on_a_bad_definition():
+    card = CardFactory.build(name="Broken", definition={"name": "Broken", "types": ["Wizardry"]})
+    with pytest.raises(ValidationError) as error:
+        card.full_clean()
+    assert "definition" in error.value.message_dict
+    assert "types" in error.value.message_dict["definition"][0]
+
+
+def test_card_clean_rejects_a_definition_with_another_name():
+    card = CardFactory.build(
+        name="Alpha", definition={"name": "Beta", "types": ["Artifact"], "oracle": ""}
+    )
+    with pytest.raises(ValidationError) as error:
+        card.full_clean()
+    assert "definition" in error.value.message_dict
+
+
+def test_card_clean_names_localized_names_when_they_are_not_an_object():
+    card = CardFactory.build(localized_names=["Scheggia"])
+    with pytest.raises(ValidationError) as error:
+        card.full_clean()
+    assert "localized_names" in error.value.message_dict
+
+
+def test_card_save_derives_type_line_and_oracle():
+    card = CardFactory(
+        name="Forestish",
+        definition={
+            "name": "Forestish",
+            "supertypes": ["Basic"],
+            "types": ["Land"],
+            "subtypes": ["Forest"],
+            "oracle": "({T}: Add {G}.)",
+        },
+    )
+    card.refresh_from_db()
+    assert card.type_line == "Basic Land — Forest"
+    assert card.oracle == "({T}: Add {G}.)"
+
+
+def test_card_catalog_adds_database_cards_to_the_engine_catalog():
+    CardFactory(name="Made Up Relic")
+    catalog = Card.objects.catalog()
+    assert "Made Up Relic" in catalog
+    assert "Splinter" in catalog
