@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +29,7 @@ PLAYER_NAMES = (
     "Jonas", "Kemi", "Lior", "Mira", "Priya", "Ravi", "Sofia", "Tomas", "Yuki", "Zoe",
 )  # fmt: skip
 BASIC_LANDS = ("Plains", "Island", "Swamp", "Mountain", "Forest")
+GENERATED_LABEL = re.compile(r"^[^.]+\.(library|hand|graveyard|battlefield|exile|outside)\.\d+$")
 POSITION_CLAIMS = frozenset({"zone_after", "searched_portion", "shuffled_portion"})
 # Keys whose strings are prose or card data, never a reference to a player.
 PROSE_KEYS = frozenset({"id", "title", "source", "cards", "notes", "tags", "rules", "reason"})
@@ -201,8 +203,16 @@ def _key(value: Any) -> str:
 
 
 def _outcome_key(outcome, rename) -> list[str]:
+    """The outcome's claims as comparable keys; claims about unlabelled cards (whose generated
+    labels follow owner and position, both of which a variant changes) count by value only."""
     keys = []
     for result in outcome.claims:
-        item = _plainly({"claim": result.claim, "subject": result.subject, "value": result.value})
-        keys.append(_key(rename(item) if rename else item))
+        subject = _plainly(result.subject)
+        value = _plainly(result.value)
+        if any(GENERATED_LABEL.match(str(item)) for item in subject.values()):
+            item = {"claim": result.claim, "value": rename(value) if rename else value}
+        else:
+            item = {"claim": result.claim, "subject": subject, "value": value}
+            item = rename(item) if rename else item
+        keys.append(_key(item))
     return sorted(keys)

@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from quizzes import answers, variants
+from quizzes.board import build_board
+from tests.factories import QuestionFactory, ScenarioFactory
+from tests.quizzes.conftest import land_tutor_spec
+
+CLAIMS = [{"claim": "finds", "card": "f1"}, {"claim": "found_count", "searcher": "Alice"}]
+EXAMPLES = Path("/work/shared/spec/examples")
+
+
+def names_by_label(spec) -> dict[str, str]:
+    return {label: card.name for label, card in build_board(spec).cards.items()}
+
+
+def test_seed_zero_is_the_scenario_as_written():
+    spec = land_tutor_spec()
+    variant = variants.build(spec, CLAIMS, 0)
+    assert variant.spec == spec and variant.claims == CLAIMS
+
+
+def test_same_seed_same_variant():
+    first = variants.build(land_tutor_spec(), CLAIMS, 42)
+    again = variants.build(land_tutor_spec(), CLAIMS, 42)
+    assert first.spec == again.spec and first.claims == again.claims
+
+
+def test_players_are_renamed_everywhere_and_labels_kept():
+    variant = variants.build(land_tutor_spec(), CLAIMS, 7)
+    alice = variant.players["Alice"]
+    assert alice not in {"Alice", "Nadia"}
+    assert variant.spec["players"][0] == alice
+    assert variant.spec["resolve"]["by"] == alice
+    assert variant.claims[1]["searcher"] == alice
+    assert set(build_board(variant.spec).cards) == set(build_board(land_tutor_spec()).cards)
+
+
+def test_basic_lands_become_other_basic_lands_without_collisions():
+    original = names_by_label(land_tutor_spec())
+    for seed in range(1, 8):
+        shown = names_by_label(variants.build(land_tutor_spec(), CLAIMS, seed).spec)
+        for label in ("f1", "i1"):
+            assert shown[label] in variants.BASIC_LANDS
+        assert shown["f1"] != shown["i1"]  # two different names stay different
+        assert shown["tutor"] == original["tutor"]  # the card that acts is never swapped
+
+
+def test_libraries_keep_their_order_when_a_claim_depends_on_it():
+    claims = [{"claim": "zone_after", "card": "f1", "given": {"Alice": {"find": ["f1"]}}}]
+    original = land_tutor_spec()["zones"]["Alice"]["library"]
+    for seed in range(1, 10):
+        variant = variants.build(land_tutor_spec(), claims, seed)
+        labels = [
+            entry.split("#")[1]
+            for entry in variant.spec["zones"][variant.players["Alice"]]["library"]
+        ]
+        assert labels == [entry.split("#")[1] for entry in original]
+
+
+def test_libraries_are_shuffled_when_nothing_depends_on_order():
+    orders = set()
+    for seed in range(1, 10):
+        variant = variants.build(land_tutor_spec(), CLAIMS, seed)
+        library = variant.spec["zones"][variant.players["Alice"]]["library"]
+        orders.add(tuple(entry.split("#")[1] for entry in library))
+    assert len(orders) > 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seed", [0, 3, 11])
+def test_the_engine_rules_the_variant_like_the_original(seed):
+    question = QuestionFactory(
+        scenario=ScenarioFactory(spec=land_tutor_spec()),
+        kind="cards",
+        claims=[{"claim": "finds", "card": "f1"}, {"claim": "finds", "card": "s1"}],
+    )
+    verdict = answers.grade(question, {"parts": ["may", "cannot"]}, seed)
+    assert verdict.correct
+
+
+@pytest.mark.skipif(not EXAMPLES.exists(), reason="shared examples not present")
+@pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.json")), ids=lambda p: p.stem)
+def test_example_variants_keep_the_stored_ruling(path):
+    from rules.engine import evaluate_claim
+
+    spec = json.loads(path.read_text())
+    expect = spec["expect"]
+    claims = [{k: v for k, v in claim.items() if k != "value"} for claim in expect]
+    variant = variants.build(spec, claims, 12345)
+    rename = variants._renamer(variant.players)
+    for claim, stored in zip(variant.claims, expect, strict=True):
+        value = evaluate_claim(variant.spec, claim).value
+        assert json.dumps(value) == json.dumps(rename(stored["value"]))

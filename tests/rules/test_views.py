@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.urls import reverse
+
+from quizzes.models import Mastery
+from tests.factories import RuleAliasFactory, RuleFactory, ScenarioFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def search_rule():
+    rule = RuleFactory(number="701.23b", text="If a player is searching a hidden zone ...")
+    RuleAliasFactory(rule=rule, number="701.14b")
+    RuleFactory(
+        number="701.19b",
+        text="Wenn ein Spieler eine verdeckte Zone durchsucht ...",
+        language="de",
+        edition_name="Duskmourn",
+        edition_date=datetime.date(2024, 9, 27),
+        canonical=rule,
+    )
+    ScenarioFactory(title="Splinter on Howling Mine").rules_exercised.add(rule)
+    return rule
+
+
+def test_rule_page_shows_every_edition_and_the_scenarios(client, search_rule):
+    page = client.get(reverse("rule_detail", args=["701.23b"]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "searching a hidden zone" in html
+    assert "verdeckte Zone" in html and 'lang="de"' in html
+    assert "701.14b" in html
+    assert "Splinter on Howling Mine" in html
+
+
+@pytest.mark.parametrize("old_number", ["701.14b", "701.19b"])
+def test_an_old_number_redirects_to_the_current_page(client, search_rule, old_number):
+    page = client.get(reverse("rule_detail", args=[old_number]))
+    assert page.status_code == 302
+    assert page["Location"] == reverse("rule_detail", args=["701.23b"])
+
+
+def test_an_unknown_number_is_a_404(client, search_rule):
+    assert client.get(reverse("rule_detail", args=["123.45z"])).status_code == 404
+
+
+def test_rule_page_shows_my_mastery_only(client, search_rule):
+    me, other = UserFactory(), UserFactory()
+    Mastery.objects.create(user=other, rule=search_rule, theta=2.0, answers=7, correct=6)
+    client.force_login(me)
+    html = client.get(reverse("rule_detail", args=["701.23b"])).content.decode()
+    assert "answered a question on this rule yet" in html
+    Mastery.objects.create(user=me, rule=search_rule, theta=0.0, answers=3, correct=1)
+    html = client.get(reverse("rule_detail", args=["701.23b"])).content.decode()
+    assert "after 3 answers (1 right)" in html
