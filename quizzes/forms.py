@@ -18,6 +18,7 @@ YES_NO_CHOICES = [("yes", "yes"), ("no", "no")]
 ZONES = ["library", "hand", "graveyard", "battlefield", "exile", "outside", "stack"]
 MANA = ["", "{W}", "{U}", "{B}", "{R}", "{G}", "{C}"]
 MAX_COUNT = 60
+NUMBER_CLAIMS = frozenset({"mills", "triggers"})
 
 
 class SignupForm(UserCreationForm):
@@ -89,6 +90,10 @@ class AnswerForm(forms.Form):
             self.fields["high"] = forms.IntegerField(
                 label="At most", min_value=0, max_value=MAX_COUNT
             )
+        elif kind == Question.Kind.VALUE and claims[0].get("claim") in NUMBER_CLAIMS:
+            self.fields["number"] = forms.IntegerField(
+                label=claim_question(claims[0], board), min_value=0, max_value=MAX_COUNT
+            )
         elif kind == Question.Kind.VALUE:
             claim = claims[0]
             self.fields["claim_0"] = forms.ChoiceField(
@@ -141,6 +146,8 @@ class AnswerForm(forms.Form):
         data = self.cleaned_data
         if "low" in self.fields:
             return {"range": [data["low"], data["high"]]}
+        if "number" in self.fields:
+            return {"value": data["number"]}
         if "statements" in self.fields:
             return {"true": sorted(int(i) for i in data["statements"])}
         if "cards" in self.fields:
