@@ -80,7 +80,13 @@ def _matches(name: str, card_filter: dict[str, Any] | None) -> bool:
 
 
 @st.composite
-def generated_scenarios(draw: st.DrawFn) -> Generated:
+def generated_scenarios(
+    draw: st.DrawFn,
+    count: int | str | None = None,
+    may: bool | None = None,
+    must_search_zone: str | None = None,
+) -> Generated:
+    """A random game and search; `count`, `may` and one searched zone can be fixed."""
     player_count = draw(st.integers(min_value=2, max_value=4))
     players = PLAYER_NAMES[:player_count]
     active = draw(st.sampled_from(players))
@@ -108,9 +114,11 @@ def generated_scenarios(draw: st.DrawFn) -> Generated:
     searched_zones = tuple(
         draw(st.lists(st.sampled_from(SEARCHABLE_ZONES), min_size=1, max_size=3, unique=True))
     )
-    count = draw(st.sampled_from(COUNTS))
+    if must_search_zone is not None and must_search_zone not in searched_zones:
+        searched_zones = (*searched_zones, must_search_zone)
+    count = draw(st.sampled_from(COUNTS)) if count is None else count
     card_filter = draw(st.sampled_from(FILTERS))
-    may = draw(st.booleans())
+    may = draw(st.booleans()) if may is None else may
     spell = card(
         SPELL,
         types=["Sorcery"],
@@ -222,10 +230,8 @@ def test_whatever_must_be_found_can_be_found(generated: Generated) -> None:
 
 
 @SETTINGS
-@given(generated_scenarios())
+@given(generated_scenarios(count="all", may=False, must_search_zone="graveyard"))
 def test_an_all_search_must_find_every_public_match(generated: Generated) -> None:
-    if generated.count != "all" or generated.may or "graveyard" not in generated.zones:
-        return
     for searcher in generated.searchers:
         whose = generated.whose_of[searcher]
         for label, (owner, zone, _) in generated.places.items():
@@ -244,6 +250,17 @@ def test_nothing_outside_the_searched_portion_is_findable(generated: Generated) 
         if not outside and not _below_the_portion(generated, searcher, label):
             continue
         assert _finds(generated.spec, label) == "cannot", label
+
+
+@SETTINGS
+@given(generated_scenarios())
+def test_every_matching_card_in_the_searched_portion_is_findable(generated: Generated) -> None:
+    for searcher in generated.searchers:
+        for label in _labels_in_search(generated, searcher):
+            if _below_the_portion(generated, searcher, label):
+                continue
+            findable = _finds(generated.spec, label) != "cannot"
+            assert findable == _matches(generated.names[label], generated.card_filter), label
 
 
 @SETTINGS
