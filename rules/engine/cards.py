@@ -47,6 +47,8 @@ DEFINITION_KEYS = frozenset(
         "power",
         "toughness",
         "loyalty",
+        "colors",
+        "color_indicator",
     }
 )
 FILTER_KEYS = frozenset(
@@ -294,8 +296,6 @@ class CardDefinition:
 def _strings(value: Any, path: str) -> tuple[str, ...]:
     if value is None:
         return ()
-    if isinstance(value, str):
-        return (value,)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ScenarioError(path, "must be a list of strings")
     return tuple(value)
@@ -486,6 +486,16 @@ def parse_instruction(raw: Any, path: str) -> Instruction:
             )
         static = parse_static(value, where)
         return Instruction(verb, {"static": static, "duration": raw.get("duration", "turn")})
+    if verb == "return":
+        value = {"what": value} if isinstance(value, str) else value
+        if not isinstance(value, dict) or value.get("what") not in ("found", "target", "targets"):
+            raise ScenarioError(
+                where, 'needs "what": "found", "target" or "targets" and "to": ZONE'
+            )
+        to = value.get("to", "hand")
+        if to not in DESTINATIONS - {"set_aside"}:
+            raise ScenarioError(f"{where}.to", f"unknown destination {to!r}")
+        return Instruction(verb, {"what": value["what"], "to": to})
     # Instructions the engine records but whose details no claim asks about yet.
     return Instruction(verb, {"value": value})
 

@@ -208,6 +208,12 @@ def _resolve_step(run: _Run) -> None:
             _finish_spell(run, card, definition)
         return
     assert card is not None
+    if step.kind == "activate" and not card.definition.activated:
+        # A basic land type's intrinsic mana ability (305.6).
+        chosen = run.choices.get(step.by or "", {}).get("mana")
+        result.mana[card.label] = mana_produced(run.state, card, chosen)
+        result.explanation.append(f"{step.by} taps {card.name} for mana.")
+        return
     if step.kind == "activate":
         ability = _pick_ability(card.definition.activated, step, "activate")
         _check_targets(run, ability.targets, card.name)
@@ -316,10 +322,10 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         if "library" in spec["zones"]:
             prohibited = prohibitions_on(run.effects, searcher, whose, controller)
             escapable = prohibited and all(e.spec["escape"] for e in prohibited)
+            # The {2} escape is a special action (116.2d) taken while holding priority, before
+            # this resolves: only a recorded payment (fact or choice) lifts the prohibition.
             if escapable and (searcher in run.paid_escape or decision.get("ignore_prohibition")):
                 prohibited = ()
-            elif escapable and decision.get("ignore_prohibition") is None:
-                escape_unpaid = True
         portion = portion_limit(run.effects, searcher) if "library" in spec["zones"] else None
         space = plan_search(
             searcher=searcher,
@@ -359,6 +365,14 @@ def _apply_found(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None
     destination = DESTINATION_ZONE.get(space.put, space.put)
     reason_dest = f"{space.searcher} puts the found card into {destination.replace('_', ' ')}."
     if fixed is not None:
+        for label in fixed:
+            card = run.state.card(label)
+            if label not in space.finds and card.owner == space.whose:
+                raise ScenarioError(
+                    f"choices.{space.searcher}.find",
+                    f"{label} ({card.name}, {card.zone}) is not in a zone this search looks at "
+                    "(701.23a)",
+                )
         mine = [label for label in fixed if label in space.finds]
         verdict = check_found_set([space], mine, {x: run.state.card(x).name for x in mine})
         if not verdict.value:
@@ -501,6 +515,28 @@ def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     run.result.explanation.append(f"{card.name} is exiled.")
 
 
+def _do_return(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    """Put found (set-aside) cards or target cards into a zone, e.g. on top of the library."""
+    to = DESTINATION_ZONE.get(spec["to"], spec["to"])
+    if spec["what"] in ("target", "targets"):
+        cards = run.card_targets()
+        for card in cards[:1] if spec["what"] == "target" else cards:
+            run.move(card, to, "608.2c", f"The effect puts {card.name} into the {to}.")
+        return
+    if run.found_fixed is not None:
+        for label in run.found_fixed:
+            card = run.state.card(label)
+            run.move(card, to, "701.23a", f"The found {card.name} is put into the {to}.")
+        return
+    for space in run.last_spaces:
+        for label in space.findable:
+            if "set_aside" in run.possible.get(label, set()):
+                card = run.state.card(label)
+                run.maybe_move(
+                    card, {to}, "701.23a", f"If found, {card.name} is put into the {to}."
+                )
+
+
 def _do_destroy(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     targets = run.card_targets()
     if not targets:
@@ -638,6 +674,7 @@ _HANDLERS = {
     "mill": _do_mill,
     "exile": _do_exile,
     "destroy": _do_destroy,
+    "return": _do_return,
     "exile_graveyards": _do_exile_graveyards,
     "reveal_hand": _do_reveal_hand,
     "choose": _do_choose,

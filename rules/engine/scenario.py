@@ -16,26 +16,10 @@ CHOICE_KEYS = frozenset(
     {"find", "search", "choose", "ignore_prohibition", "mana", "opponent_chooses"}
 )
 FACT_KINDS = frozenset({"searched_library", "ignored_search_prohibition"})
-TOP_KEYS = frozenset(
-    {
-        "format",
-        "id",
-        "title",
-        "source",
-        "players",
-        "active",
-        "cards",
-        "zones",
-        "history",
-        "resolve",
-        "expect",
-        "notes",
-        "tags",
-        "rules",
-    }
-)
 
 Choices = Mapping[str, Mapping[str, Any]]
+# CR 305.6: these land types carry an intrinsic "{T}: Add [mana]" ability.
+BASIC_TYPES = frozenset({"Plains", "Island", "Swamp", "Mountain", "Forest"})
 
 
 @dataclass(frozen=True)
@@ -231,7 +215,8 @@ def parse_step(raw: Any, path: str, state: GameState, catalog: Catalog) -> Step 
         if by is None:
             by = card.controller
         abilities = card.definition.activated if kind == "activate" else card.definition.triggered
-        if not abilities:
+        intrinsic = kind == "activate" and bool(set(card.definition.subtypes) & BASIC_TYPES)
+        if not abilities and not intrinsic:
             raise ScenarioError(
                 f"{path}.{kind}",
                 f"{card.name} has no {'activated' if kind == 'activate' else 'triggered'} ability",
@@ -268,9 +253,7 @@ def parse_scenario(spec: Mapping[str, Any], catalog: Catalog | None = None) -> S
     fmt = spec.get("format", "scenario/1")
     if fmt != "scenario/1":
         raise ScenarioError("format", f'unsupported format {fmt!r}; expected "scenario/1"')
-    unknown = set(spec) - TOP_KEYS
-    if unknown:
-        raise ScenarioError("", f"unknown top-level key(s) {sorted(unknown)}")
+    # Extra top-level keys (stored rulings, notes, languages) are the content's business.
     players = spec.get("players")
     if (
         not isinstance(players, list)

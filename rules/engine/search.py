@@ -170,7 +170,16 @@ def _quality_branch(
         distinct_all, distinct_public = len(candidates), len(public)
     if count == "all":
         low, high = distinct_public, distinct_all
+        shared = _shared_names(candidates) if different_names else set()
         for card in public:
+            if card.name in shared:
+                finds[card.label] = Verdict(
+                    "may",
+                    "701.23b",
+                    f"Another {card.name} could be found instead: the found cards must have "
+                    "different names, so one of them is found.",
+                )
+                continue
             finds[card.label] = Verdict(
                 "must",
                 "701.23b",
@@ -216,6 +225,14 @@ def _quality_branch(
     return _Branch(finds, low, high, "701.23b", _bounds_reason(low, high, bool(hidden)))
 
 
+def _shared_names(cards: list[CardInstance]) -> set[str]:
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for card in cards:
+        (shared if card.name in seen else seen).add(card.name)
+    return shared
+
+
 def _zone_of(card: CardInstance) -> str:
     return card.zone
 
@@ -238,11 +255,18 @@ def _status(
 ) -> Verdict:
     if not searched_zones:
         names = ", ".join(sorted({e.source_name for e in prohibited}))
+        escapes = [e for e in prohibited if e.spec.get("escape")]
+        note = (
+            f" ({escapes[0].spec['escape']} could have been paid for {searcher} as a special "
+            "action before this resolved, 116.2d, but nothing records that it was)"
+            if escapes and len(escapes) == len(prohibited)
+            else ""
+        )
         return Verdict(
             "cannot",
             "101.2",
             f"{names} says {searcher} can't search this library, and a \"can't\" beats the "
-            "instruction to search.",
+            f"instruction to search{note}.",
         )
     if escape_unpaid:
         escape = prohibited[0]
