@@ -11,6 +11,20 @@ class RuleQuerySet(models.QuerySet):
         """Rules under their current number (not an older edition's or a translation's row)."""
         return self.filter(canonical__isnull=True)
 
+    def resolve_numbers(self, numbers) -> dict[str, Rule]:
+        """`resolve_number` for many numbers in three queries: {number: current rule}."""
+        wanted = {number.strip().rstrip(".") for number in numbers}
+        found = {rule.number: rule for rule in self.current().filter(number__in=wanted)}
+        rest = wanted - set(found)
+        for alias in RuleAlias.objects.select_related("rule").filter(number__in=rest):
+            found.setdefault(alias.number, alias.rule)
+        rest = wanted - set(found)
+        for row in self.filter(number__in=rest, canonical__isnull=False).select_related(
+            "canonical"
+        ):
+            found.setdefault(row.number, row.canonical)
+        return found
+
     def resolve_number(self, number: str) -> Rule | None:
         """The current rule a number names: itself, an earlier number, or a translation's number."""
         number = number.strip().rstrip(".")

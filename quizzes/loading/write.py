@@ -219,11 +219,8 @@ def _load_scenario(
                 },
                 report,
             )
-            rules = [
-                rule
-                for number in sorted(item.cited_rules | set(scenario_file.cites))
-                if (rule := Rule.objects.resolve_number(number)) is not None
-            ]
+            resolved = Rule.objects.resolve_numbers(item.cited_rules | set(scenario_file.cites))
+            rules = list({rule.pk: rule for rule in resolved.values()}.values())
             set_m2m(question.rules, rules, report, "Question.rules")
             keys.append(item.key)
         stale = Question.objects.filter(bank=bank, scenario=scenario, is_active=True).exclude(

@@ -140,11 +140,8 @@ class Scenario(models.Model):
         check = self.check_with_engine(catalog)
         if (self.engine_status, self.engine_report) != before:
             self.save(update_fields=["engine_status", "engine_report", "updated_at"])
-        rules = {
-            rule.pk: rule
-            for number in sorted({*check.cited_rules, *extra_rules})
-            if (rule := Rule.objects.resolve_number(number)) is not None
-        }
+        resolved = Rule.objects.resolve_numbers({*check.cited_rules, *extra_rules})
+        rules = {rule.pk: rule for rule in resolved.values()}
         if set(self.rules_exercised.values_list("pk", flat=True)) != set(rules):
             self.rules_exercised.set(rules.values())
         return check

@@ -93,3 +93,14 @@ def test_card_catalog_adds_database_cards_to_the_engine_catalog():
     catalog = Card.objects.catalog()
     assert "Made Up Relic" in catalog
     assert "Splinter" in catalog
+
+
+def test_resolve_numbers_resolves_many_at_once():
+    current = RuleFactory(number="701.23b")
+    RuleAliasFactory(rule=current, number="701.19b")
+    RuleFactory(number="701.14b", language="de", edition_name="German", canonical=current)
+    assert Rule.objects.resolve_numbers(["701.23b", "701.19b", "701.14b", "1.1"]) == {
+        "701.23b": current,
+        "701.19b": current,
+        "701.14b": current,
+    }

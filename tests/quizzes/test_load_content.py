@@ -1,0 +1,270 @@
+"""load_content: counts, idempotence, all-or-nothing on a bad file, engine agreement, aliases."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.core.serializers import serialize
+
+from quizzes.loading import CONTENT_DIR
+from quizzes.models import Bank, Question, Scenario
+from rules.models import Card, Rule, RuleAlias
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = [
+    "archive-trap-short-library",
+    "ashiok-evolving-wilds",
+    "ashiok-own-veteran-explorer",
+    "ashiok-path-to-exile",
+    "demonic-tutor",
+    "dredge-short-library",
+    "gifts-ungiven-fail-to-find",
+    "lobotomy-empty-hand",
+    "mindcensor-demonic-tutor",
+    "mindcensor-veteran-explorer",
+    "reflecting-pool-alone",
+    "splinter-howling-mine",
+]
+CONTENT_MODELS = [Rule, RuleAlias, Card, Bank, Scenario, Question]
+
+
+def load(*args: str) -> str:
+    out = StringIO()
+    call_command("load_content", *args, stdout=out)
+    return out.getvalue()
+
+
+def dump() -> str:
+    """Every content row, every field (timestamps and many-to-many links included)."""
+    return "\n".join(serialize("json", model.objects.order_by("pk")) for model in CONTENT_MODELS)
+
+
+@pytest.fixture(scope="module")
+def loaded(django_db_setup, django_db_blocker):
+    """The seed content, loaded once for this module (tests only read it or roll back)."""
+    with django_db_blocker.unblock():
+        output = load()
+    yield output
+    with django_db_blocker.unblock():
+        for model in reversed(CONTENT_MODELS):
+            model.objects.all().delete()
+
+
+def test_load_content_reports_and_stores_the_counts(loaded):
+    scenario_files = list((CONTENT_DIR / "scenarios").glob("*.json"))
+    assert Scenario.objects.count() == len(scenario_files) >= 40
+    assert Rule.objects.filter(number__startswith="701.23").count() == 11
+    assert Rule.objects.filter(kind=Rule.Kind.GLOSSARY, number="Search").exists()
+    assert Card.objects.count() >= 50
+    assert Question.objects.count() >= 100
+    assert f"scenarios: {Scenario.objects.count()}" in loaded
+    assert f"questions: {Question.objects.count()} active" in loaded
+
+
+def test_load_content_twice_leaves_identical_rows(loaded):
+    before = dump()
+    second = load()
+    assert dump() == before
+    assert "changes: none" in second
+    assert Question.objects.exists()
+
+
+def test_every_shared_example_is_loaded_and_the_engine_agrees(loaded):
+    for slug in EXAMPLES:
+        scenario = Scenario.objects.get(slug=slug)
+        assert scenario.engine_status == Scenario.EngineStatus.AGREES, (
+            slug,
+            scenario.engine_report,
+        )
+
+
+def test_the_examples_in_content_are_the_shared_files_unchanged():
+    shared = Path(__file__).resolve().parents[2].parent / "shared/spec/examples"
+    if not shared.exists():
+        pytest.skip("shared/spec/examples is not beside this checkout")
+    for path in shared.glob("*.json"):
+        ours = CONTENT_DIR / "scenarios" / path.name
+        assert json.loads(ours.read_text()) == json.loads(path.read_text()), path.name
+
+
+def test_no_seed_scenario_is_flagged(loaded):
+    assert "FLAGGED" not in loaded
+    assert not Scenario.objects.filter(
+        engine_status__in=[Scenario.EngineStatus.DISAGREES, Scenario.EngineStatus.INVALID]
+    ).exists()
+
+
+def test_stored_only_rulings_are_marked_not_checked(loaded):
+    for slug in ("x-in-enters-ability", "untap-symbol-summoning-sickness"):
+        scenario = Scenario.objects.get(slug=slug)
+        assert scenario.engine_status == Scenario.EngineStatus.NOT_CHECKED
+        assert scenario.stored_ruling
+
+
+def test_every_question_is_valid_and_holds_no_answer_key(loaded):
+    for question in Question.objects.all():
+        question.full_clean()
+        assert all("value" not in claim for claim in question.claims)
+
+
+def test_splinter_has_a_cards_question_in_the_public_bank(loaded):
+    bank = Bank.objects.get(slug="search-and-its-neighbours")
+    assert bank.visibility == Bank.Visibility.PUBLIC and bank.owner is None
+    question = bank.questions.get(scenario__slug="splinter-howling-mine", kind="cards")
+    assert {"claim": "finds", "card": "gy"} in question.claims
+    assert question.prompt.startswith("Alice casts Splinter targeting Howling Mine.")
+    assert "701.23b" in {rule.number for rule in question.rules.all()}
+
+
+def test_statement_questions_mix_true_and_false_proposals(loaded):
+    from rules.engine import evaluate_claim
+
+    question = Question.objects.get(scenario__slug="splinter-howling-mine", kind="multiple_choice")
+    truths = []
+    for claim in question.claims:
+        asked = {k: v for k, v in claim.items() if k != "proposed"}
+        truths.append(evaluate_claim(question.scenario.spec, asked).value == claim["proposed"])
+    assert any(truths) and not all(truths)
+
+
+@pytest.mark.parametrize(
+    ("old", "current"),
+    [
+        ("701.19b", "701.23b"),
+        ("701.14b", "701.23b"),
+        ("701.15b", "701.23b"),
+        ("701.14c", "701.23d"),
+        ("701.14d", "701.23e"),
+        ("701.15f", "701.23f"),
+        ("701.23b", "701.23b"),
+    ],
+)
+def test_old_and_translated_numbers_resolve_to_the_current_rule(loaded, old, current):
+    rule = Rule.objects.resolve_number(old)
+    assert rule is not None and rule.number == current and rule.canonical is None
+
+
+def test_translations_point_at_their_canonical_rule_by_meaning(loaded):
+    german = Rule.objects.get(number="701.14c", language="de")
+    assert german.canonical.number == "701.23d"
+    italian = Rule.objects.get(number="701.15f", language="it")
+    assert italian.canonical.number == "701.23f"
+    assert "differs in meaning" in italian.note
+
+
+def test_localised_card_names_are_loaded(loaded):
+    assert Card.objects.get(name="Splinter").localized_names == {
+        "de": "Sorgfältige Zerstörung",
+        "it": "Scheggia",
+    }
+    assert Card.objects.get(name="Aven Mindcensor").localized_names["it"] == (
+        "Censore Mentale Aviano"
+    )
+
+
+@pytest.fixture
+def content_copy(tmp_path) -> Path:
+    """A copy of the content to spoil, and an empty database (this test's deletes roll back)."""
+    target = tmp_path / "content"
+    shutil.copytree(CONTENT_DIR, target)
+    for model in reversed(CONTENT_MODELS):
+        model.objects.all().delete()
+    return target
+
+
+def test_a_bad_scenario_file_names_file_and_field_and_loads_nothing(content_copy):
+    before = dump()
+    path = content_copy / "scenarios" / "splinter-howling-mine.json"
+    spec = json.loads(path.read_text())
+    spec["zones"]["Nadia"]["librar"] = spec["zones"]["Nadia"].pop("library")
+    path.write_text(json.dumps(spec))
+    with pytest.raises(CommandError) as error:
+        load("--content-dir", str(content_copy))
+    message = str(error.value)
+    assert "splinter-howling-mine.json: spec.zones.Nadia.librar:" in message
+    assert "unknown zone" in message
+    assert dump() == before
+    assert not any(model.objects.exists() for model in CONTENT_MODELS)
+
+
+def test_malformed_json_names_the_file_and_loads_nothing(content_copy):
+    before = dump()
+    (content_copy / "scenarios" / "broken.json").write_text('{"format": "scenario/1",')
+    with pytest.raises(CommandError) as error:
+        load("--content-dir", str(content_copy))
+    assert "broken.json" in str(error.value)
+    assert "malformed JSON" in str(error.value)
+    assert dump() == before
+    assert not any(model.objects.exists() for model in CONTENT_MODELS)
+
+
+def test_a_bad_rule_names_the_field(content_copy):
+    before = dump()
+    rules = json.loads((content_copy / "rules.json").read_text())
+    rules[3]["edition_date"] = "19 September 2025"
+    (content_copy / "rules.json").write_text(json.dumps(rules))
+    with pytest.raises(CommandError) as error:
+        load("--content-dir", str(content_copy))
+    assert "rules.json: [3].edition_date:" in str(error.value)
+    assert dump() == before
+    assert not any(model.objects.exists() for model in CONTENT_MODELS)
+
+
+def test_a_changed_spec_bumps_the_version_once(content_copy):
+    load("--content-dir", str(content_copy))
+    path = content_copy / "scenarios" / "demonic-tutor.json"
+    spec = json.loads(path.read_text())
+    spec["title"] = "Demonic Tutor, retitled"
+    path.write_text(json.dumps(spec))
+    load("--content-dir", str(content_copy))
+    load("--content-dir", str(content_copy))
+    scenario = Scenario.objects.get(slug="demonic-tutor")
+    assert scenario.title == "Demonic Tutor, retitled"
+    assert scenario.version == 2
+
+
+def test_create_demo_users_is_idempotent_and_prints_log_ins():
+    from django.contrib.auth import get_user_model
+
+    out = StringIO()
+    call_command("create_demo_users", "--force", stdout=out)
+    call_command("create_demo_users", "--force", stdout=StringIO())
+    users = get_user_model().objects
+    assert users.count() == 2
+    instructor = users.get(username="instructor")
+    assert instructor.is_staff and instructor.groups.filter(name="Instructors").exists()
+    assert not users.get(username="learner").is_staff
+    assert "'learner'" in out.getvalue() and "password" in out.getvalue()
+
+
+def test_create_demo_users_refuses_with_debug_off(settings):
+    settings.DEBUG = False
+    with pytest.raises(CommandError):
+        call_command("create_demo_users", stdout=StringIO())
+
+
+def test_a_scenario_that_fails_late_rolls_back_everything(content_copy, monkeypatch):
+    """An error while writing (after validation) leaves no half-loaded content."""
+    import quizzes.loading.write as write
+
+    before = dump()
+    calls = {"n": 0}
+    original = write._load_scenario
+
+    def fail_on_the_tenth(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 10:
+            raise RuntimeError("disk on fire")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(write, "_load_scenario", fail_on_the_tenth)
+    with pytest.raises(RuntimeError):
+        load("--content-dir", str(content_copy))
+    assert dump() == before
+    assert not any(model.objects.exists() for model in CONTENT_MODELS)
