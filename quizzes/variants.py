@@ -19,7 +19,7 @@ import json
 import random
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine import ScenarioError, evaluate_claim, parse_scenario, resolve
@@ -41,6 +41,19 @@ class Variant:
     claims: list[dict[str, Any]]
     seed: int
     players: Mapping[str, str]  # original name -> name shown
+    cards: Mapping[str, str] = field(default_factory=dict)  # card name -> substitute shown
+
+    def rename_text(self, text: str) -> str:
+        """Authored prose (prompt, title) with the same names substituted, whole words only."""
+        mapping = {**self.cards, **self.players}
+        if not mapping:
+            return text
+        pattern = re.compile(
+            r"\b("
+            + "|".join(re.escape(name) for name in sorted(mapping, key=len, reverse=True))
+            + r")\b"
+        )
+        return pattern.sub(lambda match: mapping[match.group(0)], text)
 
 
 def build(spec: Mapping[str, Any], claims: list[dict[str, Any]], seed: int) -> Variant:
@@ -56,7 +69,9 @@ def build(spec: Mapping[str, Any], claims: list[dict[str, Any]], seed: int) -> V
         rng = random.Random(f"{seed}:{level}")
         candidate = _make(spec, claims, scenario, rng, level)
         if candidate is not None and _rules_alike(spec, claims, candidate):
-            return Variant(candidate.spec, candidate.claims, seed, candidate.players)
+            return Variant(
+                candidate.spec, candidate.claims, seed, candidate.players, candidate.cards
+            )
     return original
 
 
@@ -73,8 +88,7 @@ def _make(spec, claims, scenario, rng: random.Random, level: str) -> Variant | N
     new_spec = copy.deepcopy(dict(spec))
     new_claims = copy.deepcopy(claims)
     state = scenario.state
-    if level == "full":
-        _substitute_cards(new_spec, scenario, rng)
+    substitutes = _substitute_cards(new_spec, scenario, rng) if level == "full" else {}
     if level in {"full", "players_and_order"} and _order_free(claims, scenario):
         for player_zones in new_spec.get("zones", {}).values():
             if isinstance(player_zones.get("library"), list):
@@ -85,7 +99,7 @@ def _make(spec, claims, scenario, rng: random.Random, level: str) -> Variant | N
         return None
     mapping = dict(zip(state.players, rng.sample(pool, len(state.players)), strict=True))
     rename = _renamer(mapping)
-    return Variant(rename(new_spec), rename(new_claims), 1, mapping)
+    return Variant(rename(new_spec), rename(new_claims), 1, mapping, substitutes)
 
 
 def _renamer(mapping: Mapping[str, str]) -> Callable[[Any], Any]:
@@ -133,7 +147,7 @@ def _plain(definition) -> bool:
     )
 
 
-def _substitute_cards(new_spec: dict[str, Any], scenario, rng: random.Random) -> None:
+def _substitute_cards(new_spec: dict[str, Any], scenario, rng: random.Random) -> dict[str, str]:
     state = scenario.state
     steps = [step for step in (scenario.resolve, *scenario.history) if hasattr(step, "source")]
     acting = {step.source for step in steps}
@@ -165,6 +179,7 @@ def _substitute_cards(new_spec: dict[str, Any], scenario, rng: random.Random) ->
     for player_zones in new_spec.get("zones", {}).values():
         for zone, entries in player_zones.items():
             player_zones[zone] = [_renamed_entry(entry, substitutes) for entry in entries]
+    return substitutes
 
 
 def _renamed_entry(entry: Any, substitutes: Mapping[str, str]) -> Any:

@@ -62,6 +62,8 @@ def _question_context(
     form = AnswerForm(question, variant.claims, board, data=form_data)
     return {
         "question": question,
+        "title": variant.rename_text(question.scenario.title),
+        "prompt": variant.rename_text(question.prompt),
         "board": board,
         "form": form,
         "token": token,

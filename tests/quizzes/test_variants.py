@@ -96,3 +96,12 @@ def test_example_variants_keep_the_stored_ruling(path):
     for claim, stored in zip(variant.claims, expect, strict=True):
         value = evaluate_claim(variant.spec, claim).value
         assert json.dumps(value) == json.dumps(rename(stored["value"]))
+
+
+def test_prose_follows_the_substituted_names():
+    variant = variants.build(land_tutor_spec(), CLAIMS, 5)
+    text = variant.rename_text("Alice casts Land Tutor; Nadia (not Alicea) watches.")
+    assert text.startswith(
+        f"{variant.players['Alice']} casts Land Tutor; {variant.players['Nadia']}"
+    )
+    assert "Alicea" in text

@@ -1,0 +1,74 @@
+"""Sign up, answer ten questions by clicking on the board, watch progress change."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from quizzes.models import Mastery, Question, Response
+from tests.browser.conftest import serious_violations
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+BOARD_KINDS = [Question.Kind.CARDS, Question.Kind.LEGAL_SET]
+
+
+@pytest.fixture
+def seeded(transactional_db):
+    with open("/dev/null", "w") as quiet:
+        call_command("load_content", stdout=quiet)
+    # The journey answers by clicking on the board: keep the questions answered that way.
+    Question.objects.exclude(kind__in=BOARD_KINDS).update(is_active=False)
+    assert Question.objects.filter(is_active=True).count() >= 2
+
+
+def answer_on_the_board(page) -> None:
+    marks = page.locator(".board fieldset.marks")
+    if marks.count():
+        for index in range(marks.count()):
+            marks.nth(index).locator("label.mark-may").click()
+    else:
+        page.locator(".board label.card-pick").first.click()
+
+
+def test_learner_journey(page, live_server, seeded):
+    page.goto(f"{live_server.url}/accounts/signup/")
+    page.get_by_label("Username").fill("journey")
+    page.get_by_label("Password", exact=True).fill("a-long-pass-9")
+    page.get_by_label("Password confirmation").fill("a-long-pass-9")
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url("**/practice/")
+
+    page.goto(f"{live_server.url}/progress/")
+    assert "No answers yet" in page.content()
+    page.goto(f"{live_server.url}/practice/")
+    assert serious_violations(page) == [], "question page"
+
+    for number in range(10):
+        page.evaluate("window.tutorMarker = 'still here'")
+        answer_on_the_board(page)
+        page.get_by_role("button", name="Check my answer").click()
+        page.locator("#feedback .feedback").wait_for()
+        assert page.evaluate("window.tutorMarker") == "still here", "feedback without a reload"
+        assert page.locator("#feedback-title").inner_text().startswith(("Right!", "Not quite"))
+        if number == 0:
+            assert serious_violations(page) == [], "feedback page"
+        page.locator("#next-question").click()
+        page.wait_for_load_state()
+
+    assert Response.objects.filter(user__username="journey").count() == 10
+    assert Mastery.objects.filter(user__username="journey").exists()
+    page.goto(f"{live_server.url}/progress/")
+    assert page.locator(".stat").first.inner_text().startswith("10")
+    assert page.locator(".mastery-list li").count() >= 1
+    assert serious_violations(page) == [], "progress page"
+
+
+def test_phone_layout_has_no_serious_violations(chromium, live_server, seeded):
+    context = chromium.new_context(viewport={"width": 375, "height": 740}, is_mobile=True)
+    phone = context.new_page()
+    phone.goto(f"{live_server.url}/")
+    assert serious_violations(phone) == []
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375 + 1, "no horizontal scrolling on a phone"
+    context.close()
