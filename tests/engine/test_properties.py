@@ -232,6 +232,8 @@ def test_whatever_must_be_found_can_be_found(generated: Generated) -> None:
 @SETTINGS
 @given(generated_scenarios(count="all", may=False, must_search_zone="graveyard"))
 def test_an_all_search_must_find_every_public_match(generated: Generated) -> None:
+    if generated.card_filter == {"different_names": True}:
+        return  # "all cards with different names": of two Islands only one can be found
     for searcher in generated.searchers:
         whose = generated.whose_of[searcher]
         for label, (owner, zone, _) in generated.places.items():
