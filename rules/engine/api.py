@@ -86,7 +86,6 @@ def resolve(spec: Spec, catalog: Catalog | None = None) -> Outcome:
     scenario = _scenario(spec, catalog)
     ev = _evaluation(scenario)
     claims: list[ClaimResult] = []
-    keys: set[str] = set()
     expected = []
     for index, claim in enumerate(scenario.expect):
         try:
@@ -95,12 +94,18 @@ def resolve(spec: Spec, catalog: Catalog | None = None) -> Outcome:
             raise ScenarioError(f"expect[{index}].{error.path}", error.message) from error
         if "given" not in claim:
             expected.append((name, subject))
-    for name, subject in [*_default_claims(ev), *expected]:
-        key = repr((name, sorted(subject.items())))
-        if key in keys:
-            continue
-        keys.add(key)
-        claims.append(to_result(name, subject, evaluate(ev, name, subject)))
+    finds_index = ev.finds_index
+    for name, subject in _default_claims(ev):  # unique by construction
+        # "finds" is the bulk of a big board: a direct lookup.
+        verdict = finds_index[subject["card"]] if name == "finds" else evaluate(ev, name, subject)
+        claims.append(ClaimResult.fast(name, subject, verdict.value, verdict.rule, verdict.reason))
+    if expected:
+        keys = {(c.claim, tuple(sorted(c.subject.items()))) for c in claims}
+        for name, subject in expected:
+            key = (name, tuple(sorted(subject.items())))
+            if key not in keys:
+                keys.add(key)
+                claims.append(to_result(name, subject, evaluate(ev, name, subject)))
     return Outcome(tuple(claims), tuple(ev.resolution.explanation))
 
 

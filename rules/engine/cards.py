@@ -162,14 +162,19 @@ class Filter:
 
     def matches(self, card: CardDefinition, names: Mapping[str, str | None]) -> bool:
         """Does `card` match? `names` maps "target"/"chosen" to the remembered name."""
-        if any(t not in card.types for t in self.types):
-            return False
-        if any(t not in card.supertypes for t in self.supertypes):
-            return False
-        if any(t not in card.subtypes for t in self.subtypes):
-            return False
-        if any(k not in card.keyword_names for k in self.keywords):
-            return False
+        # Plain loops: this runs for every card of every searched zone.
+        for wanted in self.types:
+            if wanted not in card.types:
+                return False
+        for wanted in self.supertypes:
+            if wanted not in card.supertypes:
+                return False
+        for wanted in self.subtypes:
+            if wanted not in card.subtypes:
+                return False
+        for wanted in self.keywords:
+            if wanted not in card.keywords:
+                return False
         if self.name is not None and card.name != self.name:
             return False
         if self.same_name_as is not None and names.get(self.same_name_as) != card.name:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .errors import ScenarioError
@@ -11,7 +12,6 @@ from .mana import mana_produced
 from .outcome import ClaimResult
 from .resolver import Resolution, TurnRecord
 from .scenario import Scenario
-from .search import SearchSpace
 from .verdict import Verdict
 
 CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -38,13 +38,25 @@ SEARCH_TRIGGERS = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Evaluation:
     """A scenario resolved on one line of play: the turn so far and the step's resolution."""
 
     scenario: Scenario
     turn: TurnRecord
     resolution: Resolution
+
+    @cached_property
+    def finds_index(self) -> dict[str, Verdict]:
+        """Label -> the verdict of the search that looks at it (must beats may beats cannot)."""
+        rank = {"must": 2, "may": 1, "cannot": 0}
+        index: dict[str, Verdict] = {}
+        for space in self.resolution.searches:
+            for label, verdict in space.finds.items():
+                known = index.get(label)
+                if known is None or rank[verdict.value] > rank[known.value]:
+                    index[label] = verdict
+        return index
 
 
 def claim_subject(scenario: Scenario, claim: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -76,22 +88,13 @@ def evaluate(evaluation: Evaluation, name: str, subject: Mapping[str, Any]) -> V
 # ---------------------------------------------------------------- one function per claim
 
 
-def _spaces_with_card(resolution: Resolution, label: str) -> list[SearchSpace]:
-    return [s for s in resolution.searches if label in s.finds]
-
-
 def _finds(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     label = subject["card"]
-    card = ev.scenario.state.card(label)
-    spaces = _spaces_with_card(ev.resolution, label)
-    if not spaces:
+    verdict = ev.finds_index.get(label)
+    if verdict is None:
+        card = ev.scenario.state.card(label)
         return Verdict("cannot", "701.23a", f"No search looks at {card.name}'s zone ({card.zone}).")
-    verdicts = [s.finds[label] for s in spaces]
-    for wanted in ("must", "may"):
-        for verdict in verdicts:
-            if verdict.value == wanted:
-                return verdict
-    return verdicts[0]
+    return verdict
 
 
 def _found_count(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:

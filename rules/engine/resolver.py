@@ -135,9 +135,11 @@ class _Run:
         self.result.zone_after[card.label] = Verdict(_zones_text(options), rule, reason)
 
 
+_ZONE_ORDER = (*ZONES, "set_aside")
+
+
 def _zones_text(zones: set[str]) -> str:
-    order = [*ZONES, "set_aside"]
-    return " or ".join(z for z in order if z in zones)
+    return " or ".join(z for z in _ZONE_ORDER if z in zones)
 
 
 # ---------------------------------------------------------------- steps

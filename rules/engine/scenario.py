@@ -58,6 +58,9 @@ class Scenario:
     spec: Mapping[str, Any]
 
 
+_NO_EXTRA: dict[str, Any] = {}
+
+
 def _split_entry(entry: Any, path: str) -> tuple[str, str | None, dict[str, Any]]:
     if isinstance(entry, str):
         name, _, label = entry.partition("#")
@@ -99,35 +102,43 @@ def _parse_cards(
             if not isinstance(entries, list):
                 raise ScenarioError(where, "must be a list of cards")
             for position, entry in enumerate(entries, start=1):
-                path = f"{where}[{position - 1}]"
-                name, label, extra = _split_entry(entry, path)
+                if isinstance(entry, str) and "#" not in entry:
+                    name, label, extra = entry.strip(), None, _NO_EXTRA
+                else:
+                    name, label, extra = _split_entry(entry, f"{where}[{position - 1}]")
                 definition = catalog.get(name)
                 if definition is None:
                     raise ScenarioError(
-                        path, f'unknown card {name!r}: define it in "cards" or the catalog'
+                        f"{where}[{position - 1}]",
+                        f'unknown card {name!r}: define it in "cards" or the catalog',
                     )
                 generated = label is None
                 label = label or f"{player}.{zone}.{position}"
-                if label in seen:
-                    raise ScenarioError(path, f"label {label!r} is used twice")
-                if label in players:
-                    raise ScenarioError(path, f"label {label!r} is also a player's name")
+                if label in seen or label in players:
+                    raise ScenarioError(
+                        f"{where}[{position - 1}]",
+                        f"label {label!r} is used twice"
+                        if label in seen
+                        else f"label {label!r} is also a player's name",
+                    )
                 seen.add(label)
-                controller = extra.get("controller", player)
+                controller = extra.get("controller", player) if extra else player
                 if controller not in players:
-                    raise ScenarioError(f"{path}.controller", f"{controller!r} is not a player")
+                    raise ScenarioError(
+                        f"{where}[{position - 1}].controller", f"{controller!r} is not a player"
+                    )
                 cards.append(
-                    CardInstance(
-                        label=label,
-                        name=name,
-                        owner=player,
-                        controller=controller,
-                        zone=zone,
-                        position=position,
-                        definition=definition,
-                        tapped=bool(extra.get("tapped", False)),
-                        entered_this_turn=bool(extra.get("entered_this_turn", False)),
-                        generated_label=generated,
+                    CardInstance.fast(
+                        label,
+                        name,
+                        player,
+                        controller,
+                        zone,
+                        position,
+                        definition,
+                        bool(extra.get("tapped", False)) if extra else False,
+                        bool(extra.get("entered_this_turn", False)) if extra else False,
+                        generated,
                     )
                 )
     return tuple(cards)

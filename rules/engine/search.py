@@ -86,32 +86,38 @@ def _branch(
     undefined = reference is not None and names.get(reference) is None
     public: list[CardInstance] = []
     hidden: list[CardInstance] = []
+    # Verdicts are shared between cards with the same reason: a 60-card library stays cheap.
+    below_portion = Verdict(
+        "cannot",
+        "701.23f",
+        f"Only the top {top} cards of {whose}'s library are searched, and this card is below them.",
+    )
+    undefined_quality = Verdict(
+        "cannot",
+        "701.23c",
+        f"The search is for a card with the same name as the {reference} card, but no card was "
+        f"{reference}: an undefined quality, so nothing can be found.",
+    )
+    no_match: dict[str, Verdict] = {}
     for zone in spec["zones"]:
+        if zone not in searched_zones:
+            continue  # reported by the caller (prohibited zone)
+        in_hidden_zone = zone in HIDDEN_ZONES
+        limit = top if zone == "library" and top is not None else None
         for index, card in enumerate(zone_cards.get(zone, ())):
-            if zone not in searched_zones:
-                continue  # reported by the caller (prohibited zone)
-            if zone == "library" and top is not None and index >= top:
-                finds[card.label] = Verdict(
-                    "cannot",
-                    "701.23f",
-                    f"Only the top {top} cards of {whose}'s library are searched, and this card is "
-                    f"number {index + 1}.",
-                )
-                continue
-            if undefined:
-                finds[card.label] = Verdict(
-                    "cannot",
-                    "701.23c",
-                    f"The search is for a card with the same name as the {reference} card, but no "
-                    f"card was {reference}: an undefined quality, so nothing can be found.",
-                )
-                continue
-            if not wanted.matches(card.definition, names):
-                finds[card.label] = Verdict(
-                    "cannot", "701.23a", f"{card.name} is not a {description}."
-                )
-                continue
-            (hidden if zone in HIDDEN_ZONES else public).append(card)
+            if limit is not None and index >= limit:
+                finds[card.label] = below_portion
+            elif undefined:
+                finds[card.label] = undefined_quality
+            elif not wanted.matches(card.definition, names):
+                verdict = no_match.get(card.name)
+                if verdict is None:
+                    verdict = no_match[card.name] = Verdict(
+                        "cannot", "701.23a", f"{card.name} is not a {description}."
+                    )
+                finds[card.label] = verdict
+            else:
+                (hidden if in_hidden_zone else public).append(card)
     candidates = public + hidden
     if not wanted.has_quality:
         return _quantity_branch(finds, candidates, count, up_to)
@@ -321,7 +327,9 @@ def plan_search(
         if status.value != "cannot"
         else []
     )
-    if branches:
+    if len(branches) == 1:
+        finds.update(branches[0].finds)
+    elif branches:
         labels = set().union(*(b.finds for b in branches))
         for label in labels:
             verdicts = [b.finds[label] for b in branches if label in b.finds]
@@ -335,6 +343,7 @@ def plan_search(
                 )
                 value = "may"
             finds[label] = first
+    if branches:
         low = min(b.min_found for b in branches)
         high = max(b.max_found for b in branches)
         count_rule, count_reason = branches[0].rule, branches[0].reason

@@ -28,6 +28,36 @@ class CardInstance:
     entered_this_turn: bool = False
     generated_label: bool = False
 
+    @classmethod
+    def fast(
+        cls,
+        label: str,
+        name: str,
+        owner: str,
+        controller: str,
+        zone: str,
+        position: int,
+        definition: CardDefinition,
+        tapped: bool,
+        entered_this_turn: bool,
+        generated_label: bool,
+    ) -> CardInstance:
+        """Build without the frozen __init__'s per-field setattr (parsing 400 cards stays cheap)."""
+        card = object.__new__(cls)
+        card.__dict__.update(
+            label=label,
+            name=name,
+            owner=owner,
+            controller=controller,
+            zone=zone,
+            position=position,
+            definition=definition,
+            tapped=tapped,
+            entered_this_turn=entered_this_turn,
+            generated_label=generated_label,
+        )
+        return card
+
     @property
     def hidden(self) -> bool:
         """Is the card in a hidden zone (CR 400.2)?"""
@@ -54,7 +84,7 @@ class GameState:
         object.__setattr__(
             self,
             "_by_zone",
-            {key: tuple(sorted(v, key=lambda c: c.position)) for key, v in by_zone.items()},
+            {key: tuple(v) for key, v in by_zone.items()},  # parsed in zone order already
         )
 
     @property
