@@ -197,7 +197,8 @@ class Filter:
         if self.name:
             text = f"card named {self.name}"
         if self.same_name_as:
-            text = f"{text + ' ' if text else ''}card with the same name as the {self.same_name_as}"
+            same = f"card with the same name as the {self.same_name_as} card"
+            text = f"{text} {same}" if text else same
         if self.keywords:
             text = f"{text or 'card'} with {' and '.join(self.keywords)}"
         if self.exclude:
@@ -455,11 +456,12 @@ def parse_instruction(raw: Any, path: str) -> Instruction:
     if verb == "choose":
         value = value if isinstance(value, dict) else {}
         source = value.get("from", "revealed_hand")
-        if source != "revealed_hand":
-            raise ScenarioError(f"{where}.from", 'only "revealed_hand" is supported')
+        if source not in ("revealed_hand", "card_name"):
+            raise ScenarioError(f"{where}.from", 'must be "revealed_hand" or "card_name"')
         return Instruction(
             verb,
             {
+                "from": source,
                 "chooser": _player_ref(value.get("chooser"), f"{where}.chooser"),
                 "filter": parse_filter(value.get("filter"), f"{where}.filter"),
             },

@@ -19,6 +19,7 @@ from .search import SearchSpace, check_found_set, plan_search
 from .state import ZONES, CardInstance, GameState
 from .verdict import Verdict
 
+NAME_NOT_IN_GAME = "(a name no card in this game has)"
 DESTINATION_ZONE = {"library_top": "library", "set_aside": "set_aside"}
 
 
@@ -578,15 +579,31 @@ def _do_reveal_hand(run: _Run, spec: Mapping[str, Any], path: str) -> None:
 
 def _do_choose(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     chooser = run.players_for(spec["chooser"], path)[0]
-    player = run.revealed_hand or run.players_for("target_player", path)[0]
-    options = [c for c in run.zones[(player, "hand")] if spec["filter"].matches(c.definition, {})]
+    wanted = spec["filter"]
     fixed = run.choices.get(chooser, {}).get("choose")
+    if spec["from"] == "card_name":
+        # Naming a card: any name fitting the description, including one not in this game.
+        options = [c for c in run.state.cards if wanted.matches(c.definition, {})]
+        if fixed is not None:
+            card = run.state.card(fixed)
+            if not wanted.matches(card.definition, {}):
+                raise ScenarioError(
+                    f"choices.{chooser}.choose", f"{card.name} is not a {wanted.describe()} name"
+                )
+            run.chosen = [card.name]
+        else:
+            run.chosen = [*sorted({c.name for c in options}), NAME_NOT_IN_GAME]
+        text = ", ".join(run.chosen)
+        run.result.explanation.append(f"{chooser} names a {wanted.describe()}: {text}.")
+        return
+    player = run.revealed_hand or run.players_for("target_player", path)[0]
+    options = [c for c in run.zones[(player, "hand")] if wanted.matches(c.definition, {})]
     if fixed is not None:
         card = next((c for c in options if c.label == fixed), None)
         if card is None:
             raise ScenarioError(
                 f"choices.{chooser}.choose",
-                f"{fixed} is not a {spec['filter'].describe()} in {player}'s revealed hand",
+                f"{fixed} is not a {wanted.describe()} in {player}'s revealed hand",
             )
         run.chosen = [card.name]
     elif options:
