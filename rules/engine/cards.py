@@ -63,6 +63,8 @@ FILTER_KEYS = frozenset(
         "any_of",
         "keywords",
         "non_basic_land",
+        "colors",
+        "mana_value",
     }
 )
 SEARCH_WHO = frozenset(
@@ -101,7 +103,14 @@ INSTRUCTION_VERBS = (
     "damage",
     "counter",
     "return",
+    "put",
     "discard",
+    "reveal",
+    "scry",
+    "surveil",
+    "tap",
+    "untap",
+    "create_token",
 )
 TRIGGER_EVENTS = frozenset(
     {
@@ -120,6 +129,49 @@ STATIC_KINDS = frozenset({"search_replacement", "search_prohibition", "other"})
 PROHIBITION_PLAYERS = frozenset({"all", "opponents", "you"})
 TARGET_KINDS = frozenset({"player", "opponent", "permanent", "card", "spell", "any"})
 MANA_SYMBOLS = ("W", "U", "B", "R", "G", "C")
+COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green"}
+COLOR_LETTERS = {
+    **{v.lower(): k for k, v in COLOR_NAMES.items()},
+    **{k.lower(): k for k in COLOR_NAMES},
+}
+
+
+def _parse_colors(value: Any, path: str) -> tuple[str, ...]:
+    names = _strings(value, path)
+    letters = [COLOR_LETTERS.get(n.lower()) for n in names]
+    if None in letters:
+        raise ScenarioError(
+            path, f"unknown color(s) in {list(names)}; use White, Blue, ... or W U B R G"
+        )
+    return tuple(letters)  # type: ignore[arg-type]
+
+
+def _parse_mana_value(value: Any, path: str) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value, value)
+    if isinstance(value, dict) and set(value) <= {"min", "max"}:
+        return (int(value.get("min", 0)), int(value.get("max", 10**6)))
+    raise ScenarioError(path, 'must be a number or {"min": n, "max": n}')
+
+
+def mana_value_of(cost: str) -> int:
+    """Mana value of a cost like "{2}{U}{U}" or "{B/P}" (CR 202.3; X counts 0)."""
+    total = 0
+    for symbol in cost.replace("}", "").split("{")[1:]:
+        if symbol.isdigit():
+            total += int(symbol)
+        elif symbol.startswith("2/"):
+            total += 2
+        elif symbol not in ("X", "Y", "Z"):
+            total += 1
+    return total
+
+
+def colors_of_cost(cost: str) -> tuple[str, ...]:
+    """Colors from a mana cost's colored symbols (CR 202.2)."""
+    return tuple(c for c in "WUBRG" if c in cost.replace("{P}", ""))
 
 
 @dataclass(frozen=True)
@@ -133,6 +185,8 @@ class Filter:
     same_name_as: str | None = None  # "target" or "chosen"
     different_names: bool = False
     keywords: tuple[str, ...] = ()
+    colors: tuple[str, ...] = ()  # letters W U B R G; the card must have each
+    mana_value: tuple[int, int] | None = None  # inclusive [min, max]
     exclude: Filter | None = None
     any_of: tuple[Filter, ...] = ()
 
@@ -147,6 +201,8 @@ class Filter:
             or self.same_name_as
             or self.different_names
             or self.keywords
+            or self.colors
+            or self.mana_value is not None
             or self.exclude
             or self.any_of
         )
@@ -175,6 +231,13 @@ class Filter:
         for wanted in self.keywords:
             if wanted not in card.keywords:
                 return False
+        for wanted in self.colors:
+            if wanted not in card.colors:
+                return False
+        if self.mana_value is not None and not (
+            self.mana_value[0] <= card.mana_value <= self.mana_value[1]
+        ):
+            return False
         if self.name is not None and card.name != self.name:
             return False
         if self.same_name_as is not None and names.get(self.same_name_as) != card.name:
@@ -190,6 +253,7 @@ class Filter:
         words: list[str] = []
         if self.any_of:
             words.append(" or ".join(part.describe() for part in self.any_of))
+        words += [COLOR_NAMES[c].lower() for c in self.colors]
         words += [s.lower() for s in self.supertypes]
         words += list(self.subtypes)
         words += [t.lower() for t in self.types]
@@ -199,6 +263,11 @@ class Filter:
         if self.same_name_as:
             same = f"card with the same name as the {self.same_name_as} card"
             text = f"{text} {same}" if text else same
+        if self.mana_value is not None:
+            low, high = self.mana_value
+            text = f"{text or 'card'} with mana value {low}" + (
+                f" to {high}" if high != low else ""
+            )
         if self.keywords:
             text = f"{text or 'card'} with {' and '.join(self.keywords)}"
         if self.exclude:
@@ -266,12 +335,23 @@ class CardDefinition:
     static: tuple[StaticAbility, ...] = ()
     keywords: Mapping[str, Any] = field(default_factory=dict)
     alt_cost: Mapping[str, Any] | None = None
+    color_indicator: tuple[str, ...] = ()
 
     @property
     def type_line(self) -> str:
         """E.g. "Basic Land — Forest" or "Legendary Planeswalker — Ashiok"."""
         left = " ".join((*self.supertypes, *self.types))
         return f"{left} — {' '.join(self.subtypes)}" if self.subtypes else left
+
+    @property
+    def mana_value(self) -> int:
+        """CR 202.3: the total of the mana cost."""
+        return mana_value_of(self.mana_cost)
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        """Color letters from a color indicator ("colors" key) or else the mana cost (202.2)."""
+        return self.color_indicator or colors_of_cost(self.mana_cost)
 
     @property
     def keyword_names(self) -> frozenset[str]:
@@ -341,6 +421,8 @@ def parse_filter(raw: Any, path: str) -> Filter:
         different_names=bool(raw.get("different_names", False)),
         keywords=tuple(k.lower() for k in _strings(raw.get("keywords"), f"{path}.keywords")),
         exclude=exclude,
+        colors=_parse_colors(raw.get("colors"), f"{path}.colors"),
+        mana_value=_parse_mana_value(raw.get("mana_value"), f"{path}.mana_value"),
         any_of=tuple(parse_filter(p, f"{path}.any_of[{i}]") for i, p in enumerate(any_of)),
     )
 
@@ -493,7 +575,7 @@ def parse_instruction(raw: Any, path: str) -> Instruction:
             )
         static = parse_static(value, where)
         return Instruction(verb, {"static": static, "duration": raw.get("duration", "turn")})
-    if verb == "return":
+    if verb in ("return", "put"):
         value = {"what": value} if isinstance(value, str) else value
         if not isinstance(value, dict) or value.get("what") not in ("found", "target", "targets"):
             raise ScenarioError(
@@ -675,6 +757,9 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         static=tuple(parse_static(s, f"{where}.static[{i}]") for i, s in enumerate(statics)),
         keywords={str(k).lower(): v for k, v in keywords.items()},
         alt_cost=alt_cost,
+        color_indicator=_parse_colors(
+            raw.get("colors", raw.get("color_indicator")), f"{where}.colors"
+        ),
     )
 
 

@@ -694,6 +694,7 @@ _HANDLERS = {
     "exile": _do_exile,
     "destroy": _do_destroy,
     "return": _do_return,
+    "put": _do_return,
     "exile_graveyards": _do_exile_graveyards,
     "reveal_hand": _do_reveal_hand,
     "choose": _do_choose,
