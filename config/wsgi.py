@@ -10,7 +10,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from django.conf import settings  # noqa: E402
 
-# A server never starts without a real key (Django raises ImproperlyConfigured on an empty one).
-assert settings.SECRET_KEY, "DJANGO_SECRET_KEY is required to serve"
+# A server never starts without a real key: reading an empty SECRET_KEY raises
+# ImproperlyConfigured, and this read happens at import, before any request.
+settings.SECRET_KEY  # noqa: B018
 
 application = get_wsgi_application()
