@@ -9,6 +9,7 @@ from typing import Any
 from .cards import Catalog
 from .claims import (
     CLAIM_SUBJECTS,
+    MANA_TRIGGERS,
     SEARCH_TRIGGERS,
     Evaluation,
     claim_subject,
@@ -37,7 +38,10 @@ def _evaluation(scenario: Scenario, given: Any = None) -> Evaluation:
         for player, decisions in extra.items():
             base[player] = {**base.get(player, {}), **decisions}
         choices = base
-    return Evaluation(scenario, turn, resolve_step(scenario, turn, choices))
+    used = (
+        choices if choices is not None else (scenario.resolve.choices if scenario.resolve else {})
+    )
+    return Evaluation(scenario, turn, resolve_step(scenario, turn, choices), used)
 
 
 def _default_claims(ev: Evaluation) -> list[tuple[str, dict[str, Any]]]:
@@ -75,7 +79,7 @@ def _default_claims(ev: Evaluation) -> list[tuple[str, dict[str, Any]]]:
         if card.definition.alt_cost and card.zone == "hand":
             wanted.append(("alt_cost_available", {"card": card.label, "player": card.owner}))
         if card.zone == "battlefield" and any(
-            a.when in SEARCH_TRIGGERS for a in card.definition.triggered
+            a.when in SEARCH_TRIGGERS or a.when in MANA_TRIGGERS for a in card.definition.triggered
         ):
             wanted.append(("triggers", {"card": card.label}))
     return wanted

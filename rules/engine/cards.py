@@ -123,9 +123,14 @@ TRIGGER_EVENTS = frozenset(
         "upkeep",
         "draw_step",
         "cast",
+        "tapped_for_mana",
+        "enchanted_tapped_for_mana",
+        "land_tapped_for_mana",
     }
 )
-STATIC_KINDS = frozenset({"search_replacement", "search_prohibition", "other"})
+STATIC_KINDS = frozenset(
+    {"search_replacement", "search_prohibition", "mana_replacement", "cost_modifier", "other"}
+)
 PROHIBITION_PLAYERS = frozenset({"all", "opponents", "you"})
 TARGET_KINDS = frozenset({"player", "opponent", "permanent", "card", "spell", "any"})
 MANA_SYMBOLS = ("W", "U", "B", "R", "G", "C")
@@ -632,6 +637,34 @@ def parse_static(raw: Any, path: str) -> StaticAbility:
         return StaticAbility(kind, {"text": spec})
     if not isinstance(spec, dict):
         raise ScenarioError(f"{path}.{kind}", "must be an object")
+    if kind == "mana_replacement":
+        # Mana Reflection: "If you tap a permanent for mana, it produces twice as much."
+        who = spec.get("who", "you")
+        if who not in PROHIBITION_PLAYERS:
+            raise ScenarioError(
+                f"{path}.{kind}.who", f"must be one of {sorted(PROHIBITION_PLAYERS)}"
+            )
+        factor = spec.get("factor", 2)
+        if isinstance(factor, bool) or not isinstance(factor, int) or factor < 0:
+            raise ScenarioError(f"{path}.{kind}.factor", "must be a whole number")
+        return StaticAbility(kind, {"who": who, "factor": factor})
+    if kind == "cost_modifier":
+        # Thalia: "Noncreature spells cost {1} more to cast." (negative amounts reduce)
+        spells = spec.get("spells", "all")
+        if spells not in ("all", "noncreature", "creature", "instant_sorcery"):
+            raise ScenarioError(
+                f"{path}.{kind}.spells",
+                'must be "all", "noncreature", "creature" or "instant_sorcery"',
+            )
+        amount = spec.get("amount", 1)
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise ScenarioError(f"{path}.{kind}.amount", "must be a whole number")
+        who = spec.get("who", "all")
+        if who not in PROHIBITION_PLAYERS:
+            raise ScenarioError(
+                f"{path}.{kind}.who", f"must be one of {sorted(PROHIBITION_PLAYERS)}"
+            )
+        return StaticAbility(kind, {"spells": spells, "amount": amount, "who": who})
     who = spec.get("who", "opponents" if kind == "search_replacement" else "all")
     if who not in PROHIBITION_PLAYERS:
         raise ScenarioError(f"{path}.{kind}.who", f"must be one of {sorted(PROHIBITION_PLAYERS)}")

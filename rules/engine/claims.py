@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from .errors import ScenarioError
-from .mana import mana_produced
+from .mana import BASIC_LAND_MANA, mana_produced
 from .outcome import ClaimResult
 from .resolver import Resolution, TurnRecord
 from .scenario import Scenario
+from .state import CardInstance
 from .verdict import Verdict
 
 CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -31,8 +32,13 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "zone_after": (("card",), ()),
     "triggers": (("card",), ()),
     "mana_produced": (("card",), ()),
+    "can_activate": (("card",), ("ability",)),
+    "mana_value": (("card",), ()),
+    "may_pay_mana_cost": (("card",), ("player",)),
+    "cost_paid": (("card",), ("player",)),
 }
 PLAYER_KEYS = frozenset({"player", "searcher", "whose"})
+MANA_TRIGGERS = frozenset({"tapped_for_mana", "enchanted_tapped_for_mana", "land_tapped_for_mana"})
 SEARCH_TRIGGERS = frozenset(
     {"opponent_searches_library", "player_searches_library", "you_search_library"}
 )
@@ -45,6 +51,7 @@ class Evaluation:
     scenario: Scenario
     turn: TurnRecord
     resolution: Resolution
+    choices: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @cached_property
     def finds_index(self) -> dict[str, Verdict]:
@@ -284,11 +291,50 @@ def _zone_after(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return Verdict(card.zone, "400.7", f"Nothing moves {card.name}; it stays in the {card.zone}.")
 
 
+def _mana_triggers(ev: Evaluation, card: CardInstance, events: list[str]) -> Verdict:
+    """106.12a: "tapped for mana" triggers only when such a mana ability produces mana."""
+    step = ev.resolution.step
+    if step is None or step.kind != "activate" or step.source not in ev.resolution.mana:
+        return Verdict(0, "106.12a", "No permanent is tapped for mana here.")
+    tapped = ev.scenario.state.card(step.source)
+    produced = ev.resolution.mana[step.source]
+    is_land = "Land" in tapped.definition.types
+    fits = False
+    for event in events:
+        if event == "tapped_for_mana":
+            fits = fits or tapped.label == card.label
+        elif event == "land_tapped_for_mana":
+            fits = fits or is_land
+        elif card.attached_to is not None:
+            fits = fits or card.attached_to == tapped.label
+        else:
+            # An Aura written without "attached_to" is read as enchanting the tapped land.
+            fits = fits or is_land
+    if not fits:
+        return Verdict(0, "603.2", f"{card.name} doesn't watch {tapped.name}.")
+    if not produced.value:
+        return Verdict(
+            0,
+            "106.12a",
+            f"{tapped.name}'s mana ability resolves but produces no mana, so {card.name}'s "
+            '"tapped for mana" ability doesn\'t trigger.',
+        )
+    return Verdict(
+        1,
+        "106.12a",
+        f"Activating {tapped.name}'s {{T}} mana ability taps it for mana and it produces "
+        f"{produced.value}, so {card.name} triggers once.",
+    )
+
+
 def _triggers(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     card = ev.scenario.state.card(subject["card"])
+    mana_events = [a.when for a in card.definition.triggered if a.when in MANA_TRIGGERS]
+    if mana_events and card.zone == "battlefield":
+        return _mana_triggers(ev, card, mana_events)
     events = [a.when for a in card.definition.triggered if a.when in SEARCH_TRIGGERS]
     if not events:
-        return Verdict(0, "603.2", f"{card.name} has no ability that triggers on searching.")
+        return Verdict(0, "603.2", f"{card.name} has no ability that triggers here.")
     if card.zone != "battlefield":
         return Verdict(0, "603.6", f"{card.name} isn't on the battlefield, so it doesn't trigger.")
     searchers: list[str] = []
@@ -328,6 +374,129 @@ def _mana_produced(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return mana_produced(ev.scenario.state, ev.scenario.state.card(label))
 
 
+def _can_activate(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    card = ev.scenario.state.card(subject["card"])
+    index = subject.get("ability", 0)
+    abilities = card.definition.activated
+    if isinstance(index, bool) or not isinstance(index, int):
+        raise ScenarioError(
+            "claim can_activate.ability", "must be an ability index (0 is the first)"
+        )
+    if abilities and not 0 <= index < len(abilities):
+        raise ScenarioError("claim can_activate.ability", f"{card.name} has no ability {index}")
+    if not abilities and not set(card.definition.subtypes) & set(BASIC_LAND_MANA):
+        return Verdict(False, "602.1", f"{card.name} has no activated ability.")
+    cost = abilities[index].cost if abilities else "{T}"
+    if card.zone != "battlefield":
+        return Verdict(False, "602.2", f"{card.name} isn't on the battlefield.")
+    sick = (
+        card.entered_this_turn
+        and "Creature" in card.definition.types
+        and "haste" not in card.definition.keyword_names
+    )
+    if "{T}" in cost and card.tapped:
+        return Verdict(False, "107.5", f"{card.name} is already tapped, so it can't pay {{T}}.")
+    if "{Q}" in cost and not card.tapped:
+        return Verdict(False, "107.6", f"{card.name} is untapped, so it can't pay {{Q}}.")
+    if ("{T}" in cost or "{Q}" in cost) and sick:
+        return Verdict(
+            False,
+            "302.6",
+            f"{card.name} is a creature that hasn't been under its controller's control "
+            "continuously since their most recent turn began.",
+        )
+    return Verdict(True, "602.2", f"{card.name}'s ability ({cost}) can be activated.")
+
+
+def _mana_value(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    card = ev.scenario.state.card(subject["card"])
+    value = card.definition.mana_value
+    if card.definition.alt_cost:
+        return Verdict(
+            value,
+            "118.9c",
+            f"{card.name}'s mana cost {card.definition.mana_cost} gives mana value {value}; "
+            "paying an alternative cost doesn't change it.",
+        )
+    return Verdict(
+        value,
+        "202.3",
+        f"The mana cost {card.definition.mana_cost or '(none)'} gives mana value {value}.",
+    )
+
+
+def _may_pay_mana_cost(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    card = ev.scenario.state.card(subject["card"])
+    if not card.definition.mana_cost:
+        return Verdict(False, "118.9", f"{card.name} has no mana cost to pay.")
+    return Verdict(
+        True,
+        "118.9",
+        f"An alternative cost is optional: {card.name} can always be cast for its mana cost "
+        f"{card.definition.mana_cost}, even when the alternative cost's condition is met.",
+    )
+
+
+def _cost_paid(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    card = ev.scenario.state.card(subject["card"])
+    player = subject.get("player", card.owner)
+    use_alt = bool(ev.choices.get(player, {}).get("alt_cost"))
+    base = card.definition.mana_cost
+    if use_alt:
+        available = _alt_cost_available(ev, {"card": card.label, "player": player})
+        if not available.value:
+            raise ScenarioError(
+                f"given.{player}.alt_cost", f"{available.reason} ({available.rule})"
+            )
+        base = card.definition.alt_cost.get("cost", "")
+    change = 0
+    sources = []
+    for other in ev.scenario.state.permanents():
+        for static in other.definition.static:
+            if static.kind == "cost_modifier" and _modifier_applies(
+                static.spec, other, card, player
+            ):
+                change += static.spec["amount"]
+                sources.append(other.name)
+    total = add_generic(base, change)
+    which = "the alternative cost" if use_alt else "its mana cost"
+    if not sources:
+        return Verdict(total, "601.2f", f"{player} pays {which}, {total}.")
+    return Verdict(
+        total,
+        "601.2f",
+        f"{player} pays {which} {base} adjusted by {', '.join(sources)}: cost increases and "
+        f"reductions apply to whichever cost is paid, so {total}.",
+    )
+
+
+def _modifier_applies(
+    spec: Mapping[str, Any], source: CardInstance, card: CardInstance, caster: str
+) -> bool:
+    who = spec["who"]
+    if who == "you" and caster != source.controller:
+        return False
+    if who == "opponents" and caster == source.controller:
+        return False
+    types = card.definition.types
+    return {
+        "all": True,
+        "creature": "Creature" in types,
+        "noncreature": "Creature" not in types,
+        "instant_sorcery": "Instant" in types or "Sorcery" in types,
+    }[spec["spells"]]
+
+
+def add_generic(cost: str, change: int) -> str:
+    """Add `change` generic mana to a cost: "{3}{U}{U}" + 1 -> "{4}{U}{U}", "{0}" + 1 -> "{1}"."""
+    symbols = cost.replace("}", "").split("{")[1:]
+    generic = sum(int(s) for s in symbols if s.isdigit())
+    colored = [s for s in symbols if not s.isdigit()]
+    generic = max(0, generic + change)
+    text = "".join(f"{{{s}}}" for s in colored)
+    return f"{{{generic}}}{text}" if generic or not text else text
+
+
 _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "finds": _finds,
     "found_count": _found_count,
@@ -344,6 +513,10 @@ _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "zone_after": _zone_after,
     "triggers": _triggers,
     "mana_produced": _mana_produced,
+    "can_activate": _can_activate,
+    "mana_value": _mana_value,
+    "may_pay_mana_cost": _may_pay_mana_cost,
+    "cost_paid": _cost_paid,
 }
 
 

@@ -79,7 +79,39 @@ def format_mana(types: frozenset[str], fixed: tuple[str, ...] | None = None) -> 
 
 
 def mana_produced(state: GameState, card: CardInstance, chosen: str | None = None) -> Verdict:
-    """What activating `card`'s mana ability produces, with the rule that decides it."""
+    """What activating `card`'s mana ability produces, with replacement effects applied."""
+    verdict = _base_mana_produced(state, card, chosen)
+    if not verdict.value or not _taps_for_mana(card):
+        return verdict
+    factor = 1
+    sources = []
+    for other in state.permanents():
+        for static in other.definition.static:
+            if static.kind != "mana_replacement":
+                continue
+            who = static.spec["who"]
+            if who == "all" or (who == "you") == (card.controller == other.controller):
+                factor *= static.spec["factor"]
+                sources.append(other.name)
+    if factor == 1 or not verdict.value.startswith("{"):
+        return verdict
+    options = verdict.value.split(" or ")
+    value = " or ".join(option * factor for option in options)
+    return Verdict(
+        value,
+        "106.12b",
+        f"{verdict.reason[:-1]}; {', '.join(sources)} modifies that mana production event "
+        f"as the ability resolves, so it produces {factor} times as much.",
+    )
+
+
+def _taps_for_mana(card: CardInstance) -> bool:
+    """106.12: tapping for mana is activating a mana ability with {T} in its cost."""
+    abilities = mana_abilities(card)
+    return not abilities or "{T}" in abilities[0].cost
+
+
+def _base_mana_produced(state: GameState, card: CardInstance, chosen: str | None) -> Verdict:
     abilities = mana_abilities(card)
     intrinsic = _intrinsic(card)
     if not abilities and not intrinsic:

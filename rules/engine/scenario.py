@@ -13,7 +13,7 @@ from .state import PLAYER_ZONES, CardInstance, GameState
 
 STEP_KINDS = ("cast", "activate", "trigger", "draw")
 CHOICE_KEYS = frozenset(
-    {"find", "search", "choose", "ignore_prohibition", "mana", "opponent_chooses"}
+    {"find", "search", "choose", "ignore_prohibition", "mana", "opponent_chooses", "alt_cost"}
 )
 FACT_KINDS = frozenset({"searched_library", "ignored_search_prohibition"})
 
@@ -69,7 +69,14 @@ def _split_entry(entry: Any, path: str) -> tuple[str, str | None, dict[str, Any]
         name = entry.get("card")
         if not isinstance(name, str):
             raise ScenarioError(path, 'a card object needs "card": NAME')
-        unknown = set(entry) - {"card", "label", "controller", "tapped", "entered_this_turn"}
+        unknown = set(entry) - {
+            "card",
+            "label",
+            "controller",
+            "tapped",
+            "entered_this_turn",
+            "attached_to",
+        }
         if unknown:
             raise ScenarioError(path, f"unknown key(s) {sorted(unknown)}")
         label = entry.get("label")
@@ -139,8 +146,16 @@ def _parse_cards(
                         bool(extra.get("tapped", False)) if extra else False,
                         bool(extra.get("entered_this_turn", False)) if extra else False,
                         generated,
+                        extra.get("attached_to") if extra else None,
                     )
                 )
+    labels = {c.label for c in cards}
+    for card in cards:
+        if card.attached_to is not None and card.attached_to not in labels:
+            raise ScenarioError(
+                f"zones.{card.owner}.{card.zone}[{card.position - 1}].attached_to",
+                f"no card is labelled {card.attached_to!r}",
+            )
     return tuple(cards)
 
 
@@ -178,7 +193,7 @@ def parse_choices(raw: Any, path: str, state: GameState) -> Choices:
             chosen = decisions["opponent_chooses"]
             if not isinstance(chosen, list) or any(state.card(x) is None for x in chosen):
                 raise ScenarioError(f"{where}.opponent_chooses", "must be a list of card labels")
-        for key in ("search", "ignore_prohibition"):
+        for key in ("search", "ignore_prohibition", "alt_cost"):
             if key in decisions and not isinstance(decisions[key], bool):
                 raise ScenarioError(f"{where}.{key}", "must be true or false")
         parsed[player] = MappingProxyType(dict(decisions))

@@ -27,6 +27,7 @@ class CardInstance:
     tapped: bool = False
     entered_this_turn: bool = False
     generated_label: bool = False
+    attached_to: str | None = None  # an Aura's or Equipment's permanent
 
     @classmethod
     def fast(
@@ -41,6 +42,7 @@ class CardInstance:
         tapped: bool,
         entered_this_turn: bool,
         generated_label: bool,
+        attached_to: str | None = None,
     ) -> CardInstance:
         """Build without the frozen __init__'s per-field setattr (parsing 400 cards stays cheap)."""
         card = object.__new__(cls)
@@ -55,6 +57,7 @@ class CardInstance:
             tapped=tapped,
             entered_this_turn=entered_this_turn,
             generated_label=generated_label,
+            attached_to=attached_to,
         )
         return card
 
