@@ -8,10 +8,8 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from django.conf import settings  # noqa: E402
+from config.checks import require_secret_key  # noqa: E402
 
-# A server never starts without a real key: reading an empty SECRET_KEY raises
-# ImproperlyConfigured, and this read happens at import, before any request.
-settings.SECRET_KEY  # noqa: B018
+require_secret_key()  # a server never starts without a real key
 
 application = get_asgi_application()
