@@ -13,6 +13,9 @@ HIDDEN_ZONES = frozenset({"library", "hand", "outside"})
 PLAYER_ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "outside")
 
 
+_set_dict = object.__setattr__  # bypasses the frozen guard once, at construction
+
+
 @dataclass(frozen=True)
 class CardInstance:
     """One card in the game. `position` is 1-based in its zone list (library: 1 is the top)."""
@@ -46,18 +49,22 @@ class CardInstance:
     ) -> CardInstance:
         """Build without the frozen __init__'s per-field setattr (parsing 400 cards stays cheap)."""
         card = object.__new__(cls)
-        card.__dict__.update(
-            label=label,
-            name=name,
-            owner=owner,
-            controller=controller,
-            zone=zone,
-            position=position,
-            definition=definition,
-            tapped=tapped,
-            entered_this_turn=entered_this_turn,
-            generated_label=generated_label,
-            attached_to=attached_to,
+        _set_dict(
+            card,
+            "__dict__",
+            {
+                "label": label,
+                "name": name,
+                "owner": owner,
+                "controller": controller,
+                "zone": zone,
+                "position": position,
+                "definition": definition,
+                "tapped": tapped,
+                "entered_this_turn": entered_this_turn,
+                "generated_label": generated_label,
+                "attached_to": attached_to,
+            },
         )
         return card
 
