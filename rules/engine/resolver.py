@@ -78,6 +78,7 @@ class _Run:
         self.chosen: list[str | None] | None = None
         self.revealed_hand: str | None = None
         self.spell_exiled = False
+        self.cast_from: str | None = None
 
     # ---------------------------------------------------------------- references
 
@@ -206,6 +207,10 @@ def _resolve_step(run: _Run) -> None:
     if step.kind == "cast":
         _check_targets(run, definition.targets, definition.name)
         result.explanation.append(f"{step.by} casts {definition.name}.")
+        if card is not None:
+            # A spell is on the stack while it resolves, not in the zone it was cast from (601.2a).
+            run.cast_from = card.zone
+            run.move(card, "stack", "601.2a", f"{card.name} is on the stack while it resolves.")
         _run_effect(run, definition.spell, definition)
         if card is not None:
             _finish_spell(run, card, definition)
@@ -251,6 +256,13 @@ def _pick_ability(abilities: tuple[Ability, ...], step: Step, kind: str) -> Abil
 def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> None:
     if run.spell_exiled:
         run.move(card, "exile", "608.2n", f"{card.name} exiles itself as part of its effect.")
+    elif run.cast_from == "graveyard" and "flashback" in definition.keyword_names:
+        run.move(
+            card,
+            "exile",
+            "702.34a",
+            f"{card.name} was cast with flashback, so it is exiled instead of going anywhere else.",
+        )
     elif definition.is_permanent_card:
         run.move(
             card,
