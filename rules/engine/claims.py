@@ -100,6 +100,10 @@ def _finds(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     verdict = ev.finds_index.get(label)
     if verdict is None:
         card = ev.scenario.state.card(label)
+        if label == ev.resolution.source_label and ev.resolution.step.kind == "cast":
+            return Verdict(
+                "cannot", "601.2a", f"{card.name} is the resolving spell: it is on the stack."
+            )
         return Verdict("cannot", "701.23a", f"No search looks at {card.name}'s zone ({card.zone}).")
     return verdict
 
