@@ -100,6 +100,15 @@ def test_no_seed_scenario_is_flagged(loaded):
     ).exists()
 
 
+def test_every_rule_the_engine_cites_has_a_rule_page(loaded):
+    """Mastery and feedback hang on Rule rows: no citation of the seed content may be orphaned."""
+    from rules.engine import resolve
+
+    cited = {claim.rule for s in Scenario.objects.all() for claim in resolve(s.spec).claims}
+    stored = set(Rule.objects.current().values_list("number", flat=True))
+    assert cited - stored == set()
+
+
 def test_stored_only_rulings_are_marked_not_checked(loaded):
     for slug in ("x-in-enters-ability", "untap-symbol-summoning-sickness"):
         scenario = Scenario.objects.get(slug=slug)
