@@ -50,7 +50,8 @@ def test_thirty_answers_move_mastery_on_the_rules_involved(client, seeded):
         assert b'id="feedback-title"' in answered.content
 
     assert Response.objects.filter(user=learner).count() == QUESTIONS
-    assert all(a != b for a, b in zip(served, served[1:], strict=False))  # never the one just answered
+    # never the question just answered
+    assert all(a != b for a, b in zip(served, served[1:], strict=False))
     cited = set(
         Response.objects.filter(user=learner).values_list("question__rules__number", flat=True)
     ) - {None}
