@@ -23,7 +23,12 @@ class ClaimResult:
     ) -> ClaimResult:
         """Build without the frozen __init__'s per-field setattr (hundreds per big board)."""
         result = object.__new__(cls)
-        result.__dict__.update(claim=claim, subject=subject, value=value, rule=rule, reason=reason)
+        fields = result.__dict__
+        fields["claim"] = claim
+        fields["subject"] = subject
+        fields["value"] = value
+        fields["rule"] = rule
+        fields["reason"] = reason
         return result
 
     def to_json(self) -> dict[str, Any]:
