@@ -86,13 +86,27 @@ def _split_entry(entry: Any, path: str) -> tuple[str, str | None, dict[str, Any]
     raise ScenarioError(path, 'a card entry must be "Name", "Name#label" or an object')
 
 
-def _parse_cards(
-    zones: Any, players: tuple[str, ...], catalog: Catalog
-) -> tuple[CardInstance, ...]:
+def _label_error(path: str, label: str, seen: Mapping[str, CardInstance]) -> ScenarioError:
+    return ScenarioError(
+        path,
+        f"label {label!r} is used twice"
+        if label in seen
+        else f"label {label!r} is also a player's name",
+    )
+
+
+def _parse_zones(zones: Any, players: tuple[str, ...], active: str, catalog: Catalog) -> GameState:
+    """Read every zone into card instances and index them as they are read (one pass)."""
     if not isinstance(zones, dict):
         raise ScenarioError("zones", "must be an object of players to zones")
     cards: list[CardInstance] = []
-    seen: set[str] = set()
+    by_label: dict[str, CardInstance] = {}
+    by_zone: dict[tuple[str, str], tuple[CardInstance, ...]] = {}
+    # Entry text -> (name, definition) for plain "Name" entries already read in this call: a
+    # 60-card library repeats a handful of names, so each is stripped and looked up once.
+    plain: dict[str, tuple[str, CardDefinition]] = {}
+    attached = False
+    new = object.__new__
     for player, player_zones in zones.items():
         if player not in players:
             raise ScenarioError(
@@ -108,55 +122,96 @@ def _parse_cards(
                 )
             if not isinstance(entries, list):
                 raise ScenarioError(where, "must be a list of cards")
+            # The fields every plain entry of this zone shares; label, name, position and
+            # definition are filled in per card.
+            template = {
+                "label": "",
+                "name": "",
+                "owner": player,
+                "controller": player,
+                "zone": zone,
+                "position": 0,
+                "definition": None,
+                "tapped": False,
+                "entered_this_turn": False,
+                "generated_label": True,
+                "attached_to": None,
+            }
+            prefix = f"{player}.{zone}."
+            zone_cards: list[CardInstance] = []
             for position, entry in enumerate(entries, start=1):
-                if isinstance(entry, str) and "#" not in entry:
-                    name, label, extra = entry.strip(), None, _NO_EXTRA
+                hit = plain.get(entry) if type(entry) is str else None
+                if hit is not None:
+                    label = prefix + str(position)
+                    if label in by_label or label in players:
+                        raise _label_error(f"{where}[{position - 1}]", label, by_label)
+                    card = new(CardInstance)
+                    fields = card.__dict__
+                    fields.update(template)
+                    fields["label"] = label
+                    fields["name"] = hit[0]
+                    fields["position"] = position
+                    fields["definition"] = hit[1]
                 else:
-                    name, label, extra = _split_entry(entry, f"{where}[{position - 1}]")
-                definition = catalog.get(name)
-                if definition is None:
-                    raise ScenarioError(
-                        f"{where}[{position - 1}]",
-                        f'unknown card {name!r}: define it in "cards" or the catalog',
-                    )
-                generated = label is None
-                label = label or f"{player}.{zone}.{position}"
-                if label in seen or label in players:
-                    raise ScenarioError(
-                        f"{where}[{position - 1}]",
-                        f"label {label!r} is used twice"
-                        if label in seen
-                        else f"label {label!r} is also a player's name",
-                    )
-                seen.add(label)
-                controller = extra.get("controller", player) if extra else player
-                if controller not in players:
-                    raise ScenarioError(
-                        f"{where}[{position - 1}].controller", f"{controller!r} is not a player"
-                    )
-                cards.append(
-                    CardInstance.fast(
-                        label,
-                        name,
-                        player,
-                        controller,
-                        zone,
-                        position,
-                        definition,
-                        bool(extra.get("tapped", False)) if extra else False,
-                        bool(extra.get("entered_this_turn", False)) if extra else False,
-                        generated,
-                        extra.get("attached_to") if extra else None,
-                    )
+                    card = _parse_entry(entry, player, zone, position, players, catalog, by_label)
+                    label = card.label
+                    if card.attached_to is not None:
+                        attached = True
+                    if type(entry) is str and "#" not in entry:
+                        plain[entry] = (card.name, card.definition)
+                by_label[label] = card
+                zone_cards.append(card)
+            if zone_cards:
+                cards += zone_cards
+                by_zone[(player, zone)] = tuple(zone_cards)
+    if attached:
+        for card in cards:
+            if card.attached_to is not None and card.attached_to not in by_label:
+                raise ScenarioError(
+                    f"zones.{card.owner}.{card.zone}[{card.position - 1}].attached_to",
+                    f"no card is labelled {card.attached_to!r}",
                 )
-    labels = {c.label for c in cards}
-    for card in cards:
-        if card.attached_to is not None and card.attached_to not in labels:
-            raise ScenarioError(
-                f"zones.{card.owner}.{card.zone}[{card.position - 1}].attached_to",
-                f"no card is labelled {card.attached_to!r}",
-            )
-    return tuple(cards)
+    return GameState.indexed(players, active, tuple(cards), by_label, by_zone)
+
+
+def _parse_entry(
+    entry: Any,
+    player: str,
+    zone: str,
+    position: int,
+    players: tuple[str, ...],
+    catalog: Catalog,
+    seen: Mapping[str, CardInstance],
+) -> CardInstance:
+    """One zone entry ("Name", "Name#label" or an object), validated."""
+    path = f"zones.{player}.{zone}[{position - 1}]"
+    if isinstance(entry, str) and "#" not in entry:
+        name, label, extra = entry.strip(), None, _NO_EXTRA
+    else:
+        name, label, extra = _split_entry(entry, path)
+    definition = catalog.get(name)
+    if definition is None:
+        raise ScenarioError(path, f'unknown card {name!r}: define it in "cards" or the catalog')
+    generated = label is None
+    label = label or f"{player}.{zone}.{position}"
+    if label in seen or label in players:
+        raise _label_error(path, label, seen)
+    controller = extra.get("controller", player) if extra else player
+    if controller not in players:
+        raise ScenarioError(f"{path}.controller", f"{controller!r} is not a player")
+    return CardInstance.fast(
+        label,
+        name,
+        player,
+        controller,
+        zone,
+        position,
+        definition,
+        bool(extra.get("tapped", False)) if extra else False,
+        bool(extra.get("entered_this_turn", False)) if extra else False,
+        generated,
+        extra.get("attached_to") if extra else None,
+    )
 
 
 def parse_choices(raw: Any, path: str, state: GameState) -> Choices:
@@ -295,9 +350,7 @@ def parse_scenario(spec: Mapping[str, Any], catalog: Catalog | None = None) -> S
     base = catalog or default_catalog()
     local = spec.get("cards") or []
     full_catalog = base.extend(Catalog.from_json(local, "cards").definitions()) if local else base
-    state = GameState(
-        players_t, active, _parse_cards(spec.get("zones", {}), players_t, full_catalog)
-    )
+    state = _parse_zones(spec.get("zones", {}), players_t, active, full_catalog)
     history_raw = spec.get("history") or []
     if not isinstance(history_raw, list):
         raise ScenarioError("history", "must be a list of steps or facts")

@@ -13,9 +13,6 @@ HIDDEN_ZONES = frozenset({"library", "hand", "outside"})
 PLAYER_ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "outside")
 
 
-_set_dict = object.__setattr__  # bypasses the frozen guard once, at construction
-
-
 @dataclass(frozen=True)
 class CardInstance:
     """One card in the game. `position` is 1-based in its zone list (library: 1 is the top)."""
@@ -49,23 +46,18 @@ class CardInstance:
     ) -> CardInstance:
         """Build without the frozen __init__'s per-field setattr (parsing 400 cards stays cheap)."""
         card = object.__new__(cls)
-        _set_dict(
-            card,
-            "__dict__",
-            {
-                "label": label,
-                "name": name,
-                "owner": owner,
-                "controller": controller,
-                "zone": zone,
-                "position": position,
-                "definition": definition,
-                "tapped": tapped,
-                "entered_this_turn": entered_this_turn,
-                "generated_label": generated_label,
-                "attached_to": attached_to,
-            },
-        )
+        fields = card.__dict__  # writing the instance dict skips the frozen guard
+        fields["label"] = label
+        fields["name"] = name
+        fields["owner"] = owner
+        fields["controller"] = controller
+        fields["zone"] = zone
+        fields["position"] = position
+        fields["definition"] = definition
+        fields["tapped"] = tapped
+        fields["entered_this_turn"] = entered_this_turn
+        fields["generated_label"] = generated_label
+        fields["attached_to"] = attached_to
         return card
 
     @property
@@ -97,6 +89,29 @@ class GameState:
             {key: tuple(v) for key, v in by_zone.items()},  # parsed in zone order already
         )
 
+    @classmethod
+    def indexed(
+        cls,
+        players: tuple[str, ...],
+        active: str,
+        cards: tuple[CardInstance, ...],
+        by_label: dict[str, CardInstance],
+        by_zone: dict[tuple[str, str], tuple[CardInstance, ...]],
+    ) -> GameState:
+        """Build from indexes the caller made while reading the cards (the scenario parser).
+
+        `by_label` must map every card's label to it and `by_zone` every non-empty
+        (owner, zone) to its cards in zone order: what `__post_init__` would compute.
+        """
+        state = object.__new__(cls)
+        fields = state.__dict__
+        fields["players"] = players
+        fields["active"] = active
+        fields["cards"] = cards
+        fields["_by_label"] = by_label
+        fields["_by_zone"] = by_zone
+        return state
+
     @property
     def apnap_order(self) -> tuple[str, ...]:
         """Active player first, then the others in turn order (CR 101.4)."""
@@ -121,7 +136,13 @@ class GameState:
 
     def permanents(self) -> tuple[CardInstance, ...]:
         """Every card on the battlefield."""
-        return tuple(c for c in self.cards if c.zone == "battlefield")
+        # The state never changes: scan the cards once and keep the answer on the instance.
+        found = self.__dict__.get("_permanents")
+        if found is None:
+            found = self.__dict__["_permanents"] = tuple(
+                c for c in self.cards if c.zone == "battlefield"
+            )
+        return found
 
     def permanents_controlled_by(self, player: str) -> tuple[CardInstance, ...]:
         """Permanents `player` controls."""
