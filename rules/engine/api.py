@@ -44,52 +44,85 @@ def _evaluation(scenario: Scenario, given: Any = None) -> Evaluation:
     return Evaluation(scenario, turn, resolve_step(scenario, turn, choices), used)
 
 
-def _default_claims(ev: Evaluation) -> list[tuple[str, dict[str, Any]]]:
+def _default_claims(ev: Evaluation) -> list[ClaimResult]:
+    """Every relevant claim of the resolution, computed, in the order the outcome lists them.
+
+    The bulk of a big board (a "finds" for every card of every searched zone, a "zone_after"
+    for every card that may move, mana and dredge) are direct lookups of verdicts the
+    resolution already holds, built inline; the rest go through `evaluate`.
+    """
     state = ev.scenario.state
     resolution = ev.resolution
-    wanted: list[tuple[str, dict[str, Any]]] = []
-    searchers = [p for p in state.apnap_order if resolution.spaces_of(p)]
-    for player in state.apnap_order:
-        wanted.append(("searches", {"player": player}))
+    results: list[ClaimResult] = []
+    add = results.append
+    fast = ClaimResult.fast
+
+    def claim(name: str, subject: dict[str, Any]) -> None:
+        verdict = evaluate(ev, name, subject)
+        add(fast(name, subject, verdict.value, verdict.rule, verdict.reason))
+
+    order = state.apnap_order
+    searchers = [p for p in order if resolution.spaces_of(p)]
+    for player in order:
+        claim("searches", {"player": player})
         if player in searchers:
-            wanted.append(("searched_portion", {"player": player}))
-        wanted.append(("shuffles", {"player": player}))
+            claim("searched_portion", {"player": player})
+        claim("shuffles", {"player": player})
         if player in resolution.shuffled_portion:
-            wanted.append(("shuffled_portion", {"player": player}))
-        wanted.append(("searched_library_this_turn", {"player": player}))
+            claim("shuffled_portion", {"player": player})
+        claim("searched_library_this_turn", {"player": player})
         if player in resolution.mills:
-            wanted.append(("mills", {"player": player}))
+            claim("mills", {"player": player})
     for searcher in searchers:
         whose_list = sorted({s.whose for s in resolution.spaces_of(searcher)})
         for whose in whose_list:
-            wanted.append(("found_count", {"searcher": searcher, "whose": whose}))
-        wanted.append(("revealed", {"searcher": searcher}))
+            claim("found_count", {"searcher": searcher, "whose": whose})
+        claim("revealed", {"searcher": searcher})
     if searchers:
-        wanted.append(("decision_order", {}))
-    seen: set[str] = set()
-    for space in resolution.searches:
-        for label in space.finds:
-            if label not in seen:
-                seen.add(label)
-                wanted.append(("finds", {"card": label}))
-    wanted += [("zone_after", {"card": label}) for label in resolution.zone_after]
-    wanted += [("mana_produced", {"card": label}) for label in resolution.mana]
-    wanted += [("can_dredge", {"card": label}) for label in resolution.dredge]
+        claim("decision_order", {})
+    new = object.__new__
+    # The finds index holds every label of every search space once, in first-seen order, with
+    # the verdict the "finds" claim returns for it.
+    for label, verdict in ev.finds_index.items():
+        result = new(ClaimResult)
+        fields = result.__dict__
+        fields["claim"] = "finds"
+        fields["subject"] = {"card": label}
+        fields["value"] = verdict.value
+        fields["rule"] = verdict.rule
+        fields["reason"] = verdict.reason
+        add(result)
+    for name, verdicts in (
+        ("zone_after", resolution.zone_after),
+        ("mana_produced", resolution.mana),
+        ("can_dredge", resolution.dredge),
+    ):
+        # Each claim returns the resolution's own verdict for a label it holds.
+        for label, verdict in verdicts.items():
+            result = new(ClaimResult)
+            fields = result.__dict__
+            fields["claim"] = name
+            fields["subject"] = {"card": label}
+            fields["value"] = verdict.value
+            fields["rule"] = verdict.rule
+            fields["reason"] = verdict.reason
+            add(result)
     for card in state.cards:
-        if card.definition.alt_cost and card.zone == "hand":
-            wanted.append(("alt_cost_available", {"card": card.label, "player": card.owner}))
-        if card.zone == "battlefield" and any(
+        zone = card.zone
+        if zone == "hand":
+            if card.definition.alt_cost:
+                claim("alt_cost_available", {"card": card.label, "player": card.owner})
+        elif zone == "battlefield" and any(
             a.when in SEARCH_TRIGGERS or a.when in MANA_TRIGGERS for a in card.definition.triggered
         ):
-            wanted.append(("triggers", {"card": card.label}))
-    return wanted
+            claim("triggers", {"card": card.label})
+    return results
 
 
 def resolve(spec: Spec, catalog: Catalog | None = None) -> Outcome:
     """Resolve a scenario: every relevant claim (and every `expect` claim without "given")."""
     scenario = _scenario(spec, catalog)
     ev = _evaluation(scenario)
-    claims: list[ClaimResult] = []
     expected = []
     for index, claim in enumerate(scenario.expect):
         try:
@@ -98,11 +131,7 @@ def resolve(spec: Spec, catalog: Catalog | None = None) -> Outcome:
             raise ScenarioError(f"expect[{index}].{error.path}", error.message) from error
         if "given" not in claim:
             expected.append((name, subject))
-    finds_index = ev.finds_index
-    for name, subject in _default_claims(ev):  # unique by construction
-        # "finds" is the bulk of a big board: a direct lookup.
-        verdict = finds_index[subject["card"]] if name == "finds" else evaluate(ev, name, subject)
-        claims.append(ClaimResult.fast(name, subject, verdict.value, verdict.rule, verdict.reason))
+    claims = _default_claims(ev)  # unique by construction
     if expected:
         keys = {(c.claim, tuple(sorted(c.subject.items()))) for c in claims}
         for name, subject in expected:
