@@ -131,17 +131,25 @@ class _Run:
 
     def maybe_move(self, card: CardInstance, zones: set[str], rule: str, reason: str) -> None:
         """Record that a card may end in any of `zones` (the line of play isn't fixed)."""
-        current = self.possible.get(card.label, {card.zone})
+        label = card.label
+        current = self.possible.get(label)
+        if current is None:
+            current = {card.zone}
         options = (current - {"set_aside"}) | zones if "set_aside" in current else current | zones
-        self.possible[card.label] = options
-        self.result.zone_after[card.label] = Verdict(_zones_text(options), rule, reason)
+        self.possible[label] = options
+        self.result.zone_after[label] = Verdict(_zones_text(options), rule, reason)
 
 
 _ZONE_ORDER = (*ZONES, "set_aside")
+_ZONES_TEXT: dict[frozenset[str], str] = {}  # at most one entry per set of zone names
 
 
 def _zones_text(zones: set[str]) -> str:
-    return " or ".join(z for z in _ZONE_ORDER if z in zones)
+    key = frozenset(zones)
+    text = _ZONES_TEXT.get(key)
+    if text is None:
+        text = _ZONES_TEXT[key] = " or ".join(z for z in _ZONE_ORDER if z in zones)
+    return text
 
 
 # ---------------------------------------------------------------- steps

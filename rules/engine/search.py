@@ -99,17 +99,27 @@ def _branch(
         f"{reference}: an undefined quality, so nothing can be found.",
     )
     no_match: dict[str, Verdict] = {}
+    # Whether a definition matches depends only on it and `names`, both fixed here: a 60-card
+    # library of a handful of names asks the filter once per name (keyed by the definition's id,
+    # alive for the whole call).
+    matches: dict[int, bool] = {}
     for zone in spec["zones"]:
         if zone not in searched_zones:
             continue  # reported by the caller (prohibited zone)
         in_hidden_zone = zone in HIDDEN_ZONES
-        limit = top if zone == "library" and top is not None else None
-        for index, card in enumerate(zone_cards.get(zone, ())):
-            if limit is not None and index >= limit:
-                finds[card.label] = below_portion
-            elif undefined:
+        cards = zone_cards.get(zone, ())
+        below: Sequence[CardInstance] = ()
+        if zone == "library" and top is not None:
+            cards, below = cards[:top], cards[top:]
+        for card in cards:
+            if undefined:
                 finds[card.label] = undefined_quality
-            elif not wanted.matches(card.definition, names):
+                continue
+            definition = card.definition
+            match = matches.get(id(definition))
+            if match is None:
+                match = matches[id(definition)] = wanted.matches(definition, names)
+            if not match:
                 verdict = no_match.get(card.name)
                 if verdict is None:
                     verdict = no_match[card.name] = Verdict(
@@ -118,6 +128,8 @@ def _branch(
                 finds[card.label] = verdict
             else:
                 (hidden if in_hidden_zone else public).append(card)
+        for card in below:
+            finds[card.label] = below_portion
     candidates = public + hidden
     if not wanted.has_quality:
         return _quantity_branch(finds, candidates, count, up_to)
