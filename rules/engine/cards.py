@@ -253,6 +253,13 @@ class Filter:
 
     def describe(self) -> str:
         """A short English description, e.g. "basic land card"."""
+        # A filter never changes: describe it once and keep the text on the instance.
+        text = self.__dict__.get("_description")
+        if text is None:
+            text = self.__dict__["_description"] = self._describe()
+        return text
+
+    def _describe(self) -> str:
         if not self.has_quality:
             return "card"
         words: list[str] = []

@@ -59,6 +59,9 @@ class Evaluation:
         rank = {"must": 2, "may": 1, "cannot": 0}
         index: dict[str, Verdict] = {}
         for space in self.resolution.searches:
+            if index.keys().isdisjoint(space.finds):
+                index.update(space.finds)  # the usual case: each space looks at its own cards
+                continue
             for label, verdict in space.finds.items():
                 known = index.get(label)
                 if known is None or rank[verdict.value] > rank[known.value]:

@@ -362,18 +362,26 @@ def plan_search(
     else:
         low = high = 0
         count_rule, count_reason = status.rule, status.reason
-    must_if_searching = frozenset(k for k, v in finds.items() if v.value == "must")
+    # One pass sorts the labels: must be found (once searching), may be found, or neither.
+    must: list[str] = []
+    findable: list[str] = []
+    for label, verdict in finds.items():
+        value = verdict.value
+        if value != "cannot":
+            findable.append(label)
+            if value == "must":
+                must.append(label)
+    must_if_searching = frozenset(must)
     low_if_searching = low
     optional = status.value == "may"
     if optional:
-        for label, verdict in list(finds.items()):
-            if verdict.value == "must":
-                finds[label] = Verdict(
-                    "may",
-                    verdict.rule,
-                    f"{verdict.reason[:-1]}, if {searcher} "
-                    "searches at all (the search is optional).",
-                )
+        for label in must:
+            verdict = finds[label]
+            finds[label] = Verdict(
+                "may",
+                verdict.rule,
+                f"{verdict.reason[:-1]}, if {searcher} searches at all (the search is optional).",
+            )
         low = 0
     if top is not None:
         portion_verdict = Verdict(
@@ -428,7 +436,7 @@ def plan_search(
         description=f"{_count_text(spec['count'], spec['up_to'])} {spec['filter'].describe()}",
         different_names=spec["filter"].different_names,
         must_find=must_if_searching,
-        may_find=frozenset(k for k, v in finds.items() if v.value != "cannot") - must_if_searching,
+        may_find=frozenset(findable) - must_if_searching,
         min_if_searching=low_if_searching,
         optional=bool(spec["may"]) or escape_unpaid,
     )
