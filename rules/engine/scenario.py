@@ -107,6 +107,7 @@ def _parse_zones(zones: Any, players: tuple[str, ...], active: str, catalog: Cat
     plain: dict[str, tuple[str, CardDefinition]] = {}
     attached = False
     new = object.__new__
+    player_set = frozenset(players)
     for player, player_zones in zones.items():
         if player not in players:
             raise ScenarioError(
@@ -142,24 +143,26 @@ def _parse_zones(zones: Any, players: tuple[str, ...], active: str, catalog: Cat
             for position, entry in enumerate(entries, start=1):
                 hit = plain.get(entry) if type(entry) is str else None
                 if hit is not None:
-                    label = prefix + str(position)
-                    if label in by_label or label in players:
-                        raise _label_error(f"{where}[{position - 1}]", label, by_label)
+                    label = f"{prefix}{position}"
                     card = new(CardInstance)
+                    if by_label.setdefault(label, card) is not card:  # taken: used twice
+                        raise _label_error(f"{where}[{position - 1}]", label, by_label)
+                    if label in player_set:
+                        raise _label_error(f"{where}[{position - 1}]", label, {})
                     fields = card.__dict__
                     fields.update(template)
                     fields["label"] = label
                     fields["name"] = hit[0]
                     fields["position"] = position
                     fields["definition"] = hit[1]
-                else:
-                    card = _parse_entry(entry, player, zone, position, players, catalog, by_label)
-                    label = card.label
-                    if card.attached_to is not None:
-                        attached = True
-                    if type(entry) is str and "#" not in entry:
-                        plain[entry] = (card.name, card.definition)
-                by_label[label] = card
+                    zone_cards.append(card)
+                    continue
+                card = _parse_entry(entry, player, zone, position, players, catalog, by_label)
+                if card.attached_to is not None:
+                    attached = True
+                if type(entry) is str and "#" not in entry:
+                    plain[entry] = (card.name, card.definition)
+                by_label[card.label] = card
                 zone_cards.append(card)
             if zone_cards:
                 cards += zone_cards
