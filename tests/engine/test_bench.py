@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from bench import engine as bench_engine
-from rules.engine import parse_scenario
+from rules.engine import parse_scenario, resolve
+from rules.engine.state import GameState
 
 
 def test_the_generated_four_player_scenario_is_valid_and_large() -> None:
@@ -34,3 +36,25 @@ def test_the_bench_reports_every_case_as_json(capsys: pytest.CaptureFixture[str]
 def test_the_bench_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert bench_engine.main(["--repetitions", "2", "--warmup", "0"]) == 0
     assert "explorer-4p" in capsys.readouterr().out
+
+
+SCENARIO_FILES = sorted((Path(__file__).resolve().parent / "scenarios").glob("*.json"))
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [bench_engine.explorer_four_players(), bench_engine.splinter_large()]
+    + [json.loads(path.read_text(encoding="utf-8")) for path in SCENARIO_FILES],
+)
+def test_the_parsers_fast_indexes_match_the_general_ones(spec: dict) -> None:
+    """The parser indexes cards while reading them (GameState.indexed); the result must be what
+    building the state from its cards computes, and resolving from the dict or the parsed
+    scenario must give the same outcome."""
+    scenario = parse_scenario(spec)
+    state = scenario.state
+    rebuilt = GameState(state.players, state.active, state.cards)
+    assert state == rebuilt
+    assert state._by_label == rebuilt._by_label
+    assert list(state._by_zone.items()) == list(rebuilt._by_zone.items())
+    assert state.permanents() == tuple(c for c in state.cards if c.zone == "battlefield")
+    assert resolve(spec).to_json() == resolve(scenario).to_json()
