@@ -81,7 +81,13 @@ class Rule(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["number", "language", "edition_name", "kind"], name="unique_rule_edition"
-            )
+            ),
+            # One current rule per number: feedback and mastery look rules up by it.
+            models.UniqueConstraint(
+                fields=["number", "kind"],
+                condition=models.Q(canonical__isnull=True),
+                name="unique_current_rule",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -83,37 +83,54 @@ def load_content(
 
 
 def _load_rules(content: Content, report: LoadReport) -> None:
+    """Current rules are keyed by number; older and translated editions by number, language,
+    edition and kind. Editions and aliases of a loaded rule that the files no longer list are
+    removed, so renaming an edition updates it rather than leaving a stale copy behind."""
     by_number: dict[str, Rule] = {}
+    kept_editions: set[int] = set()
+    kept_aliases: set[int] = set()
     ordered = sorted(content.rules, key=lambda row: bool(row.get("canonical")))
     for row in ordered:
         canonical = by_number.get(row["canonical"]) if row.get("canonical") else None
-        rule, _ = sync(
-            Rule,
-            {
+        values = {
+            "title": row.get("title", ""),
+            "text": row["text"],
+            "edition_date": row["edition_date"],
+            "source": row.get("source", ""),
+            "note": row.get("note", ""),
+        }
+        if canonical is None:
+            lookup = {"number": row["number"], "kind": row["kind"], "canonical": None}
+            values |= {"language": row["language"], "edition_name": row["edition_name"]}
+        else:
+            lookup = {
                 "number": row["number"],
                 "language": row["language"],
                 "edition_name": row["edition_name"],
                 "kind": row["kind"],
-            },
-            {
-                "title": row.get("title", ""),
-                "text": row["text"],
-                "edition_date": row["edition_date"],
-                "source": row.get("source", ""),
-                "note": row.get("note", ""),
-                "canonical": canonical,
-            },
-            report,
-        )
+            }
+            values["canonical"] = canonical
+        rule, _ = sync(Rule, lookup, values, report)
         if canonical is None:
             by_number[rule.number] = rule
+        else:
+            kept_editions.add(rule.pk)
         for alias in row.get("aliases", []):
-            sync(
+            alias_row, _ = sync(
                 RuleAlias,
                 {"rule": rule, "number": alias["number"]},
                 {"note": alias.get("note", "")},
                 report,
             )
+            kept_aliases.add(alias_row.pk)
+    loaded = list(by_number.values())
+    stale_editions = Rule.objects.filter(canonical__in=loaded).exclude(pk__in=kept_editions)
+    stale_aliases = RuleAlias.objects.filter(rule__in=loaded).exclude(pk__in=kept_aliases)
+    for stale, model in ((stale_editions, Rule), (stale_aliases, RuleAlias)):
+        removed = stale.count()
+        if removed:
+            stale.delete()
+            report.changes[(model.__name__, "removed")] += removed
 
 
 def _load_cards(content: Content, report: LoadReport) -> None:

@@ -225,6 +225,25 @@ def test_a_bad_rule_names_the_field(content_copy):
     assert not any(model.objects.exists() for model in CONTENT_MODELS)
 
 
+def test_renamed_editions_are_updated_not_duplicated(content_copy):
+    load("--content-dir", str(content_copy))
+    counts = {model: model.objects.count() for model in (Rule, RuleAlias)}
+    rules = json.loads((content_copy / "rules.json").read_text())
+    for row in rules:
+        if row["number"] in {"701.23b", "701.14b"}:
+            row["edition_name"] += " (renamed)"
+            for alias in row.get("aliases", []):
+                alias["note"] = "renamed"
+    rules = [row for row in rules if row["number"] != "701.15e"]  # an edition dropped
+    (content_copy / "rules.json").write_text(json.dumps(rules))
+    load("--content-dir", str(content_copy))
+    assert Rule.objects.filter(number="701.23b").count() == 1
+    assert Rule.objects.filter(number="701.14b").count() == 2  # German and older English
+    assert not Rule.objects.filter(number="701.15e").exists()
+    assert Rule.objects.count() == counts[Rule] - 1
+    assert RuleAlias.objects.count() == counts[RuleAlias]
+
+
 def test_a_changed_spec_bumps_the_version_once(content_copy):
     load("--content-dir", str(content_copy))
     path = content_copy / "scenarios" / "demonic-tutor.json"
