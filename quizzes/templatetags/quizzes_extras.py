@@ -2,7 +2,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import nh3
 from django import template
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -20,3 +22,13 @@ def lookup(mapping: Any, key: Any) -> Any:
 def field_named(form: Any, name: str) -> Any:
     """The bound field `name` of a form, or None."""
     return form[name] if name and name in form.fields else None
+
+
+# Authored text may carry light formatting; anything else (scripts, styles, handlers) is dropped.
+AUTHORED_TAGS = {"a", "blockquote", "br", "code", "em", "li", "ol", "p", "strong", "ul"}
+
+
+@register.filter
+def authored(text: str) -> str:
+    """Instructor-written text, sanitised with nh3 (an allow-list) and then safe to render."""
+    return mark_safe(nh3.clean(text or "", tags=AUTHORED_TAGS, link_rel="noopener noreferrer"))
