@@ -219,27 +219,35 @@ def _quality_branch(
         low = 0 if up_to else min(int(count), distinct_public)
     names_unique = len({c.name for c in candidates}) == len(candidates)
     every_one = candidates and low == len(candidates) and (names_unique or not different_names)
+    # The reason depends only on the card's name and zone: cards sharing both share a verdict.
+    shared: dict[tuple[str, str], Verdict] = {}
     for card in candidates:
-        if every_one:
-            finds[card.label] = Verdict(
-                "must",
-                "701.23b",
-                f"{card.name} is in a public zone and the search must find "
-                f"{low} such card(s), so it must be found.",
-            )
-        elif _zone_of(card) in HIDDEN_ZONES:
-            finds[card.label] = Verdict(
-                "may",
-                "701.23b",
-                f"{card.name} is a {description} in a hidden zone "
-                f"({_zone_of(card)}); the searcher may find it or fail to find it.",
-            )
-        else:
-            finds[card.label] = Verdict(
-                "may",
-                "701.23b",
-                f"{card.name} qualifies; the searcher chooses which qualifying card(s) to find.",
-            )
+        key = (card.name, card.zone)
+        verdict = shared.get(key)
+        if verdict is None:
+            if every_one:
+                verdict = Verdict(
+                    "must",
+                    "701.23b",
+                    f"{card.name} is in a public zone and the search must find "
+                    f"{low} such card(s), so it must be found.",
+                )
+            elif _zone_of(card) in HIDDEN_ZONES:
+                verdict = Verdict(
+                    "may",
+                    "701.23b",
+                    f"{card.name} is a {description} in a hidden zone "
+                    f"({_zone_of(card)}); the searcher may find it or fail to find it.",
+                )
+            else:
+                verdict = Verdict(
+                    "may",
+                    "701.23b",
+                    f"{card.name} qualifies; the searcher chooses which qualifying card(s) to "
+                    "find.",
+                )
+            shared[key] = verdict
+        finds[card.label] = verdict
     return _Branch(finds, low, high, "701.23b", _bounds_reason(low, high, bool(hidden)))
 
 
