@@ -414,7 +414,8 @@ def _apply_found(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None
     run.found_fixed = None
     if space.performed == "no":
         return
-    for label in space.findable:
+    # In board order (space.finds), not the frozenset's hash order: outcomes stay reproducible.
+    for label in (label for label in space.finds if label in space.findable):
         card = run.state.card(label)
         certain = label in space.must_find and space.performed == "yes"
         verdict = space.finds[label]

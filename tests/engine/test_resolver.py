@@ -313,3 +313,28 @@ def test_every_expected_claim_evaluates_with_a_citation(path: Path) -> None:
         result = evaluate_claim(spec, question)
         assert str(result.rule).strip(), f"{path.name}: {question} has no rule"
         assert str(result.reason).strip(), f"{path.name}: {question} has no reason"
+
+
+def test_outcome_order_does_not_depend_on_string_hashing():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    script = (
+        "import json, sys; from rules.engine import resolve; "
+        "spec = json.load(open(sys.argv[1])); print(json.dumps(resolve(spec).to_json()))"
+    )
+    example = root / "quizzes/content/scenarios/splinter-howling-mine.json"
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", script, str(example)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=root,
+            env={"PYTHONHASHSEED": seed, "PATH": ""},
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(outputs) == 1
