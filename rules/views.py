@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
@@ -9,6 +10,17 @@ from django.views.decorators.http import require_GET
 from quizzes import adaptive
 from quizzes.models import Mastery
 from rules.models import Rule
+
+
+@require_GET
+def rule_index(request: HttpRequest) -> HttpResponse:
+    rules = (
+        Rule.objects.current()
+        .filter(kind=Rule.Kind.RULE)
+        .annotate(question_count=Count("questions", filter=Q(questions__is_active=True)))
+        .order_by("number")
+    )
+    return render(request, "rules/rule_index.html", {"rules": rules})
 
 
 @require_GET

@@ -6,7 +6,13 @@ import pytest
 from django.urls import reverse
 
 from quizzes.models import Mastery
-from tests.factories import RuleAliasFactory, RuleFactory, ScenarioFactory, UserFactory
+from tests.factories import (
+    QuestionFactory,
+    RuleAliasFactory,
+    RuleFactory,
+    ScenarioFactory,
+    UserFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +63,21 @@ def test_rule_page_shows_my_mastery_only(client, search_rule):
     Mastery.objects.create(user=me, rule=search_rule, theta=0.0, answers=3, correct=1)
     html = client.get(reverse("rule_detail", args=["701.23b"])).content.decode()
     assert "after 3 answers (1 right)" in html
+
+
+def test_rule_index_lists_current_rules_with_their_questions(client, search_rule):
+    QuestionFactory(scenario=ScenarioFactory()).rules.add(search_rule)
+    page = client.get(reverse("rule_index"))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert reverse("rule_detail", args=["701.23b"]) in html
+    assert "Practise (1)" in html
+    assert "verdeckte Zone" not in html  # editions show on the rule's own page
+
+
+@pytest.mark.parametrize("extra_rules", [1, 30])
+def test_rule_index_query_count_does_not_grow(client, django_assert_num_queries, extra_rules):
+    for index in range(extra_rules):
+        RuleFactory(number=f"999.{index}")
+    with django_assert_num_queries(1):
+        assert client.get(reverse("rule_index")).status_code == 200
