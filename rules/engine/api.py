@@ -164,10 +164,72 @@ def mana_options(value: Any) -> frozenset[str] | None:
     return frozenset(o for o in options if o)
 
 
-def _same_claim(name: str, expected: Any, computed: Any) -> bool:
+_ANY_COLOR = frozenset("WUBRG")
+_NUMBER_WORDS = {
+    word: str(number)
+    for number, word in enumerate(
+        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    )
+}
+_ZONE_SYNONYMS = {"library_top": "library", "top of library": "library", "deck": "library"}
+
+
+def _any_color(value: str) -> bool:
+    return value.strip().lower() in ("any color", "one mana of any color", "any one color")
+
+
+def _portion_text(value: Any) -> Any:
+    """ "Top four cards" -> "top 4"; "whole library" -> "library"; anything else unchanged."""
+    if not isinstance(value, str):
+        return value
+    words = value.strip().lower().replace("cards", "").replace("card", "").split()
+    if words in (["whole", "library"], ["entire", "library"], ["all"]):
+        return "library"
+    if len(words) == 2 and words[0] == "top":
+        return f"top {_NUMBER_WORDS.get(words[1], words[1])}"
+    return " ".join(words)
+
+
+def _library_size(scenario: Scenario, subject: Mapping[str, Any]) -> int:
+    """Cards in the library a player's search looks at (their own, else the one searched)."""
+    player = subject["player"]
+    ev = _evaluation(scenario, subject.get("given"))
+    spaces = [s for s in ev.resolution.spaces_of(player) if "library" in s.searched_zones]
+    whose = next(
+        (s.whose for s in spaces if s.whose == player), spaces[0].whose if spaces else player
+    )
+    return len(scenario.state.cards_in(whose, "library"))
+
+
+def _same_claim(
+    name: str,
+    expected: Any,
+    computed: Any,
+    scenario: Scenario | None = None,
+    subject: Mapping[str, Any] | None = None,
+) -> bool:
+    """Does a hand-written value agree with the computed one? Harmless synonyms are accepted."""
     # Mana is written "{G}" by the engine; "G" in a hand-written ruling means the same mana.
     if name == "mana_produced" and isinstance(expected, str):
+        if _any_color(expected):
+            return mana_options(computed) == _ANY_COLOR
         return mana_options(expected) == mana_options(computed)
+    if name in ("searched_portion", "shuffled_portion") and isinstance(expected, str):
+        wanted, got = _portion_text(expected), _portion_text(computed)
+        if wanted == got:
+            return True
+        # The top N cards of a library holding at most N cards are the whole library.
+        return (
+            wanted == "library"
+            and isinstance(got, str)
+            and got.startswith("top ")
+            and got[4:].isdigit()
+            and scenario is not None
+            and subject is not None
+            and _library_size(scenario, subject) <= int(got[4:])
+        )
+    if name == "zone_after" and isinstance(expected, str):
+        expected = _ZONE_SYNONYMS.get(expected.strip().lower(), expected.strip().lower())
     return _same(expected, computed)
 
 
@@ -196,7 +258,7 @@ def check_expectations(spec: Spec, catalog: Catalog | None = None) -> list[Misma
                 Mismatch(claim, None, f"expect[{index}] {claim.get('claim')}: {error}")
             )
             continue
-        if not _same_claim(result.claim, claim["value"], result.value):
+        if not _same_claim(result.claim, claim["value"], result.value, scenario, result.subject):
             subject = ", ".join(f"{k}={v}" for k, v in result.subject.items() if k != "given")
             mismatches.append(
                 Mismatch(

@@ -516,6 +516,12 @@ def parse_instruction(raw: Any, path: str) -> Instruction:
         return Instruction(verb, _parse_search(value, where))
     if verb == "shuffle":
         if_searched = raw.get("if_searched")
+        if isinstance(value, dict):
+            # {"shuffle": {"who"/"whose"/"player": REF, "if_searched": bool}}
+            if_searched = value.get("if_searched", if_searched)
+            value = value.get("who", value.get("whose", value.get("player")))
+        elif value is True:
+            value = "searcher"  # "then shuffle": the library just searched (or the controller's)
         return Instruction(
             verb,
             {
@@ -542,10 +548,15 @@ def parse_instruction(raw: Any, path: str) -> Instruction:
             },
         )
     if verb in ("exile", "destroy"):
+        if isinstance(value, dict):
+            value = value.get("what", value.get("card"))
+        value = {"targets": "target", "it": "target", "this": "self"}.get(value, value)
         if value not in ("target", "self", "found"):
             raise ScenarioError(where, 'must be "target", "self" or "found"')
         return Instruction(verb, {"what": value})
     if verb == "reveal_hand":
+        if isinstance(value, dict):
+            value = value.get("who", value.get("whose", value.get("player")))
         return Instruction(verb, {"who": _player_ref(value, where, "target_player")})
     if verb == "choose":
         value = value if isinstance(value, dict) else {}
@@ -575,6 +586,9 @@ def parse_instruction(raw: Any, path: str) -> Instruction:
             },
         )
     if verb == "exile_graveyards":
+        if isinstance(value, dict):
+            value = value.get("whose", value.get("who"))
+        value = "target_player" if value == "target_opponent" else value
         if value not in ("each_opponent", "each_player", "target_player"):
             raise ScenarioError(where, 'must be "each_opponent", "each_player" or "target_player"')
         return Instruction(verb, {"whose": value})
@@ -601,15 +615,27 @@ def parse_instruction(raw: Any, path: str) -> Instruction:
     return Instruction(verb, {"value": value})
 
 
+def _mana_symbols(value: str) -> list[str]:
+    """ "{G}{G}", "GG" or "G" -> ["G", "G"]; letters outside braces are symbols too."""
+    text = value.strip().upper()
+    if "{" in text:
+        return text.replace("}", "").split("{")[1:]
+    return list(text.replace(" ", ""))
+
+
 def _parse_mana(value: Any, path: str) -> dict[str, Any]:
     if isinstance(value, str):
-        symbols = value.replace("}", "").split("{")[1:]
+        symbols = _mana_symbols(value)
         if not symbols or any(s not in MANA_SYMBOLS for s in symbols):
             raise ScenarioError(path, f"mana {value!r} must be symbols like {{G}} or {{C}}{{C}}")
         return {"fixed": tuple(symbols)}
     if isinstance(value, dict):
         if "one_of" in value:
-            options = _strings(value["one_of"], f"{path}.one_of")
+            options = tuple(
+                symbol
+                for option in _strings(value["one_of"], f"{path}.one_of")
+                for symbol in _mana_symbols(option)
+            )
             if not options or any(s not in MANA_SYMBOLS for s in options):
                 raise ScenarioError(f"{path}.one_of", "must list mana symbols W U B R G C")
             return {"one_of": options, "amount": int(value.get("amount", 1))}
@@ -771,8 +797,10 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         if not isinstance(raw.get(key, ""), str):
             raise ScenarioError(f"{where}.{key}", "must be a string")
     keywords = raw.get("keywords") or {}
+    if isinstance(keywords, str):
+        keywords = [keywords]  # "split second"
     if isinstance(keywords, list):
-        keywords = dict.fromkeys(keywords, True)
+        keywords = dict(_keyword_item(k, f"{where}.keywords") for k in keywords)
     if not isinstance(keywords, dict):
         raise ScenarioError(f"{where}.keywords", 'must be an object like {"dredge": 5} or a list')
     if "dredge" in keywords:
@@ -801,6 +829,16 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
             raw.get("colors", raw.get("color_indicator")), f"{where}.colors"
         ),
     )
+
+
+def _keyword_item(item: Any, path: str) -> tuple[str, Any]:
+    """A keyword list item: "flying" -> ("flying", True), "Dredge 5" -> ("dredge", 5)."""
+    if not isinstance(item, str):
+        raise ScenarioError(path, 'keyword list items must be strings such as "flash"')
+    name, _, number = item.strip().rpartition(" ")
+    if name and number.isdigit():
+        return name.lower(), int(number)
+    return item.strip().lower(), True
 
 
 # ---------------------------------------------------------------- catalog

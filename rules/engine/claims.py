@@ -115,9 +115,21 @@ def _found_count(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     spaces = ev.resolution.spaces_of(subject["searcher"], subject.get("whose"))
     if not spaces:
         return Verdict([0, 0], "701.23a", f"{subject['searcher']} doesn't search here.")
-    low = sum(s.found_count.value[0] for s in spaces)
-    high = sum(s.found_count.value[1] for s in spaces)
-    lead = next((s for s in spaces if s.status.value != "cannot"), spaces[0])
+    taken = [s for s in spaces if s.performed != "no"]
+    if not taken:
+        # A declined optional search (or one that can't happen) finds nothing on this line.
+        lead = spaces[0]
+        if lead.status.value == "cannot":
+            return Verdict([0, 0], lead.status.rule, lead.status.reason)
+        return Verdict(
+            [0, 0],
+            "608.2d",
+            f"{subject['searcher']} chooses not to search on this line of play, so finds nothing.",
+        )
+    # Fixed finds don't narrow the bounds: the claim is how many cards the search *can* find.
+    low = sum(s.found_count.value[0] for s in taken)
+    high = sum(s.found_count.value[1] for s in taken)
+    lead = next((s for s in taken if s.status.value != "cannot"), taken[0])
     return Verdict([low, high], lead.found_count.rule, lead.found_count.reason)
 
 

@@ -60,8 +60,13 @@ class _Run:
         effects: tuple[ActiveEffect, ...],
         facts: Sequence[Fact],
         choices: Choices,
+        path: str = "resolve",
     ) -> None:
         self.scenario = scenario
+        # "resolve" or "history[i]": names the step in errors. A history step happened earlier
+        # this turn, so the board it is checked against has changed since (see _check_targets).
+        self.path = path
+        self.in_history = path != "resolve"
         self.state: GameState = scenario.state
         self.step = step
         self.effects = effects
@@ -119,6 +124,15 @@ class _Run:
 
     def move(self, card: CardInstance, zone: str, rule: str, reason: str) -> None:
         """Move a card for certain (zone lists change) and record where it ends."""
+        if card.zone == "battlefield" and zone != "battlefield":
+            # A permanent that leaves stops applying its static abilities at once (611.3b):
+            # Splinter exiling Mindlock Orb lets the search that follows happen.
+            kept = tuple(e for e in self.effects if e.source_label != card.label)
+            if len(kept) != len(self.effects):
+                self.effects = kept
+                self.result.explanation.append(
+                    f"{card.name} has left the battlefield; its static abilities no longer apply."
+                )
         for cards in self.zones.values():
             if card in cards:
                 cards.remove(card)
@@ -161,11 +175,11 @@ def _check_targets(run: _Run, specs: tuple[TargetSpec, ...], name: str) -> None:
     targets = run.step.targets
     if len(targets) != len(specs):
         raise ScenarioError(
-            "resolve.targets", f"{name} needs {len(specs)} target(s); got {len(targets)}"
+            f"{run.path}.targets", f"{name} needs {len(specs)} target(s); got {len(targets)}"
         )
     controller = run.result.controller
     for i, (target, spec) in enumerate(zip(targets, specs, strict=True)):
-        where = f"resolve.targets[{i}]"
+        where = f"{run.path}.targets[{i}]"
         card = run.state.card(target)
         if spec.kind in ("player", "opponent"):
             if target not in run.state.players:
@@ -177,6 +191,10 @@ def _check_targets(run: _Run, specs: tuple[TargetSpec, ...], name: str) -> None:
             continue
         if card is None:
             raise ScenarioError(where, f"{name} needs a {spec.kind} here; {target!r} is a player")
+        if run.in_history:
+            # `zones` is the board now: an earlier step's target may since have moved (a
+            # creature Path to Exile exiled), so only the kind of target is checked.
+            continue
         if spec.kind == "permanent" and card.zone != "battlefield":
             raise ScenarioError(where, f"{target} ({card.name}) is not on the battlefield")
         if not spec.filter.matches(card.definition, {}):
@@ -187,9 +205,9 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
     parts = [p.strip() for p in ability.cost.split(",") if p.strip()]
     for part in parts:
         lowered = part.lower()
-        if part == "{T}" and card.tapped and not ability.is_mana_ability:
+        if part == "{T}" and card.tapped and not ability.is_mana_ability and not run.in_history:
             raise ScenarioError(
-                "resolve.activate", f"{card.name} is tapped, so {{T}} can't be paid (107.5)"
+                f"{run.path}.activate", f"{card.name} is tapped, so {{T}} can't be paid (107.5)"
             )
         if lowered.startswith("sacrifice") and not lowered.startswith(
             ("sacrifice a ", "sacrifice an ", "sacrifice another", "sacrifice two")
@@ -231,7 +249,7 @@ def _resolve_step(run: _Run) -> None:
         result.explanation.append(f"{step.by} taps {card.name} for mana.")
         return
     if step.kind == "activate":
-        ability = _pick_ability(card.definition.activated, step, "activate")
+        ability = _pick_ability(card.definition.activated, step, "activate", run.path)
         _check_targets(run, ability.targets, card.name)
         result.explanation.append(f"{step.by} activates {card.name}'s ability ({ability.cost}).")
         if ability.is_mana_ability:
@@ -245,6 +263,7 @@ def _resolve_step(run: _Run) -> None:
         or card.definition.triggered,
         step,
         "trigger",
+        run.path,
     )
     result.controller = card.controller
     _check_targets(run, ability.targets, card.name)
@@ -254,10 +273,10 @@ def _resolve_step(run: _Run) -> None:
     _run_effect(run, ability.effect, definition)
 
 
-def _pick_ability(abilities: tuple[Ability, ...], step: Step, kind: str) -> Ability:
+def _pick_ability(abilities: tuple[Ability, ...], step: Step, kind: str, path: str) -> Ability:
     index = step.ability or 0
     if not 0 <= index < len(abilities):
-        raise ScenarioError("resolve.ability", f"there is no {kind} ability number {index}")
+        raise ScenarioError(f"{path}.ability", f"there is no {kind} ability number {index}")
     return abilities[index]
 
 
@@ -692,6 +711,50 @@ def _do_draw(run: _Run, spec: Mapping[str, Any], path: str) -> None:
             run.move(card, "hand", "121.1", f"{player} draws {card.name}.")
 
 
+def _do_discard(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    """ "Discard a card (at random)": any card in the hand then may be the one discarded."""
+    value = spec["value"]
+    # Only the caster's own discard ("random", a number, or {"who": "you", "count": n}); a
+    # discard chosen from another player's hand (Thoughtseize) is recorded, not modelled.
+    details = value if isinstance(value, dict) else {}
+    count = details.get("count", value if isinstance(value, int) else 1)
+    who = details.get("who", "you")
+    own = value == "random" or isinstance(value, (int, dict))
+    if (
+        not own
+        or isinstance(count, bool)
+        or not isinstance(count, int)
+        or who not in ("you", "searcher")
+    ):
+        run.result.explanation.append("(discard: not modelled in detail.)")
+        return
+    for player in run.players_for(who, path):
+        certain = list(run.zones[(player, "hand")])
+        maybe = [
+            run.state.card(label)
+            for label, zones in run.possible.items()
+            if "hand" in zones and len(zones) > 1 and run.state.card(label).owner == player
+        ]
+        if not maybe and len(certain) <= count:
+            for card in certain:
+                run.move(
+                    card,
+                    "graveyard",
+                    "701.9a",
+                    f"{card.name} is the only card left to discard, so it is discarded.",
+                )
+            continue
+        for card in (*certain, *maybe):
+            run.maybe_move(
+                card,
+                {"graveyard"},
+                "701.9a",
+                f"{card.name} is in {player}'s hand when a card is discarded, so it may be "
+                "the one discarded.",
+            )
+        run.result.explanation.append(f"{player} discards {count} card(s).")
+
+
 def _do_add_mana(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     return  # recorded by the activation (mana_produced) before costs are paid
 
@@ -722,6 +785,7 @@ _HANDLERS = {
     "opponent_chooses": _do_opponent_chooses,
     "draw": _do_draw,
     "add_mana": _do_add_mana,
+    "discard": _do_discard,
     "create_effect": _do_create_effect,
 }
 
@@ -744,10 +808,12 @@ def resolve_history(scenario: Scenario) -> TurnRecord:
     effects = battlefield_effects(scenario.state)
     turn_effects: list[ActiveEffect] = []
     steps = []
-    for item in scenario.history:
+    for index, item in enumerate(scenario.history):
         if isinstance(item, Fact):
             continue
-        run = _Run(scenario, item, effects + tuple(turn_effects), facts, item.choices)
+        run = _Run(
+            scenario, item, effects + tuple(turn_effects), facts, item.choices, f"history[{index}]"
+        )
         _resolve_step(run)
         turn_effects.extend(run.result.created_effects)
         steps.append(run.result)

@@ -292,6 +292,12 @@ def parse_step(raw: Any, path: str, state: GameState, catalog: Catalog) -> Step 
             )
         if by is None:
             by = card.controller if card is not None else state.active
+        if card is None:
+            # Cast by name while the caster holds a copy: that card is the one cast (it ends in
+            # the graveyard, not the hand). With no copy in hand, a copy is simply cast.
+            held = next((c for c in state.cards_in(by, "hand") if c.name == source), None)
+            if held is not None:
+                source = held.label
     else:
         card = state.card(source)
         if card is None:
