@@ -328,7 +328,42 @@ def _draw_step(run: _Run) -> None:
                 f"Dredge {dredge} needs at least "
                 f"{dredge} cards in the library; {drawer} has only {len(library)}.",
             )
+    usable = [
+        (run.state.card(label), int(run.state.card(label).definition.keywords["dredge"]))
+        for label, verdict in run.result.dredge.items()
+        if verdict.value is True
+    ]
     run.result.explanation.append(f"{drawer} would draw a card.")
+    if not library:
+        return
+    if not usable:
+        top = library[0]
+        run.move(top, "hand", "121.1", f"{drawer} draws the top card of the library, {top.name}.")
+        return
+    # The draw may be replaced by any usable dredge (702.52a): the line of play isn't fixed.
+    deepest = max(n for _, n in usable)
+    top = library[0]
+    run.possible[top.label] = {"hand"}  # it leaves the library either way
+    run.maybe_move(
+        top,
+        {"graveyard"},
+        "702.52a",
+        f"{top.name} is drawn, unless {drawer} dredges instead and mills it.",
+    )
+    for card in library[1:deepest]:
+        run.maybe_move(
+            card,
+            {"graveyard"},
+            "702.52a",
+            f"{card.name} is milled if {drawer} dredges deep enough.",
+        )
+    for card, n in usable:
+        run.maybe_move(
+            card,
+            {"hand"},
+            "702.52a",
+            f"{drawer} may replace the draw by milling {n} and returning {card.name} to hand.",
+        )
 
 
 # ---------------------------------------------------------------- instructions
