@@ -208,9 +208,8 @@ def test_an_unknown_claim_is_reported_by_check() -> None:
 def test_an_illegal_given_choice_is_reported_naming_the_rule() -> None:
     zones = {"Nadia": {"graveyard": ["Howling Mine#gy"], "battlefield": ["Howling Mine#mine"]}}
     claim = {"claim": "zone_after", "card": "gy", "given": {"Alice": {"find": []}}, "value": "x"}
-    spec = _base(
-        zones=zones, resolve={"cast": "Splinter", "by": "Alice", "targets": ["mine"]}, expect=[claim]
-    )
+    step = {"cast": "Splinter", "by": "Alice", "targets": ["mine"]}
+    spec = _base(zones=zones, resolve=step, expect=[claim])
     with pytest.raises(ScenarioError) as caught:
         evaluate_claim(spec, claim)
     assert "701.23b" in str(caught.value)
