@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 
-from quizzes.models import Bank, Question, Scenario
+from quizzes.models import Bank, BlueprintArea, ExamBlueprint, ExamSitting, Question, Scenario
 
 
 class QuestionInline(admin.TabularInline):
@@ -71,3 +71,52 @@ class QuestionAdmin(admin.ModelAdmin):
     search_fields = ["prompt", "key", "scenario__title", "scenario__slug"]
     list_select_related = ["scenario", "bank"]
     autocomplete_fields = ["scenario", "bank", "rules"]
+
+
+class BlueprintAreaInline(admin.TabularInline):
+    model = BlueprintArea
+    extra = 1
+    fields = ["position", "title", "rules", "count"]
+
+
+@admin.register(ExamBlueprint)
+class ExamBlueprintAdmin(admin.ModelAdmin):
+    list_display = [
+        "title",
+        "slug",
+        "question_count",
+        "time_limit_minutes",
+        "pass_mark",
+        "is_active",
+    ]
+    list_filter = ["is_active"]
+    search_fields = ["title", "slug", "description"]
+    prepopulated_fields = {"slug": ["title"]}
+    inlines = [BlueprintAreaInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("areas")
+
+
+@admin.register(ExamSitting)
+class ExamSittingAdmin(admin.ModelAdmin):
+    """Sittings are the learners' record: read-only here."""
+
+    list_display = ["title", "learner", "started_at", "right_count", "question_count", "passed"]
+    list_filter = ["passed", "blueprint"]
+    search_fields = ["title", "attempt__user__username"]
+    list_select_related = ["attempt__user"]
+
+    @admin.display(description="learner", ordering="attempt__user__username")
+    def learner(self, sitting: ExamSitting) -> str:
+        return str(sitting.attempt.user)
+
+    @admin.display(description="started", ordering="attempt__started_at")
+    def started_at(self, sitting: ExamSitting):
+        return sitting.attempt.started_at
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

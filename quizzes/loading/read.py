@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from quizzes.models.exams import RULE_PREFIX, rule_is_under
 from rules.engine import ScenarioError, parse_scenario
 from rules.engine.cards import CATALOG_DIR, Catalog, parse_card_definition
 
@@ -18,6 +19,7 @@ CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 TUTOR_KEYS = ("stored_ruling", "stored_expect", "cites", "language")
 RULE_FIELDS = {"number", "kind", "title", "text", "language", "edition_name", "edition_date"}
 RULE_OPTIONAL = {"source", "note", "canonical", "aliases"}
+BLUEPRINT_FIELDS = {"slug", "title", "description", "time_limit_minutes", "pass_mark", "areas"}
 
 
 class ContentError(Exception):
@@ -48,6 +50,7 @@ class Content:
     banks: list[dict[str, Any]] = field(default_factory=list)
     scenarios: list[ScenarioFile] = field(default_factory=list)
     catalog: Catalog = field(default_factory=Catalog)
+    blueprints: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _display(path: Path) -> str:
@@ -93,6 +96,7 @@ def read_content(content_dir: Path = CONTENT_DIR, catalog_dir: Path = CATALOG_DI
                 raise ContentError(
                     _display(scenario.path), f"cites[{index}]", f"no rule {number} in rules.json"
                 )
+    content.blueprints = _read_blueprints(content_dir / "blueprints.json", content.rules)
     return content
 
 
@@ -222,3 +226,59 @@ def _read_scenario(path: Path, catalog: Catalog) -> ScenarioFile:
     if not spec.get("expect") and not stored_ruling:
         raise ContentError(where, "stored_ruling", "a scenario without expect needs its ruling")
     return ScenarioFile(path, slug, spec, stored_ruling, stored_expect, tuple(cites))
+
+
+def _read_blueprints(path: Path, rules: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Exam blueprints (optional file): each area names rules that rules.json holds."""
+    if not path.exists():
+        return []
+    raw = _read_json(path)
+    where = _display(path)
+    if not isinstance(raw, list):
+        raise ContentError(where, "", "must be a list of exam blueprints")
+    current = [row["number"] for row in rules if not row.get("canonical")]
+    slugs: set[str] = set()
+    for index, blueprint in enumerate(raw):
+        at = f"[{index}]"
+        if not isinstance(blueprint, dict):
+            raise ContentError(where, at, "must be an object")
+        unknown = set(blueprint) - BLUEPRINT_FIELDS
+        if unknown:
+            raise ContentError(where, f"{at}.{sorted(unknown)[0]}", "is not a blueprint field")
+        for name in ("slug", "title"):
+            if not isinstance(blueprint.get(name), str) or not blueprint[name].strip():
+                raise ContentError(where, f"{at}.{name}", "must be a non-empty string")
+        if blueprint["slug"] in slugs:
+            raise ContentError(where, f"{at}.slug", f"{blueprint['slug']!r} is used twice")
+        slugs.add(blueprint["slug"])
+        if not isinstance(blueprint.get("description", ""), str):
+            raise ContentError(where, f"{at}.description", "must be a string")
+        minutes = blueprint.get("time_limit_minutes")
+        if not _is_int(minutes) or not 1 <= minutes <= 600:
+            raise ContentError(where, f"{at}.time_limit_minutes", "must be a whole number 1-600")
+        mark = blueprint.get("pass_mark", 0.8)
+        if isinstance(mark, bool) or not isinstance(mark, int | float) or not 0 < mark <= 1:
+            raise ContentError(where, f"{at}.pass_mark", "must be a share above 0, at most 1")
+        areas = blueprint.get("areas")
+        if not isinstance(areas, list) or not areas:
+            raise ContentError(where, f"{at}.areas", "must be a non-empty list")
+        for area_index, area in enumerate(areas):
+            area_at = f"{at}.areas[{area_index}]"
+            if not isinstance(area, dict) or not isinstance(area.get("title"), str):
+                raise ContentError(where, f"{area_at}.title", "must be a string")
+            if not _is_int(area.get("count")) or area["count"] < 1:
+                raise ContentError(where, f"{area_at}.count", "must be a whole number, 1 or more")
+            prefixes = area.get("rules")
+            if not isinstance(prefixes, list) or not prefixes:
+                raise ContentError(where, f"{area_at}.rules", "must be a non-empty list")
+            for rule_index, prefix in enumerate(prefixes):
+                rule_at = f"{area_at}.rules[{rule_index}]"
+                if not isinstance(prefix, str) or not RULE_PREFIX.match(prefix):
+                    raise ContentError(where, rule_at, "must be a rule number such as 701.23")
+                if not any(rule_is_under(number, prefix) for number in current):
+                    raise ContentError(where, rule_at, f"no rule {prefix} in rules.json")
+    return raw
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

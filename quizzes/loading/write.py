@@ -16,7 +16,7 @@ from django.db import models, transaction
 
 from quizzes.loading.questions import build_questions
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
-from quizzes.models import Bank, Question, Scenario
+from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
 from rules.engine.cards import CATALOG_DIR
 from rules.models import Card, Rule, RuleAlias
 
@@ -79,7 +79,38 @@ def load_content(
         catalog = Card.objects.catalog()
         for scenario_file in content.scenarios:
             _load_scenario(scenario_file, banks, catalog, report)
+        _load_blueprints(content, report)
     return report
+
+
+def _load_blueprints(content: Content, report: LoadReport) -> None:
+    """Exam blueprints by slug, their areas by position; areas past the file's last are removed."""
+    for position, row in enumerate(content.blueprints):
+        blueprint, _ = sync(
+            ExamBlueprint,
+            {"slug": row["slug"]},
+            {
+                "title": row["title"],
+                "description": row.get("description", ""),
+                "time_limit_minutes": row["time_limit_minutes"],
+                "pass_mark": float(row.get("pass_mark", 0.8)),
+                "position": position,
+                "is_active": True,
+            },
+            report,
+        )
+        for area_position, area in enumerate(row["areas"]):
+            sync(
+                BlueprintArea,
+                {"blueprint": blueprint, "position": area_position},
+                {"title": area["title"], "rules": ", ".join(area["rules"]), "count": area["count"]},
+                report,
+            )
+        stale = BlueprintArea.objects.filter(blueprint=blueprint, position__gte=len(row["areas"]))
+        removed = stale.count()
+        if removed:
+            stale.delete()
+            report.changes[("BlueprintArea", "removed")] += removed
 
 
 def _load_rules(content: Content, report: LoadReport) -> None:

@@ -6,3 +6,7 @@ from quizzes.models.content import Bank, Question, Scenario
 from quizzes.models.progress import Attempt, Mastery, Response
 
 __all__ = ["Bank", "Question", "Scenario", "Attempt", "Mastery", "Response"]
+
+from quizzes.models.exams import BlueprintArea, ExamBlueprint, ExamItem, ExamSitting  # noqa: E402
+
+__all__ += ["BlueprintArea", "ExamBlueprint", "ExamItem", "ExamSitting"]

@@ -1,0 +1,180 @@
+"""Certification practice: blueprints (how many questions per rule area) and exam sittings.
+
+A sitting is an `Attempt` of kind `exam` (its deadline is kept server-side) plus an `ExamSitting`
+row that remembers the blueprint it was drawn from and, once finished, its score. `ExamItem`s fix
+the sitting's ordered questions and the variant seed each is shown with; the learner's answers are
+kept on the items and graded into ordinary `Response`s of the attempt when it finishes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+# "701.23" (a rule and all its subrules), "701" (a whole section) or "701.23b" (one subrule).
+RULE_PREFIX = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
+
+
+def split_rule_prefixes(text: str) -> list[str]:
+    """Rule numbers or prefixes written with commas or spaces: "701.23, 701.17a"."""
+    return [token.rstrip(".") for token in re.split(r"[\s,]+", text or "") if token]
+
+
+def rule_is_under(number: str, prefix: str) -> bool:
+    """Whether rule `number` is `prefix` or one of its subrules (701.23 covers 701.23b only)."""
+    if number == prefix:
+        return True
+    if not number.startswith(prefix):
+        return False
+    rest = number[len(prefix) :]
+    return rest.startswith(".") or ("." in prefix and rest.isalpha())
+
+
+class ExamBlueprint(models.Model):
+    """What a practice exam asks: questions per rule area, a time limit and a pass mark."""
+
+    slug = models.SlugField(max_length=100, unique=True)
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    time_limit_minutes = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(600)]
+    )
+    pass_mark = models.FloatField(
+        default=0.8,
+        validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
+        help_text="The share of questions to get right to pass (0.80 as in judge exams).",
+    )
+    is_active = models.BooleanField(default=True)
+    position = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["position", "title"]
+
+    def __str__(self) -> str:
+        return self.title
+
+    @property
+    def question_count(self) -> int:
+        """Questions asked when the bank is deep enough (use with prefetched areas)."""
+        return sum(area.count for area in self.areas.all())
+
+    @property
+    def pass_percent(self) -> int:
+        return round(self.pass_mark * 100)
+
+
+class BlueprintArea(models.Model):
+    """One row of a blueprint: `count` questions on the rules `rules` names."""
+
+    blueprint = models.ForeignKey(ExamBlueprint, on_delete=models.CASCADE, related_name="areas")
+    position = models.PositiveSmallIntegerField(default=0)
+    title = models.CharField(max_length=200)
+    rules = models.CharField(
+        max_length=300,
+        help_text='Rule numbers or prefixes, comma-separated: "701.23" covers 701.23a-701.23k.',
+    )
+    count = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+
+    class Meta:
+        ordering = ["blueprint", "position", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.title}: {self.count} ({self.rules})"
+
+    @property
+    def rule_prefixes(self) -> list[str]:
+        return split_rule_prefixes(self.rules)
+
+    def clean(self) -> None:
+        prefixes = self.rule_prefixes
+        if not prefixes:
+            raise ValidationError({"rules": "Name at least one rule number or prefix."})
+        for prefix in prefixes:
+            if not RULE_PREFIX.match(prefix):
+                raise ValidationError({"rules": f"{prefix!r} is not a rule number like 701.23."})
+
+
+class ExamSittingQuerySet(models.QuerySet):
+    def owned_by(self, user) -> ExamSittingQuerySet:
+        return self.filter(attempt__user=user)
+
+    def unfinished(self) -> ExamSittingQuerySet:
+        return self.filter(attempt__finished_at__isnull=True)
+
+
+class ExamSitting(models.Model):
+    """One learner's sitting of a blueprint; the score fields are filled when it finishes."""
+
+    attempt = models.OneToOneField(
+        "quizzes.Attempt", on_delete=models.CASCADE, primary_key=True, related_name="exam_sitting"
+    )
+    blueprint = models.ForeignKey(
+        ExamBlueprint, null=True, blank=True, on_delete=models.SET_NULL, related_name="sittings"
+    )
+    # Copied from the blueprint at the start, so editing it later leaves past sittings alone.
+    title = models.CharField(max_length=200)
+    pass_mark = models.FloatField()
+    time_limit_minutes = models.PositiveSmallIntegerField()
+    question_count = models.PositiveSmallIntegerField(default=0)
+    right_count = models.PositiveSmallIntegerField(null=True, blank=True)
+    passed = models.BooleanField(null=True, blank=True)
+
+    objects = ExamSittingQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-attempt__started_at"]
+
+    def __str__(self) -> str:
+        return f"{self.title} by {self.attempt.user}"
+
+    @property
+    def finished(self) -> bool:
+        return self.attempt.finished_at is not None
+
+    @property
+    def score(self) -> float | None:
+        if self.right_count is None or not self.question_count:
+            return None
+        return self.right_count / self.question_count
+
+    @property
+    def score_percent(self) -> int | None:
+        score = self.score
+        return None if score is None else round(score * 100)
+
+    @property
+    def pass_percent(self) -> int:
+        return round(self.pass_mark * 100)
+
+
+class ExamItem(models.Model):
+    """The question at one position of a sitting, with the variant seed it is shown with."""
+
+    sitting = models.ForeignKey(ExamSitting, on_delete=models.CASCADE, related_name="items")
+    position = models.PositiveSmallIntegerField(help_text="1, 2, ... in the order asked.")
+    question = models.ForeignKey(
+        "quizzes.Question", on_delete=models.CASCADE, related_name="exam_items"
+    )
+    variant_seed = models.PositiveIntegerField(default=0)
+    area = models.CharField(max_length=200, blank=True, help_text="The blueprint row it fills.")
+    # Kept here until the sitting finishes; only then is it graded into a Response (no verdict
+    # exists while the exam runs, so no page can show one).
+    answer = models.JSONField(null=True, blank=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["sitting", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["sitting", "position"], name="one_item_per_position"),
+            models.UniqueConstraint(
+                fields=["sitting", "question"], name="one_item_per_sitting_and_question"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Question {self.position} of sitting {self.sitting_id}"
