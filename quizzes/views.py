@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import secrets
 from typing import Any
 
@@ -10,18 +11,18 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import reswap, retarget
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from quizzes import answers, reports, selection, variants
+from quizzes import answers, exams, reports, selection, variants
 from quizzes.board import build_board
 from quizzes.forms import AnswerForm, SignupForm
-from quizzes.models import Attempt, Mastery, Question, Response
+from quizzes.models import Attempt, ExamSitting, Mastery, Question, Response
 from rules.models import Rule
 
 TOKEN_SALT = "quizzes.practice.answer"
@@ -183,3 +184,151 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
     }
     template = "quizzes/progress.html#history" if request.htmx else "quizzes/progress.html"
     return render(request, template, context)
+
+
+# Certification practice: timed exams, graded only at the end (see quizzes/exams.py).
+
+
+def _sitting(request: HtmxHttpRequest, pk: int) -> ExamSitting:
+    """The learner's own sitting (another learner's is a 404), its attempt and user loaded."""
+    sitting = get_object_or_404(exams.sittings_of(request.user), pk=pk)
+    sitting.attempt.user = request.user  # owned: spare a query when grading
+    return sitting
+
+
+def _exam_index_context(request: HtmxHttpRequest) -> dict[str, Any]:
+    running = exams.running_sitting(request.user)
+    return {
+        "blueprints": exams.blueprints(),
+        "running": running,
+        "clock": exams.clock(running) if running else None,
+        "sittings": exams.sittings_of(request.user).exclude(attempt__finished_at=None)[:20],
+    }
+
+
+@require_GET
+@login_required
+def exam_index(request: HtmxHttpRequest) -> HttpResponse:
+    return render(request, "quizzes/exam_index.html", _exam_index_context(request))
+
+
+@require_POST
+@login_required
+def exam_start(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    blueprint = get_object_or_404(exams.blueprints(), slug=slug)
+    try:
+        sitting = exams.start(request.user, blueprint)
+    except exams.ExamError as error:
+        context = _exam_index_context(request) | {"error": str(error)}
+        return render(request, "quizzes/exam_index.html", context, status=409)
+    return redirect("exam_question", pk=sitting.pk, position=1)
+
+
+def _exam_nav(sitting: ExamSitting, statuses: list[dict[str, Any]], current: int) -> dict:
+    return {
+        "sitting": sitting,
+        "statuses": statuses,
+        "current": current,
+        "total": len(statuses),
+        "unanswered": sum(not row["answered"] for row in statuses),
+        "clock": exams.clock(sitting),
+    }
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def exam_question(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
+    sitting = _sitting(request, pk)
+    # a form sent in the last seconds may arrive just after the deadline
+    grace = exams.ANSWER_GRACE if request.method == "POST" else datetime.timedelta(0)
+    if exams.close_if_over(sitting, grace=grace):
+        return redirect("exam_sitting", pk=pk)
+    statuses = exams.item_statuses(sitting)
+    answered = {row["position"]: row["answered"] for row in statuses}
+    if position not in answered:
+        raise Http404("No such question in this exam.")
+    following = exams.next_unanswered(statuses, position)
+    skip_url = (
+        reverse("exam_question", args=[pk, following])
+        if following not in (None, position)
+        else reverse("exam_sitting", args=[pk])
+    )
+    if request.method == "POST" and answered[position]:  # sent twice: the first answer stands
+        return redirect(skip_url)
+    item = sitting.items.select_related("question__scenario").get(position=position)
+    context = _question_context(item.question, item.variant_seed, form_data=request.POST or None)
+    context |= _exam_nav(sitting, statuses, position)
+    context |= {"item": item, "answered": answered[position], "skip_url": skip_url}
+    if request.method == "POST":
+        form = context["form"]
+        if not form.is_valid():
+            return render(request, "quizzes/exam_question.html", context, status=400)
+        try:
+            exams.record_answer(sitting, item, form.answer())
+        except exams.TimeUp:
+            return redirect("exam_sitting", pk=pk)
+        answered[position] = True
+        statuses = [{**row, "answered": answered[row["position"]]} for row in statuses]
+        following = exams.next_unanswered(statuses, position)
+        if following is None:
+            return redirect("exam_sitting", pk=pk)
+        return redirect("exam_question", pk=pk, position=following)
+    return render(request, "quizzes/exam_question.html", context)
+
+
+@require_GET
+@login_required
+def exam_clock(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The countdown, polled by htmx; once time is up the page moves on to the report."""
+    sitting = _sitting(request, pk)
+    if exams.close_if_over(sitting):
+        return HttpResponseClientRedirect(reverse("exam_sitting", args=[pk]))
+    context = {"sitting": sitting, "clock": exams.clock(sitting)}
+    return render(request, "quizzes/exam_clock.html", context)
+
+
+@require_GET
+@login_required
+def exam_sitting(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """While it runs: the questions, answered or not, and the finish button. After: the report."""
+    sitting = _sitting(request, pk)
+    if not exams.close_if_over(sitting):
+        statuses = exams.item_statuses(sitting)
+        return render(request, "quizzes/exam_overview.html", _exam_nav(sitting, statuses, 0))
+    return render(request, "quizzes/exam_report.html", {"report": exams.report(sitting)})
+
+
+@require_POST
+@login_required
+def exam_finish(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    exams.finish(_sitting(request, pk))
+    return redirect("exam_sitting", pk=pk)
+
+
+@require_GET
+@login_required
+def exam_review(request: HtmxHttpRequest, pk: int, position: int) -> HttpResponse:
+    """One question after the end: the learner's answer, the computed ruling, the rules."""
+    sitting = _sitting(request, pk)
+    if not exams.close_if_over(sitting):
+        return redirect("exam_question", pk=pk, position=position)
+    item = get_object_or_404(sitting.items.select_related("question__scenario"), position=position)
+    response = (
+        Response.objects.filter(attempt_id=sitting.pk, question_id=item.question_id)
+        .select_related("question__scenario")
+        .first()
+    )
+    following = position + 1 if position < sitting.question_count else None
+    next_url = (
+        reverse("exam_review", args=[pk, following])
+        if following
+        else reverse("exam_sitting", args=[pk])
+    )
+    context = _question_context(item.question, item.variant_seed)
+    context |= {"sitting": sitting, "item": item, "total": sitting.question_count}
+    if response is not None:
+        context |= _feedback_context(response, "")
+    else:
+        context["deciding_rules"] = item.question.rules.order_by("number")
+    context["next_url"] = next_url
+    return render(request, "quizzes/exam_review.html", context)

@@ -1,0 +1,403 @@
+"""Certification practice: draw a sitting from a blueprint, enforce its deadline, score it.
+
+Policies (see docs/architecture.md, "Certification practice"):
+- A sitting's questions are drawn once, at the start, from `selection.available_questions(user)`
+  (active, in banks the learner may use, never from scenarios the engine marks invalid or
+  disagreeing), per blueprint row at random in the database, one question per scenario where the
+  bank allows. A row the bank can't fill is filled as far as it goes; no questions at all is an
+  `ExamError`.
+- The deadline is the server's: every request checks it; once it has passed no answer is taken
+  (but for `ANSWER_GRACE`, for a form sent just before) and the sitting is finished and scored.
+- Each question is answered once, in any order; skipping is allowed. While the exam runs an
+  answer is only kept on its `ExamItem`: nothing is graded, so no page (practice feedback,
+  progress, mastery) can give a verdict away. Finishing grades every answer through
+  `answers.submit`, in order: exam answers are real answers, saved as `Response`s, and update Elo
+  and FSRS like practice ones (at the finish, not as they are given).
+- A question is right when every part of it is right; unanswered questions count as wrong. The
+  sitting passes when the right answers reach the pass mark.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import operator
+import random
+import secrets
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import reduce
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from quizzes import answers, selection
+from quizzes.models import (
+    Attempt,
+    BlueprintArea,
+    ExamBlueprint,
+    ExamItem,
+    ExamSitting,
+    Question,
+    Response,
+)
+from quizzes.models.exams import rule_is_under
+from rules.models import Rule
+
+# A form sent in the last seconds still counts when it arrives just after the deadline.
+ANSWER_GRACE = datetime.timedelta(seconds=5)
+# Candidates fetched per question wanted, to prefer questions from different scenarios.
+CANDIDATES_PER_QUESTION = 4
+
+
+class ExamError(Exception):
+    """The sitting can't be started or the answer can't be taken."""
+
+
+class TimeUp(ExamError):
+    """The deadline has passed: the sitting is finished."""
+
+
+# Queries -----------------------------------------------------------------------------------
+
+
+def blueprints() -> QuerySet[ExamBlueprint]:
+    return ExamBlueprint.objects.filter(is_active=True).prefetch_related("areas")
+
+
+def sittings_of(user) -> QuerySet[ExamSitting]:
+    """Every lookup of a sitting goes through its owner: another learner's is not found."""
+    return ExamSitting.objects.owned_by(user).select_related("attempt")
+
+
+def item_statuses(sitting: ExamSitting) -> list[dict[str, Any]]:
+    """Position and answered flag of every item, in order: one query."""
+    return [
+        {"position": position, "answered": answered_at is not None}
+        for position, answered_at in sitting.items.order_by("position").values_list(
+            "position", "answered_at"
+        )
+    ]
+
+
+def next_unanswered(statuses: list[dict[str, Any]], after: int) -> int | None:
+    """The first unanswered position after `after`, wrapping round; None when all are answered."""
+    ordered = sorted(statuses, key=lambda row: (row["position"] <= after, row["position"]))
+    return next((row["position"] for row in ordered if not row["answered"]), None)
+
+
+# Drawing and starting ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Drawn:
+    question_id: int
+    area: str
+
+
+def _rule_ids_by_area(areas: list[BlueprintArea]) -> dict[int, set[int]]:
+    """Current rules under each area's prefixes, from one query on the indexed rule number."""
+    prefixes = {prefix for area in areas for prefix in area.rule_prefixes}
+    if not prefixes:
+        return {}
+    starts = reduce(operator.or_, (Q(number__startswith=prefix) for prefix in prefixes))
+    rules = list(Rule.objects.current().filter(starts).values_list("id", "number"))
+    return {
+        area.pk: {
+            rule_id
+            for rule_id, number in rules
+            if any(rule_is_under(number, prefix) for prefix in area.rule_prefixes)
+        }
+        for area in areas
+    }
+
+
+def draw(user, blueprint: ExamBlueprint, rng: random.Random | None = None) -> list[Drawn]:
+    """Questions for a sitting: per area, random available ones on its rules, in random order.
+
+    Each area costs one query, ordered at random and limited in the database, whatever the size
+    of the bank. Questions from a scenario already drawn are used only when nothing else is left.
+    """
+    rng = rng or random.Random()
+    areas = list(blueprint.areas.all())
+    rule_ids = _rule_ids_by_area(areas)
+    through = Question.rules.through
+    available = selection.available_questions(user)
+    drawn: list[Drawn] = []
+    taken: set[int] = set()
+    scenarios: set[int] = set()
+    for area in areas:
+        if not rule_ids.get(area.pk):
+            continue
+        on_rules = through.objects.filter(rule_id__in=rule_ids[area.pk]).values("question_id")
+        candidates = list(
+            available.filter(pk__in=on_rules)
+            .exclude(pk__in=taken)
+            .order_by("?")
+            .values_list("pk", "scenario_id")[: area.count * CANDIDATES_PER_QUESTION]
+        )
+        picked: list[tuple[int, int]] = []
+        for candidate in candidates:  # one question per scenario first
+            if len(picked) < area.count and candidate[1] not in scenarios:
+                picked.append(candidate)
+                scenarios.add(candidate[1])
+        for candidate in candidates:  # then others from the same scenarios, if the bank is shallow
+            if len(picked) < area.count and candidate not in picked:
+                picked.append(candidate)
+        for question_id, _ in picked:
+            taken.add(question_id)
+            drawn.append(Drawn(question_id, area.title))
+    rng.shuffle(drawn)
+    return drawn
+
+
+def new_seed() -> int:
+    """A variant seed, as practice uses (0, the scenario as written, when variants are off)."""
+    return secrets.randbelow(2**31 - 2) + 1 if getattr(settings, "QUIZZES_VARIANTS", True) else 0
+
+
+def running_sitting(user, now=None) -> ExamSitting | None:
+    """The learner's sitting still running, after finishing any whose time is up."""
+    now = now or timezone.now()
+    for sitting in sittings_of(user).unfinished():
+        if not close_if_over(sitting, now):
+            return sitting
+    return None
+
+
+def check_can_start(user, blueprint: ExamBlueprint) -> list[Drawn]:
+    if not blueprint.is_active:
+        raise ExamError("This exam is not offered any more.")
+    drawn = draw(user, blueprint)
+    if not drawn:
+        raise ExamError("There are no questions for this exam in the banks open to you yet.")
+    return drawn
+
+
+def start(user, blueprint: ExamBlueprint, now=None) -> ExamSitting:
+    """Start a sitting, or return the one still running (one sitting at a time)."""
+    now = now or timezone.now()
+    running = running_sitting(user, now)
+    if running is not None:
+        return running
+    drawn = check_can_start(user, blueprint)
+    with transaction.atomic():
+        attempt = Attempt.objects.create(
+            user=user,
+            kind=Attempt.Kind.EXAM,
+            started_at=now,
+            deadline=now + datetime.timedelta(minutes=blueprint.time_limit_minutes),
+        )
+        sitting = ExamSitting.objects.create(
+            attempt=attempt,
+            blueprint=blueprint,
+            title=blueprint.title,
+            pass_mark=blueprint.pass_mark,
+            time_limit_minutes=blueprint.time_limit_minutes,
+            question_count=len(drawn),
+        )
+        ExamItem.objects.bulk_create(
+            ExamItem(
+                sitting=sitting,
+                position=position,
+                question_id=item.question_id,
+                variant_seed=new_seed(),
+                area=item.area,
+            )
+            for position, item in enumerate(drawn, start=1)
+        )
+    return sitting
+
+
+# Answering, the clock, finishing -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Clock:
+    deadline: datetime.datetime
+    seconds_left: int
+
+    @property
+    def over(self) -> bool:
+        return self.seconds_left <= 0
+
+    @property
+    def label(self) -> str:
+        if self.over:
+            return "Time is up"
+        if self.seconds_left < 60:
+            return "Less than a minute left"
+        minutes = math.ceil(self.seconds_left / 60)
+        return f"{minutes} minute{'s' if minutes != 1 else ''} left"
+
+
+def clock(sitting: ExamSitting, now=None) -> Clock:
+    now = now or timezone.now()
+    deadline = sitting.attempt.deadline
+    return Clock(deadline, max(0, math.ceil((deadline - now).total_seconds())))
+
+
+def close_if_over(
+    sitting: ExamSitting, now=None, grace: datetime.timedelta = datetime.timedelta(0)
+) -> bool:
+    """Finish the sitting when its deadline (plus `grace`) has passed; True when it is finished."""
+    now = now or timezone.now()
+    if sitting.finished:
+        return True
+    if now >= sitting.attempt.deadline + grace:
+        finish(sitting, now)
+        return True
+    return False
+
+
+def record_answer(sitting: ExamSitting, item: ExamItem, answer: dict[str, Any], now=None) -> bool:
+    """Keep the answer for grading at the end; False when the item was already answered.
+
+    Raises TimeUp after the deadline (but for `ANSWER_GRACE`); the sitting is then finished.
+    """
+    now = now or timezone.now()
+    if sitting.finished:
+        raise TimeUp("This exam is finished.")
+    if now > sitting.attempt.deadline + ANSWER_GRACE:
+        finish(sitting, now)
+        raise TimeUp("Time was up before this answer arrived.")
+    saved = ExamItem.objects.filter(pk=item.pk, answered_at__isnull=True).update(
+        answer=answer, answered_at=now
+    )
+    return bool(saved)
+
+
+def needed_to_pass(pass_mark: float, question_count: int) -> int:
+    """Right answers needed: the pass mark's share of the questions, rounded up."""
+    return math.ceil(pass_mark * question_count - 1e-9)
+
+
+def finish(sitting: ExamSitting, now=None) -> ExamSitting:
+    """Close the sitting (at the deadline at the latest), grade its answers, store the score.
+
+    Idempotent: only the request that closes the attempt grades, so each answer is graded once.
+    """
+    now = now or timezone.now()
+    attempt = sitting.attempt
+    finished_at = min(now, attempt.deadline) if attempt.deadline else now
+    with transaction.atomic():
+        closed = Attempt.objects.filter(pk=attempt.pk, finished_at__isnull=True).update(
+            finished_at=finished_at
+        )
+        if not closed:  # finished by another request: take its result
+            sitting.refresh_from_db()
+            attempt.refresh_from_db(fields=["finished_at"])
+            return sitting
+        attempt.finished_at = finished_at
+        answered = sitting.items.filter(answered_at__isnull=False).select_related(
+            "question__scenario"
+        )
+        right = 0
+        for item in answered.order_by("position"):
+            try:
+                verdict = answers.submit(
+                    attempt, item.question, item.answer, seed=item.variant_seed
+                )
+            except answers.AnswerError:
+                continue  # an answer that does not fit the question counts as wrong
+            right += int(verdict.correct)
+        sitting.right_count = right
+        sitting.passed = right >= needed_to_pass(sitting.pass_mark, sitting.question_count)
+        sitting.save(update_fields=["right_count", "passed"])
+    return sitting
+
+
+# The report --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ItemResult:
+    item: ExamItem
+    response: Response | None
+
+    @property
+    def answered(self) -> bool:
+        return self.response is not None
+
+    @property
+    def correct(self) -> bool:
+        return self.response is not None and self.response.correct
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Right answers out of questions asked, on one rule or one blueprint area."""
+
+    name: str
+    title: str
+    right: int
+    asked: int
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.right / self.asked) if self.asked else 0
+
+
+@dataclass(frozen=True)
+class Report:
+    sitting: ExamSitting
+    items: list[ItemResult]
+    by_rule: list[Tally]
+    by_area: list[Tally]
+    needed: int
+    time_used: datetime.timedelta
+
+    @property
+    def answered(self) -> int:
+        return sum(result.answered for result in self.items)
+
+    @property
+    def time_used_label(self) -> str:
+        minutes, seconds = divmod(int(self.time_used.total_seconds()), 60)
+        return f"{minutes} min {seconds:02d} s"
+
+
+def report(sitting: ExamSitting) -> Report:
+    """Score report of a finished sitting: four queries, whatever the number of questions."""
+    items = list(sitting.items.select_related("question__scenario").order_by("position"))
+    responses = {r.question_id: r for r in Response.objects.filter(attempt_id=sitting.pk)}
+    results = [ItemResult(item, responses.get(item.question_id)) for item in items]
+    correct = {result.item.question_id: result.correct for result in results}
+    cited = Question.rules.through.objects.filter(question_id__in=correct).values_list(
+        "question_id", "rule__number", "rule__title"
+    )
+    rule_right: dict[str, int] = defaultdict(int)
+    rule_asked: dict[str, int] = defaultdict(int)
+    titles: dict[str, str] = {}
+    for question_id, number, title in cited:
+        titles[number] = title
+        rule_asked[number] += 1
+        rule_right[number] += int(correct[question_id])
+    area_right: dict[str, int] = defaultdict(int)
+    area_asked: dict[str, int] = defaultdict(int)
+    for result in results:
+        area_asked[result.item.area] += 1
+        area_right[result.item.area] += int(result.correct)
+    attempt = sitting.attempt
+    return Report(
+        sitting=sitting,
+        items=results,
+        by_rule=[
+            Tally(number, titles[number], rule_right[number], rule_asked[number])
+            for number in sorted(rule_asked, key=_rule_sort_key)
+        ],
+        by_area=[Tally(area, area, area_right[area], area_asked[area]) for area in area_asked],
+        needed=needed_to_pass(sitting.pass_mark, sitting.question_count),
+        time_used=(attempt.finished_at or timezone.now()) - attempt.started_at,
+    )
+
+
+def _rule_sort_key(number: str) -> tuple:
+    """701.23b after 701.9: numeric parts compare as numbers."""
+    head, _, tail = number.partition(".")
+    digits = "".join(ch for ch in tail if ch.isdigit())
+    letters = "".join(ch for ch in tail if ch.isalpha())
+    return (int(head) if head.isdigit() else 0, int(digits) if digits else -1, letters)
