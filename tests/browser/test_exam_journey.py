@@ -1,0 +1,89 @@
+"""Sit the seeded practice exam in a browser: answer every question, finish, read the report."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.management import call_command
+
+from quizzes.models import ExamSitting, Response
+from tests.browser.conftest import serious_violations
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def seeded(transactional_db):
+    with open("/dev/null", "w") as quiet:
+        call_command("load_content", stdout=quiet)
+    UserFactory(username="candidate", password="a-long-pass-9")
+
+
+def log_in(page, base_url: str) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.get_by_label("Username").fill("candidate")
+    page.get_by_label("Password").fill("a-long-pass-9")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_load_state()
+
+
+def answer_whatever_is_asked(page) -> None:
+    """Some answer to a question of any kind: the journey checks the flow, not the judging."""
+    form = page.locator("#answer-form")
+    marks = form.locator(".board fieldset.marks")
+    for index in range(marks.count()):
+        marks.nth(index).locator("label.mark-may").click()
+    picks = form.locator(".board label.card-pick")
+    if picks.count():
+        picks.first.click()
+    groups = form.locator("fieldset.choice-group")
+    for index in range(groups.count()):
+        first = groups.nth(index).locator("input").first
+        if first.get_attribute("type") == "radio":
+            first.check()
+    for name, value in (("low", "0"), ("high", "1"), ("number", "1")):
+        field = form.locator(f"input[name={name}]")
+        if field.count():
+            field.fill(value)
+
+
+def test_sit_the_seeded_exam(page, live_server, seeded):
+    log_in(page, live_server.url)
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Exams").click()
+    page.wait_for_url("**/exams/")
+    page.get_by_role("button", name="Start Search and its neighbours — practice exam").click()
+    page.wait_for_url(re.compile(r".*/exams/\d+/q/1/$"))
+    assert page.locator("[role=timer]").inner_text() == "20 minutes left"
+    assert serious_violations(page) == [], "exam question page"
+
+    total = ExamSitting.objects.get().question_count
+    assert total == 10
+    for number in range(1, total + 1):
+        assert f"Question {number} of {total}" in page.locator(".exam-bar").inner_text()
+        answer_whatever_is_asked(page)
+        page.get_by_role("button", name="Save my answer").click()
+        page.wait_for_load_state()
+        assert "Right!" not in page.content() and "Not quite" not in page.content()
+
+    page.wait_for_url(re.compile(r".*/exams/\d+/$"))
+    assert "0 not answered yet" in page.content()
+    assert not Response.objects.exists(), "nothing is graded before the end"
+    page.get_by_role("button", name="Finish the exam").click()
+    page.wait_for_load_state()
+
+    heading = page.get_by_role("heading", level=1).inner_text()
+    assert heading.startswith("Your score:") and ("passed" in heading)
+    assert page.locator(".exam-scores tbody tr").count() >= 1
+    assert page.locator(".exam-review-list li").count() == total
+    assert Response.objects.filter(user__username="candidate").count() == total
+    assert serious_violations(page) == [], "score report"
+
+    page.get_by_role("link", name="Review question by question").click()
+    page.locator("#feedback-title").wait_for()
+    assert page.locator("#feedback-title").inner_text().startswith(("Right!", "Not quite"))
+    assert "The rules that decide it" in page.content()
+    assert serious_violations(page) == [], "review page"
+    page.locator("#next-question").click()
+    page.wait_for_url(re.compile(r".*/review/2/$"))
