@@ -338,7 +338,19 @@ def _draw_step(run: _Run) -> None:
         return
     if not usable:
         top = library[0]
-        run.move(top, "hand", "121.1", f"{drawer} draws the top card of the library, {top.name}.")
+        if run.result.dredge:
+            # The deciding rule is why dredge can't replace this draw.
+            run.move(
+                top,
+                "hand",
+                "702.52b",
+                f"No dredge card can replace the draw (too few cards in the library), so "
+                f"{drawer} draws the top card, {top.name}.",
+            )
+        else:
+            run.move(
+                top, "hand", "121.1", f"{drawer} draws the top card of the library, {top.name}."
+            )
         return
     # The draw may be replaced by any usable dredge (702.52a): the line of play isn't fixed.
     deepest = max(n for _, n in usable)
