@@ -296,3 +296,17 @@ def test_a_scenario_that_fails_late_rolls_back_everything(content_copy, monkeypa
         load("--content-dir", str(content_copy))
     assert dump() == before
     assert not any(model.objects.exists() for model in CONTENT_MODELS)
+
+
+def test_every_rule_number_in_the_engine_has_a_rule_row():
+    """A citation anywhere in the engine's code leads to a rule page, not a dead end."""
+    import re
+
+    engine = Path(__file__).resolve().parents[2] / "rules" / "engine"
+    cited = {
+        number
+        for path in engine.glob("*.py")
+        for number in re.findall(r"\b\d{3}\.\d+[a-z]?\b", path.read_text())
+    }
+    rows = json.loads((CONTENT_DIR / "rules.json").read_text())
+    assert cited - {row["number"] for row in rows} == set()
