@@ -126,7 +126,11 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
         selection.available_questions(user).select_related("scenario"), pk=served["q"]
     )
     # A form sent twice (double click, back button) gets the feedback it already got.
-    response = Response.objects.owned_by(user).filter(question=question, id__gt=served["a"]).first()
+    response = (
+        Response.objects.owned_by(user)
+        .filter(question=question, id__gt=served["a"], attempt__kind=Attempt.Kind.PRACTICE)
+        .first()
+    )
     if response is None:
         context = _question_context(
             question,
