@@ -38,6 +38,8 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "cost_paid": (("card",), ("player",)),
 }
 PLAYER_KEYS = frozenset({"player", "searcher", "whose"})
+# An outside author may name a claim's one player either way; the contract's key is kept.
+SUBJECT_SYNONYMS = {"searcher": "player", "player": "searcher"}
 MANA_TRIGGERS = frozenset({"tapped_for_mana", "enchanted_tapped_for_mana", "land_tapped_for_mana"})
 SEARCH_TRIGGERS = frozenset(
     {"opponent_searches_library", "player_searches_library", "you_search_library"}
@@ -77,17 +79,26 @@ def claim_subject(scenario: Scenario, claim: Mapping[str, Any]) -> tuple[str, di
     required, optional = CLAIM_SUBJECTS[name]
     subject: dict[str, Any] = {}
     for key in (*required, *optional):
-        if key not in claim:
-            if key in required:
-                raise ScenarioError(f"claim {name}", f"needs {key!r}")
+        if key in claim:
+            value = claim[key]
+        elif key in required and _synonym_of(key, required, optional) in claim:
+            value = claim[_synonym_of(key, required, optional)]
+        elif key in required:
+            raise ScenarioError(f"claim {name}", f"needs {key!r}")
+        else:
             continue
-        value = claim[key]
         if key in PLAYER_KEYS and value not in scenario.state.players:
             raise ScenarioError(f"claim {name}.{key}", f"{value!r} is not a player")
         if key == "card" and scenario.state.card(value) is None:
             raise ScenarioError(f"claim {name}.card", f"no card is labelled {value!r}")
         subject[key] = value
     return name, subject
+
+
+def _synonym_of(key: str, required: tuple[str, ...], optional: tuple[str, ...]) -> str | None:
+    """The other name for `key` when the claim doesn't use that name for something else."""
+    synonym = SUBJECT_SYNONYMS.get(key)
+    return synonym if synonym not in (*required, *optional) else None
 
 
 def evaluate(evaluation: Evaluation, name: str, subject: Mapping[str, Any]) -> Verdict:

@@ -283,3 +283,13 @@ def test_bad_input_through_the_command_names_the_field(tmp_path: Path) -> None:
     completed = _ruling("--check", str(path))
     assert completed.returncode != 0
     assert "zones.Alice.deck" in completed.stdout + completed.stderr
+
+
+def test_a_one_player_claim_may_name_its_player_either_way():
+    spec = json.loads((REPO / "quizzes/content/scenarios/splinter-howling-mine.json").read_text())
+    by_searcher = evaluate_claim(spec, {"claim": "found_count", "searcher": "Alice"})
+    by_player = evaluate_claim(spec, {"claim": "found_count", "player": "Alice"})
+    assert by_player.value == by_searcher.value == [1, 4]
+    assert evaluate_claim(spec, {"claim": "searched_portion", "searcher": "Alice"}).value == (
+        "library"
+    )
