@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Avg, Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Avg, Count, F, IntegerField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Abs, Coalesce
 from django.utils import timezone
 
@@ -32,10 +32,11 @@ class Pick:
 
 
 def available_questions(user) -> QuerySet[Question]:
-    """Active questions in banks the learner may use, from scenarios the engine can rule."""
+    """Active questions in banks the learner may use (`Bank.objects.visible_to`: public, their
+    own, shared with a cohort they belong to), from scenarios the engine can rule."""
     return (
         Question.objects.filter(is_active=True)
-        .filter(Q(bank__visibility=Bank.Visibility.PUBLIC) | Q(bank__owner=user))
+        .filter(bank__in=Bank.objects.visible_to(user))
         .exclude(scenario__engine_status__in=UNSERVABLE)
     )
 

@@ -10,3 +10,7 @@ __all__ = ["Bank", "Question", "Scenario", "Attempt", "Mastery", "Response"]
 from quizzes.models.exams import BlueprintArea, ExamBlueprint, ExamItem, ExamSitting  # noqa: E402
 
 __all__ += ["BlueprintArea", "ExamBlueprint", "ExamItem", "ExamSitting"]
+
+from quizzes.models.cohorts import Cohort, CohortMembership  # noqa: E402
+
+__all__ += ["Cohort", "CohortMembership"]

@@ -23,6 +23,26 @@ class EngineCheck(NamedTuple):
     cited_rules: frozenset[str]
 
 
+class BankQuerySet(models.QuerySet):
+    def owned_by(self, user) -> BankQuerySet:
+        """The banks `user` owns: every instructor page looks banks up through this."""
+        return self.filter(owner=user) if user.is_authenticated else self.none()
+
+    def visible_to(self, user) -> BankQuerySet:
+        """Banks a learner may practise from: public ones, their own, and shared banks assigned
+        to a cohort they belong to (a subquery, so a bank in two cohorts is not doubled)."""
+        public = models.Q(visibility=Bank.Visibility.PUBLIC)
+        if not user.is_authenticated:
+            return self.filter(public)
+        from quizzes.models.cohorts import Cohort
+
+        in_cohort = models.Q(
+            visibility=Bank.Visibility.SHARED,
+            pk__in=Cohort.banks.through.objects.filter(cohort__members=user).values("bank_id"),
+        )
+        return self.filter(public | models.Q(owner=user) | in_cohort)
+
+
 class Bank(models.Model):
     """A set of questions an instructor owns; public banks are open to every learner."""
 
@@ -47,11 +67,20 @@ class Bank(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = BankQuerySet.as_manager()
+
     class Meta:
         ordering = ["title"]
 
     def __str__(self) -> str:
         return self.title
+
+
+class ScenarioQuerySet(models.QuerySet):
+    def in_bank(self, bank: Bank) -> ScenarioQuerySet:
+        """Scenarios authored in `bank` or asked about by its questions (seed banks)."""
+        asked = Question.objects.filter(bank=bank).values("scenario_id")
+        return self.filter(models.Q(bank=bank) | models.Q(pk__in=asked))
 
 
 class Scenario(models.Model):
@@ -92,6 +121,14 @@ class Scenario(models.Model):
         on_delete=models.SET_NULL,
         related_name="authored_scenarios",
     )
+    bank = models.ForeignKey(
+        Bank,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="scenarios",
+        help_text="The bank an instructor authored it in (seed scenarios: none).",
+    )
     version = models.PositiveIntegerField(default=1)
     engine_status = models.CharField(
         max_length=12, choices=EngineStatus, default=EngineStatus.NOT_CHECKED, db_index=True
@@ -99,6 +136,8 @@ class Scenario(models.Model):
     engine_report = models.TextField(blank=True, help_text="What the engine said when checked.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ScenarioQuerySet.as_manager()
 
     class Meta:
         ordering = ["title"]
