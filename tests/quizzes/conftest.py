@@ -124,3 +124,12 @@ def question(scenario, bank, search_rule):
 @pytest.fixture
 def no_variants(settings):
     settings.QUIZZES_VARIANTS = False
+
+
+# Instructors' fixtures (banks, authoring, cohorts): defined in tests/quizzes/instructor_fixtures.py
+from tests.quizzes.instructor_fixtures import (  # noqa: E402, F401
+    instructor,
+    other_instructor,
+    own_bank,
+    teacher_client,
+)

@@ -1,0 +1,459 @@
+"""Instructors' authoring: banks they own, scenarios written as scenario/1 JSON, the live preview
+and the lint. Zulip-style: `check_*` validates and authorises, `do_*` writes; every lookup goes
+through `banks_of(user)` / `scenarios_in(bank)`, so another instructor's bank is never reached.
+
+A scenario document is a content file (docs/authoring.md): a scenario/1 document plus Tutor's
+keys `stored_ruling` and `stored_expect` (and, in an import, `questions`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils.text import slugify
+
+from quizzes.board import Board, build_board, claim_question, show_value
+from quizzes.loading.questions import GeneratedQuestion, build_questions, question_claim
+from quizzes.loading.read import TUTOR_KEYS
+from quizzes.models import Bank, Question, Scenario
+from rules.engine import (
+    Catalog,
+    ScenarioError,
+    check_expectations,
+    evaluate_claim,
+    parse_scenario,
+    resolve,
+)
+from rules.models import Card, Rule
+
+INSTRUCTORS_GROUP = "Instructors"
+DOCUMENT_KEYS = (*TUTOR_KEYS, "questions")
+RESERVED_SLUGS = frozenset({"new"})  # /banks/new/ and .../scenarios/new/ are pages
+FLAGGED = (Scenario.EngineStatus.DISAGREES, Scenario.EngineStatus.INVALID)
+
+
+class AuthoringError(ValueError):
+    """A document the engine or Tutor rejects: `path` names the field (`zones.Nadia.library[2]`)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.message = message
+
+
+def is_instructor(user) -> bool:
+    """Staff, or a member of the Instructors group (the demo instructor is both)."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    return user.is_staff or user.groups.filter(name=INSTRUCTORS_GROUP).exists()
+
+
+# Lookups that enforce ownership.
+
+
+def banks_of(user) -> QuerySet[Bank]:
+    return Bank.objects.owned_by(user)
+
+
+def scenarios_in(bank: Bank) -> QuerySet[Scenario]:
+    """The scenarios an instructor may edit in their bank: those authored in it."""
+    return Scenario.objects.filter(bank=bank)
+
+
+def free_slug(model, base: str, max_length: int = 100) -> str:
+    """`base` slugified, with -2, -3, ... when another row already has it."""
+    root = (slugify(base) or "untitled")[: max_length - 4]
+    slug, number = root, 2
+    while slug in RESERVED_SLUGS or model.objects.filter(slug=slug).exists():
+        slug, number = f"{root}-{number}", number + 1
+    return slug
+
+
+# Banks.
+
+
+def do_create_bank(user, title: str, description: str, visibility: str) -> Bank:
+    return Bank.objects.create(
+        owner=user,
+        slug=free_slug(Bank, title),
+        title=title,
+        description=description,
+        visibility=visibility,
+    )
+
+
+# Scenario documents.
+
+
+@dataclass(frozen=True)
+class ScenarioDocument:
+    spec: dict[str, Any]
+    stored_ruling: str
+    stored_expect: list[dict[str, Any]]
+    questions: list[dict[str, Any]] | None = None  # None: generate them from `expect`
+
+    @property
+    def title(self) -> str:
+        return self.spec["title"]
+
+    def to_json(self) -> dict[str, Any]:
+        document = dict(self.spec)
+        if self.stored_ruling:
+            document["stored_ruling"] = self.stored_ruling
+        if self.stored_expect:
+            document["stored_expect"] = self.stored_expect
+        if self.questions is not None:
+            document["questions"] = self.questions
+        return document
+
+
+STARTER: dict[str, Any] = {
+    "format": "scenario/1",
+    "id": "my-new-scenario",
+    "title": "Demonic Tutor with three cards",
+    "source": "Where the ruling comes from (a CR example, a card's rulings)",
+    "players": ["Alice", "Nadia"],
+    "cards": [],
+    "zones": {"Alice": {"library": ["Island#i1", "Forest#f1", "Swamp#s1"]}},
+    "history": [],
+    "resolve": {"cast": "Demonic Tutor", "by": "Alice"},
+    "expect": [{"claim": "shuffles", "player": "Alice", "value": "yes"}],
+    "stored_ruling": "Alice searches her library for a card and shuffles.",
+}
+
+
+def starter_text() -> str:
+    """A small valid document to start a new scenario from."""
+    return json.dumps(STARTER, indent=2)
+
+
+def document_of(scenario: Scenario) -> ScenarioDocument:
+    return ScenarioDocument(scenario.spec, scenario.stored_ruling, scenario.stored_expect or [])
+
+
+def document_text(scenario: Scenario) -> str:
+    return json.dumps(document_of(scenario).to_json(), indent=2, ensure_ascii=False)
+
+
+def parse_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno} column {error.colno}"
+        raise AuthoringError(where, f"malformed JSON: {error.msg}") from error
+
+
+def _at(prefix: str, path: str) -> str:
+    return f"{prefix}.{path}" if prefix and path else prefix or path
+
+
+def read_document(raw: Any, catalog: Catalog, where: str = "") -> ScenarioDocument:
+    """Validate one document (raises AuthoringError naming the field, prefixed by `where`)."""
+    if not isinstance(raw, dict):
+        raise AuthoringError(where, "must be a JSON object (a scenario/1 document)")
+    spec = {key: value for key, value in raw.items() if key not in DOCUMENT_KEYS}
+    for key in ("title", "source"):
+        if not isinstance(spec.get(key), str) or not spec[key].strip():
+            raise AuthoringError(_at(where, key), "give the scenario a non-empty " + key)
+    stored_ruling = raw.get("stored_ruling", "")
+    if not isinstance(stored_ruling, str):
+        raise AuthoringError(_at(where, "stored_ruling"), "must be text")
+    stored_expect = raw.get("stored_expect", [])
+    if not isinstance(stored_expect, list) or not all(
+        isinstance(claim, dict) and isinstance(claim.get("claim"), str) for claim in stored_expect
+    ):
+        raise AuthoringError(
+            _at(where, "stored_expect"), 'give a list of claim objects, each with a "claim" name'
+        )
+    try:
+        parse_scenario(spec, catalog)
+    except ScenarioError as error:
+        raise AuthoringError(_at(where, error.path), error.message) from error
+    questions = raw.get("questions")
+    if questions is not None:
+        _check_questions(spec, questions, catalog, _at(where, "questions"))
+    return ScenarioDocument(spec, stored_ruling, stored_expect, questions)
+
+
+def _check_questions(spec: dict, questions: Any, catalog: Catalog, where: str) -> None:
+    if not isinstance(questions, list):
+        raise AuthoringError(where, "must be a list of questions")
+    keys: set[str] = set()
+    for index, item in enumerate(questions):
+        at = f"{where}[{index}]"
+        if not isinstance(item, dict):
+            raise AuthoringError(at, "must be an object with key, kind, prompt and claims")
+        key, kind, prompt = item.get("key"), item.get("kind"), item.get("prompt")
+        if not isinstance(key, str) or not key or slugify(key) != key:
+            raise AuthoringError(f"{at}.key", "give a slug such as 'yes-no'")
+        if key in keys:
+            raise AuthoringError(f"{at}.key", f"{key!r} is used twice")
+        keys.add(key)
+        if kind not in Question.Kind.values:
+            raise AuthoringError(f"{at}.kind", f"unknown kind {kind!r}")
+        if not isinstance(prompt, str) or not prompt.strip():
+            raise AuthoringError(f"{at}.prompt", "give the question's prompt")
+        try:
+            Question(kind=kind, prompt=prompt, claims=item.get("claims")).clean()
+        except ValidationError as error:
+            raise AuthoringError(f"{at}.claims", " ".join(error.messages)) from error
+        for position, claim in enumerate(item["claims"]):
+            asked = {k: v for k, v in claim.items() if k != "proposed"}
+            if asked["claim"] == "legal_find_set":
+                continue  # checked against a learner's pick, not evaluated on its own
+            try:
+                evaluate_claim(spec, asked, catalog)
+            except ScenarioError as error:
+                raise AuthoringError(f"{at}.claims[{position}]", error.message) from error
+
+
+# The live preview.
+
+CLAIM_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("Searching", frozenset({"searches", "searched_portion", "decision_order"})),
+    ("Finding cards", frozenset({"finds", "found_count", "revealed", "legal_find_set"})),
+    (
+        "Libraries",
+        frozenset({"shuffles", "shuffled_portion", "searched_library_this_turn", "mills"}),
+    ),
+    ("Where cards end up", frozenset({"zone_after"})),
+    (
+        "Mana, costs and triggers",
+        frozenset({"mana_produced", "alt_cost_available", "can_dredge", "triggers"}),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class ClaimRow:
+    question: str
+    value: str
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ClaimGroup:
+    title: str
+    rows: tuple[ClaimRow, ...]
+
+
+@dataclass(frozen=True)
+class ExpectRow:
+    question: str
+    stored: str
+    computed: str
+    agrees: bool
+    rule: str = ""
+    reason: str = ""
+
+
+@dataclass
+class Preview:
+    """What the engine makes of a document: its error, or the computed ruling and checks."""
+
+    text: str
+    error: AuthoringError | None = None
+    groups: list[ClaimGroup] = field(default_factory=list)
+    board: Board | None = None
+    expect: list[ExpectRow] = field(default_factory=list)
+    questions: list[GeneratedQuestion] = field(default_factory=list)
+    status: str = ""
+    report: str = ""
+
+    @property
+    def disagreements(self) -> int:
+        return sum(not row.agrees for row in self.expect)
+
+
+EMPTY_BOARD = Board((), None, ())
+
+
+def preview(text: str, catalog: Catalog | None = None) -> Preview:
+    """Parse and resolve the document `text`; never raises for a bad document."""
+    catalog = catalog if catalog is not None else Card.objects.catalog()
+    result = Preview(text)
+    try:
+        document = read_document(parse_text(text), catalog)
+    except AuthoringError as error:
+        result.error = error
+        return result
+    spec = document.spec
+    try:
+        result.board = build_board(spec)
+    except ScenarioError:
+        result.board = None  # a card only the database defines: the claims still show
+    board = result.board or EMPTY_BOARD
+    try:
+        outcome = resolve(spec, catalog)
+        mismatched = [m.expected for m in check_expectations(spec, catalog)]
+    except ScenarioError as error:  # e.g. an `expect` claim the engine does not know
+        result.error = AuthoringError(error.path, error.message)
+        return result
+    grouped: dict[str, list[ClaimRow]] = {}
+    for computed in outcome.claims:
+        title = next((t for t, names in CLAIM_GROUPS if computed.claim in names), "Other")
+        grouped.setdefault(title, []).append(
+            ClaimRow(
+                claim_question({"claim": computed.claim, **computed.subject}, board),
+                show_value(computed.value),
+                str(computed.rule or ""),
+                str(computed.reason or ""),
+            )
+        )
+    order = [title for title, _ in CLAIM_GROUPS] + ["Other"]
+    result.groups = [ClaimGroup(t, tuple(grouped[t])) for t in order if t in grouped]
+    for claim in spec.get("expect") or []:
+        asked = question_claim(claim)
+        try:
+            computed = evaluate_claim(spec, asked, catalog)
+        except ScenarioError as error:
+            row = ExpectRow(claim_question(asked, board), show_value(claim.get("value")),
+                            error.message, False)  # fmt: skip
+        else:
+            row = ExpectRow(
+                claim_question(asked, board),
+                show_value(claim.get("value")),
+                show_value(computed.value),
+                claim not in mismatched,
+                str(computed.rule or ""),
+                str(computed.reason or ""),
+            )
+        result.expect.append(row)
+    check = Scenario(spec=spec, stored_expect=document.stored_expect).check_with_engine(catalog)
+    result.status, result.report = check.status, check.report
+    result.questions = generate_questions(spec, catalog)
+    return result
+
+
+# Saving a scenario.
+
+
+def check_save_scenario(
+    user, bank: Bank, text: str, scenario: Scenario | None = None, catalog: Catalog | None = None
+) -> ScenarioDocument:
+    """The validated document, if `user` owns `bank` and `scenario` (when editing) is in it."""
+    if not banks_of(user).filter(pk=bank.pk).exists():
+        raise AuthoringError("", "You can only write in your own banks.")
+    if scenario is not None and scenario.bank_id != bank.pk:
+        raise AuthoringError("", "This scenario belongs to another bank.")
+    catalog = catalog if catalog is not None else Card.objects.catalog()
+    return read_document(parse_text(text), catalog)
+
+
+def do_save_scenario(
+    user,
+    bank: Bank,
+    document: ScenarioDocument,
+    scenario: Scenario | None = None,
+    catalog: Catalog | None = None,
+) -> Scenario:
+    """Store the document, check it with the engine, and (re)generate its questions in `bank`."""
+    catalog = catalog if catalog is not None else Card.objects.catalog()
+    spec = document.spec
+    with transaction.atomic():
+        if scenario is None:
+            base = spec.get("id") if isinstance(spec.get("id"), str) else spec["title"]
+            scenario = Scenario(bank=bank, author=user, slug=free_slug(Scenario, base, 120))
+        elif scenario.spec != spec:
+            scenario.version += 1
+        scenario.title = spec["title"][:200]
+        scenario.source = spec["source"][:300]
+        scenario.spec = spec
+        scenario.stored_ruling = document.stored_ruling
+        scenario.stored_expect = document.stored_expect
+        scenario.save()
+        scenario.record_engine_check(catalog)
+        if document.questions is None:
+            generated = []
+            if scenario.engine_status != Scenario.EngineStatus.INVALID:
+                generated = generate_questions(spec, catalog)
+            items = [(q.key, q.kind, q.prompt, q.claims, q.cited_rules) for q in generated]
+        else:
+            items = [
+                (q["key"], q["kind"], q["prompt"], q["claims"], _cited(spec, q["claims"], catalog))
+                for q in document.questions
+            ]
+        _sync_questions(scenario, bank, items)
+    return scenario
+
+
+def generate_questions(spec: dict[str, Any], catalog: Catalog) -> list[GeneratedQuestion]:
+    """The questions `load_content` would generate from `expect` (quizzes/loading/questions.py)."""
+    from quizzes.loading.write import _card_names, _supports_legal_set
+
+    try:
+        return build_questions(
+            spec,
+            _card_names(spec),
+            lambda claim: evaluate_claim(spec, claim, catalog),
+            supports_legal_set=_supports_legal_set(),
+        )
+    except ScenarioError:
+        return []  # an `expect` claim the engine can't evaluate: the check reports it
+
+
+def _cited(spec: dict, claims: list[dict], catalog: Catalog) -> set[str]:
+    from quizzes.models.content import _rule_numbers
+
+    cited: set[str] = set()
+    for claim in claims:
+        if claim["claim"] != "legal_find_set":
+            asked = {k: v for k, v in claim.items() if k != "proposed"}
+            cited.update(_rule_numbers(evaluate_claim(spec, asked, catalog).rule))
+    return cited
+
+
+def _sync_questions(scenario: Scenario, bank: Bank, items: list[tuple]) -> None:
+    """Create or update questions by key; ones no longer produced are deactivated (answers
+    point at them), never deleted."""
+    existing = {q.key: q for q in Question.objects.filter(bank=bank, scenario=scenario)}
+    for position, (key, kind, prompt, claims, cited) in enumerate(items):
+        question = existing.get(key) or Question(bank=bank, scenario=scenario, key=key)
+        values = {"kind": kind, "prompt": prompt, "claims": claims, "position": position}
+        if (
+            question.pk is None
+            or not question.is_active
+            or any(getattr(question, name) != value for name, value in values.items())
+        ):
+            for name, value in values.items():
+                setattr(question, name, value)
+            question.is_active = True
+            question.save()
+        rules = {rule.pk: rule for rule in Rule.objects.resolve_numbers(cited).values()}
+        if set(question.rules.values_list("pk", flat=True)) != set(rules):
+            question.rules.set(rules.values())
+    kept = [item[0] for item in items]
+    Question.objects.filter(bank=bank, scenario=scenario, is_active=True).exclude(
+        key__in=kept
+    ).update(is_active=False)
+
+
+# The lint: stored rulings the engine disagrees with.
+
+
+@dataclass(frozen=True)
+class LintEntry:
+    scenario: Scenario
+    status: str
+    problems: tuple[str, ...]
+
+
+def lint(scenarios: Iterable[Scenario], catalog: Catalog | None = None) -> list[LintEntry]:
+    """Every scenario the engine (as it is now) disagrees with or rejects, with each mismatch.
+
+    Runs the engine afresh (the stored status may predate an engine change) and saves nothing.
+    """
+    catalog = catalog if catalog is not None else Card.objects.catalog()
+    entries = []
+    for scenario in scenarios:
+        check = scenario.check_with_engine(catalog)
+        if check.status in FLAGGED:
+            entries.append(LintEntry(scenario, check.status, tuple(check.report.splitlines())))
+    return entries

@@ -1,0 +1,95 @@
+"""Cohorts: an instructor creates one, assigns banks, learners join with its code; the instructor
+sees each member's progress on the cohort's banks. Lookups go through `cohorts_of(user)` (the
+instructor's) and `members_of(cohort)`, so another instructor's cohort or a non-member is a 404.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Count, Max, Q, QuerySet
+
+from quizzes import reports
+from quizzes.models import Bank, Cohort, CohortMembership, Question, Response
+from quizzes.models.cohorts import new_join_code
+
+
+class CohortError(ValueError):
+    pass
+
+
+def cohorts_of(user) -> QuerySet[Cohort]:
+    return Cohort.objects.owned_by(user)
+
+
+def do_create_cohort(instructor, name: str) -> Cohort:
+    code = new_join_code()
+    while Cohort.objects.filter(join_code=code).exists():  # 31^8 codes: a retry is rare
+        code = new_join_code()
+    return Cohort.objects.create(instructor=instructor, name=name, join_code=code)
+
+
+def do_assign_banks(cohort: Cohort, banks: QuerySet[Bank]) -> None:
+    """Assign the instructor's own banks (the form offers only those)."""
+    if banks.exclude(owner=cohort.instructor_id).exists():
+        raise CohortError("A cohort can only be given its instructor's banks.")
+    cohort.banks.set(banks)
+
+
+def check_join(user, code: str) -> Cohort:
+    cohort = Cohort.objects.filter(join_code=code).select_related("instructor").first()
+    if cohort is None:
+        raise CohortError("No cohort has this code. Check it with your instructor.")
+    if cohort.instructor_id == user.pk:
+        raise CohortError("This is your own cohort: you teach it.")
+    return cohort
+
+
+def do_join(user, cohort: Cohort) -> bool:
+    """Join; False when already a member."""
+    with transaction.atomic():
+        _, created = CohortMembership.objects.get_or_create(cohort=cohort, user=user)
+    return created
+
+
+def members_of(cohort: Cohort):
+    """The cohort's learners, each with answers, right answers and the last answer on the
+    cohort's banks (one query)."""
+    on_banks = Q(responses__question__bank__in=cohort.banks.values("pk"))
+    return (
+        get_user_model()
+        .objects.filter(cohort_memberships__cohort=cohort)
+        .annotate(
+            joined_at=Max("cohort_memberships__joined_at"),
+            answers=Count("responses", filter=on_banks),
+            right=Count("responses", filter=on_banks & Q(responses__correct=True)),
+            last_answer=Max("responses__created_at", filter=on_banks),
+        )
+        .order_by("username")
+    )
+
+
+@dataclass(frozen=True)
+class MemberProgress:
+    member: object
+    rules: list[reports.RuleProgress]
+    recent: QuerySet[Response]
+
+
+def member_progress(cohort: Cohort, member) -> MemberProgress:
+    """Mastery per rule on the rules the cohort's banks exercise, and recent answers there."""
+    bank_ids = cohort.banks.values("pk")
+    rule_ids = set(
+        Question.rules.through.objects.filter(question__bank__in=bank_ids).values_list(
+            "rule_id", flat=True
+        )
+    )
+    rules = [item for item in reports.rule_progress(member) if item.mastery.rule_id in rule_ids]
+    recent = (
+        Response.objects.owned_by(member)
+        .filter(question__bank__in=bank_ids)
+        .select_related("question__scenario")[:20]
+    )
+    return MemberProgress(member, rules, recent)

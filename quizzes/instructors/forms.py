@@ -1,0 +1,72 @@
+"""Forms of the instructors' pages."""
+
+from __future__ import annotations
+
+from django import forms
+
+from quizzes.models import Bank, Cohort
+
+
+class BankForm(forms.ModelForm):
+    class Meta:
+        model = Bank
+        fields = ["title", "description", "visibility"]
+        widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+        help_texts = {
+            "description": "Shown to learners. Light formatting (<em>, <strong>, lists, links) is "
+            "kept; anything else is removed.",
+            "visibility": "Shared banks are open to the learners of cohorts you assign them to.",
+        }
+
+
+class ScenarioDocumentForm(forms.Form):
+    document = forms.CharField(
+        label="Scenario JSON (scenario/1)",
+        strip=False,
+        widget=forms.Textarea(
+            attrs={"rows": 32, "spellcheck": "false", "autocapitalize": "off", "class": "code"}
+        ),
+        help_text='A scenario/1 document, plus "stored_ruling" (the ruling in words) and '
+        '"stored_expect" (claims the engine cannot compute yet).',
+    )
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label="Bank file (JSON)",
+        help_text="A file exported from a bank: its scenarios are added to this bank, or update "
+        "the ones with the same id. Nothing is imported unless every entry is valid.",
+    )
+
+
+class CohortForm(forms.ModelForm):
+    class Meta:
+        model = Cohort
+        fields = ["name"]
+
+
+class CohortBanksForm(forms.Form):
+    banks = forms.ModelMultipleChoiceField(
+        queryset=Bank.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Your shared and public banks. A private bank stays yours alone.",
+    )
+
+    def __init__(self, *args, instructor, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["banks"].queryset = Bank.objects.owned_by(instructor).exclude(
+            visibility=Bank.Visibility.PRIVATE
+        )
+
+
+class JoinForm(forms.Form):
+    code = forms.CharField(
+        label="Join code",
+        max_length=16,
+        help_text="The code your instructor gave you, e.g. K7QM3TXA.",
+        widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}),
+    )
+
+    def clean_code(self) -> str:
+        return "".join(self.cleaned_data["code"].split()).upper()

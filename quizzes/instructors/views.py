@@ -1,0 +1,302 @@
+"""Instructors' pages: thin views that look everything up through the owner, call one domain
+function (quizzes.authoring, .cohorts, .analysis, .interchange) and render once."""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from quizzes import analysis, authoring, cohorts, interchange
+from quizzes.instructors.forms import (
+    BankForm,
+    CohortBanksForm,
+    CohortForm,
+    ImportForm,
+    JoinForm,
+    ScenarioDocumentForm,
+)
+from quizzes.models import Bank, Cohort, Scenario
+from quizzes.views import HtmxHttpRequest
+
+SCENARIO_PAGE = "instructors/scenario_form.html"
+
+
+def instructor_required(view):
+    """Logged in (else the login page) and an instructor (else 403)."""
+
+    @functools.wraps(view)
+    @login_required
+    def wrapped(request, *args, **kwargs):
+        if not authoring.is_instructor(request.user):
+            raise PermissionDenied("Only instructors can open this page.")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _bank(request: HtmxHttpRequest, slug: str) -> Bank:
+    """The instructor's own bank: another instructor's is a 404."""
+    return get_object_or_404(authoring.banks_of(request.user), slug=slug)
+
+
+def _scenario(bank: Bank, slug: str) -> Scenario:
+    return get_object_or_404(authoring.scenarios_in(bank), slug=slug)
+
+
+# Banks.
+
+
+@require_GET
+@instructor_required
+def bank_index(request: HtmxHttpRequest) -> HttpResponse:
+    banks = authoring.banks_of(request.user).annotate(
+        scenario_count=Count("scenarios", distinct=True),
+        question_count=Count("questions", filter=Q(questions__is_active=True), distinct=True),
+    )
+    return render(request, "instructors/bank_index.html", {"banks": banks})
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def bank_create(request: HtmxHttpRequest) -> HttpResponse:
+    form = BankForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        bank = authoring.do_create_bank(request.user, **form.cleaned_data)
+        return redirect("bank_detail", slug=bank.slug)
+    status = 400 if form.is_bound else 200
+    return render(request, "instructors/bank_form.html", {"form": form}, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def bank_edit(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    bank = _bank(request, slug)
+    form = BankForm(request.POST or None, instance=bank)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        return redirect("bank_detail", slug=bank.slug)
+    status = 400 if form.is_bound else 200
+    context = {"form": form, "bank": bank}
+    return render(request, "instructors/bank_form.html", context, status=status)
+
+
+@require_GET
+@instructor_required
+def bank_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    bank = _bank(request, slug)
+    scenarios = authoring.scenarios_in(bank).annotate(
+        question_count=Count("questions", filter=Q(questions__is_active=True, questions__bank=bank))
+    )
+    context = {"bank": bank, "scenarios": scenarios, "items": analysis.item_analysis(bank)}
+    return render(request, "instructors/bank_detail.html", context)
+
+
+@require_GET
+@instructor_required
+def bank_lint(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    bank = _bank(request, slug)
+    scenarios = Scenario.objects.in_bank(bank)
+    context = {"bank": bank, "entries": authoring.lint(scenarios), "checked": scenarios.count()}
+    return render(request, "instructors/bank_lint.html", context)
+
+
+# Authoring a scenario, with the engine's live preview.
+
+
+def _scenario_urls(bank: Bank, scenario: Scenario | None) -> dict[str, str]:
+    if scenario is None:
+        return {
+            "save_url": reverse("scenario_create", args=[bank.slug]),
+            "preview_url": reverse("scenario_preview_new", args=[bank.slug]),
+        }
+    return {
+        "save_url": reverse("scenario_edit", args=[bank.slug, scenario.slug]),
+        "preview_url": reverse("scenario_preview", args=[bank.slug, scenario.slug]),
+    }
+
+
+def _scenario_page(
+    bank: Bank, scenario: Scenario | None, form: ScenarioDocumentForm, preview
+) -> dict[str, Any]:
+    return {"bank": bank, "scenario": scenario, "form": form, "preview": preview} | (
+        _scenario_urls(bank, scenario)
+    )
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def scenario_edit(
+    request: HtmxHttpRequest, slug: str, scenario_slug: str | None = None
+) -> HttpResponse:
+    """GET: the JSON and its preview. POST: validate, store, engine-check, regenerate questions."""
+    bank = _bank(request, slug)
+    scenario = _scenario(bank, scenario_slug) if scenario_slug else None
+    if request.method == "GET":
+        text = authoring.document_text(scenario) if scenario else authoring.starter_text()
+        form = ScenarioDocumentForm(initial={"document": text})
+        shown = authoring.preview(text)
+        context = _scenario_page(bank, scenario, form, shown)
+        context["saved"] = scenario is not None and "saved" in request.GET
+        return render(request, SCENARIO_PAGE, context)
+    form = ScenarioDocumentForm(request.POST)
+    if form.is_valid():
+        text = form.cleaned_data["document"]
+        try:
+            document = authoring.check_save_scenario(request.user, bank, text, scenario)
+        except authoring.AuthoringError:
+            pass  # the preview below shows the error next to the text
+        else:
+            saved = authoring.do_save_scenario(request.user, bank, document, scenario)
+            return redirect(reverse("scenario_edit", args=[bank.slug, saved.slug]) + "?saved=1")
+    shown = authoring.preview(request.POST.get("document", ""))
+    context = _scenario_page(bank, scenario, form, shown)
+    return render(request, SCENARIO_PAGE, context, status=400)
+
+
+@require_POST
+@instructor_required
+def scenario_preview(
+    request: HtmxHttpRequest, slug: str, scenario_slug: str | None = None
+) -> HttpResponse:
+    """The computed ruling for the posted JSON: the fragment for htmx, else the whole page."""
+    bank = _bank(request, slug)
+    scenario = _scenario(bank, scenario_slug) if scenario_slug else None
+    text = request.POST.get("document", "")
+    shown = authoring.preview(text)
+    if request.htmx:
+        return render(request, SCENARIO_PAGE + "#preview", {"preview": shown})
+    form = ScenarioDocumentForm(initial={"document": text})
+    return render(request, SCENARIO_PAGE, _scenario_page(bank, scenario, form, shown))
+
+
+# Import and export.
+
+
+@require_GET
+@instructor_required
+def bank_export_json(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    bank = _bank(request, slug)
+    body = json.dumps(interchange.export_json(bank), indent=2, ensure_ascii=False)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{bank.slug}.json"'
+    return response
+
+
+@require_GET
+@instructor_required
+def bank_export_moodle(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    bank = _bank(request, slug)
+    response = HttpResponse(interchange.export_moodle(bank), content_type="application/xml")
+    response["Content-Disposition"] = f'attachment; filename="{bank.slug}-moodle.xml"'
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def bank_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    bank = _bank(request, slug)
+    form = ImportForm(request.POST or None, request.FILES or None)
+    context: dict[str, Any] = {"bank": bank, "form": form}
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        try:
+            content = upload.read(interchange.MAX_IMPORT_BYTES + 1)
+            documents = interchange.check_import(request.user, bank, content, upload.name)
+        except interchange.InterchangeError as error:
+            context["error"] = str(error)
+        else:
+            context["report"] = interchange.do_import(request.user, bank, documents)
+            return render(request, "instructors/bank_import.html", context)
+    status = 400 if form.is_bound else 200
+    return render(request, "instructors/bank_import.html", context, status=status)
+
+
+# Cohorts.
+
+
+def _cohort(request: HtmxHttpRequest, pk: int) -> Cohort:
+    """The instructor's own cohort: another instructor's is a 404."""
+    return get_object_or_404(cohorts.cohorts_of(request.user), pk=pk)
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def cohort_index(request: HtmxHttpRequest) -> HttpResponse:
+    form = CohortForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        cohort = cohorts.do_create_cohort(request.user, form.cleaned_data["name"])
+        return redirect("cohort_detail", pk=cohort.pk)
+    taught = cohorts.cohorts_of(request.user).annotate(
+        member_count=Count("members", distinct=True), bank_count=Count("banks", distinct=True)
+    )
+    context = {"form": form, "cohorts": taught}
+    return render(
+        request, "instructors/cohort_index.html", context, status=400 if form.errors else 200
+    )
+
+
+def _cohort_context(request: HtmxHttpRequest, cohort: Cohort, form: CohortBanksForm) -> dict:
+    join_url = request.build_absolute_uri(reverse("cohort_join")) + f"?code={cohort.join_code}"
+    return {
+        "cohort": cohort,
+        "form": form,
+        "members": cohorts.members_of(cohort),
+        "banks": cohort.banks.all(),
+        "join_url": join_url,
+    }
+
+
+@require_GET
+@instructor_required
+def cohort_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    cohort = _cohort(request, pk)
+    form = CohortBanksForm(instructor=request.user, initial={"banks": cohort.banks.all()})
+    return render(request, "instructors/cohort_detail.html", _cohort_context(request, cohort, form))
+
+
+@require_POST
+@instructor_required
+def cohort_banks(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    cohort = _cohort(request, pk)
+    form = CohortBanksForm(request.POST, instructor=request.user)
+    if form.is_valid():
+        cohorts.do_assign_banks(cohort, form.cleaned_data["banks"])
+        return redirect("cohort_detail", pk=cohort.pk)
+    context = _cohort_context(request, cohort, form)
+    return render(request, "instructors/cohort_detail.html", context, status=400)
+
+
+@require_GET
+@instructor_required
+def cohort_member(request: HtmxHttpRequest, pk: int, user_id: int) -> HttpResponse:
+    cohort = _cohort(request, pk)
+    member = get_object_or_404(cohort.members.all(), pk=user_id)
+    context = {"cohort": cohort, "progress": cohorts.member_progress(cohort, member)}
+    return render(request, "instructors/cohort_member.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+@login_required
+def cohort_join(request: HtmxHttpRequest) -> HttpResponse:
+    """Any learner joins a cohort with its code; its shared banks join their practice."""
+    form = JoinForm(request.POST or request.GET or None)
+    context: dict[str, Any] = {"form": form}
+    if request.method == "POST" and form.is_valid():
+        try:
+            cohort = cohorts.check_join(request.user, form.cleaned_data["code"])
+        except cohorts.CohortError as error:
+            form.add_error("code", str(error))
+        else:
+            context |= {"joined": cohort, "new": cohorts.do_join(request.user, cohort)}
+            return render(request, "instructors/cohort_join.html", context)
+    status = 400 if request.method == "POST" else 200
+    return render(request, "instructors/cohort_join.html", context, status=status)

@@ -1,0 +1,325 @@
+"""Banks in and out: Tutor's JSON (a list of scenario/1 documents with their questions), and
+Moodle XML for a quiz elsewhere (the engine's computed answers baked in).
+
+JSON import is validated first and written all-or-nothing; an error names the file, the entry and
+the field: `week-3.json: scenarios[2].zones.Nadia.library[0]: unknown card 'Islnd'`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+from xml.sax.saxutils import escape
+
+from django.db import transaction
+from django.db.models import Prefetch
+from django.utils.html import escape as html_escape
+
+from quizzes import authoring
+from quizzes.board import Board, build_board, claim_question, claim_statement, show_value
+from quizzes.forms import value_domain
+from quizzes.models import Bank, Question, Scenario
+from rules.engine import Catalog, ScenarioError, evaluate_claim
+from rules.models import Card
+
+FORMAT = "tutor-bank/1"
+MAX_IMPORT_BYTES = 5 * 1024 * 1024
+
+
+class InterchangeError(ValueError):
+    """A bad import file: names the file, the entry and the field."""
+
+
+# Tutor's JSON.
+
+
+def _scenarios_with_questions(bank: Bank):
+    active = Question.objects.filter(bank=bank, is_active=True).order_by("position", "id")
+    return (
+        Scenario.objects.in_bank(bank)
+        .prefetch_related(Prefetch("questions", queryset=active, to_attr="bank_questions"))
+        .order_by("slug")
+    )
+
+
+def export_json(bank: Bank) -> dict[str, Any]:
+    """The bank as `{"format", "bank", "scenarios": [scenario/1 document + questions, ...]}`."""
+    scenarios = []
+    for scenario in _scenarios_with_questions(bank):
+        document = authoring.document_of(scenario).to_json()
+        document["questions"] = [
+            {"key": q.key, "kind": q.kind, "prompt": q.prompt, "claims": q.claims}
+            for q in scenario.bank_questions
+        ]
+        scenarios.append(document)
+    return {
+        "format": FORMAT,
+        "bank": {"title": bank.title, "description": bank.description},
+        "scenarios": scenarios,
+    }
+
+
+def check_import(
+    user, bank: Bank, content: bytes, filename: str, catalog: Catalog | None = None
+) -> list[authoring.ScenarioDocument]:
+    """Every document of the file, validated; the first problem raises InterchangeError."""
+    if not authoring.banks_of(user).filter(pk=bank.pk).exists():
+        raise InterchangeError("You can only import into your own banks.")
+    if len(content) > MAX_IMPORT_BYTES:
+        raise InterchangeError(f"{filename}: larger than {MAX_IMPORT_BYTES // 1024 // 1024} MB")
+    try:
+        raw = json.loads(content.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise InterchangeError(f"{filename}: not UTF-8 text") from error
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno} column {error.colno}"
+        raise InterchangeError(f"{filename}: {where}: malformed JSON: {error.msg}") from error
+    if isinstance(raw, dict):
+        if raw.get("format") != FORMAT:
+            raise InterchangeError(f'{filename}: format: expected "{FORMAT}"')
+        entries = raw.get("scenarios")
+    else:
+        entries = raw  # a bare list of documents
+    if not isinstance(entries, list) or not entries:
+        raise InterchangeError(f"{filename}: scenarios: give a non-empty list of documents")
+    catalog = catalog if catalog is not None else Card.objects.catalog()
+    documents, ids = [], set()
+    for index, entry in enumerate(entries):
+        where = f"scenarios[{index}]"
+        try:
+            document = authoring.read_document(entry, catalog, where)
+        except authoring.AuthoringError as error:
+            raise InterchangeError(f"{filename}: {error}") from error
+        scenario_id = document.spec.get("id")
+        if not isinstance(scenario_id, str) or not scenario_id:
+            raise InterchangeError(f"{filename}: {where}.id: give each scenario an id")
+        if scenario_id in ids:
+            raise InterchangeError(f"{filename}: {where}.id: {scenario_id!r} is used twice")
+        ids.add(scenario_id)
+        documents.append(document)
+    return documents
+
+
+@dataclass
+class ImportReport:
+    created: list[Scenario] = field(default_factory=list)
+    updated: list[Scenario] = field(default_factory=list)
+
+
+def do_import(
+    user, bank: Bank, documents: list[authoring.ScenarioDocument], catalog: Catalog | None = None
+) -> ImportReport:
+    """Write every document in one transaction: a scenario of this bank with the same id is
+    updated, any other is created (with a fresh slug if the id is taken elsewhere)."""
+    catalog = catalog if catalog is not None else Card.objects.catalog()
+    report = ImportReport()
+    with transaction.atomic():
+        for document in documents:
+            existing = authoring.scenarios_in(bank).filter(spec__id=document.spec["id"]).first()
+            saved = authoring.do_save_scenario(user, bank, document, existing, catalog)
+            (report.updated if existing else report.created).append(saved)
+    return report
+
+
+# Moodle XML.
+
+
+def _xml_text(text: str) -> str:
+    """Text for an XML element: escaped, without characters XML 1.0 forbids."""
+    cleaned = "".join(ch for ch in str(text) if ch in "\t\n\r" or ord(ch) >= 0x20)
+    return escape(cleaned)
+
+
+def _cdata(html: str) -> str:
+    cleaned = "".join(ch for ch in html if ch in "\t\n\r" or ord(ch) >= 0x20)
+    return "<![CDATA[" + cleaned.replace("]]>", "]]]]><![CDATA[>") + "]]>"
+
+
+def _fraction(value: float) -> str:
+    """Moodle's grade fractions, e.g. 100, 33.33333, -50."""
+    return f"{value:.5f}".rstrip("0").rstrip(".")
+
+
+def _board_html(board: Board) -> str:
+    parts = []
+    if board.resolving:
+        targets = board.resolving.targets
+        targeting = f", targeting {', '.join(targets)}" if targets else ""
+        parts.append(f"<p><strong>Resolving:</strong> {html_escape(board.resolving.text)}"
+                     f"{html_escape(targeting)}.</p>")  # fmt: skip
+    if board.history:
+        events = "".join(f"<li>{html_escape(event)}</li>" for event in board.history)
+        parts.append(f"<p>Earlier this turn:</p><ol>{events}</ol>")
+    players = []
+    for player in board.players:
+        zones = "".join(
+            f"<li>{html_escape(zone.title)}: "
+            + html_escape(", ".join(f"{card.name} ({card.label})" for card in zone.cards))
+            + "</li>"
+            for zone in player.zones
+        )
+        active = " (active player)" if player.is_active else ""
+        players.append(
+            f"<li><strong>{html_escape(player.name)}</strong>{active}<ul>{zones}</ul></li>"
+        )
+    if players:
+        parts.append(f"<ul>{''.join(players)}</ul>")
+    return "".join(parts)
+
+
+@dataclass
+class MoodleQuestion:
+    kind: str  # multichoice, truefalse, numerical
+    name: str
+    html: str
+    feedback: str
+    answers: list[tuple[str, str]]  # (fraction, answer text)
+    single: bool = True
+
+
+def _same(computed: Any, given: Any) -> bool:
+    def norm(value: Any) -> Any:
+        return list(value) if isinstance(value, tuple) else value
+
+    computed, given = norm(computed), norm(given)
+    return computed == given and type(computed) is type(given)
+
+
+def _choices(claim: dict, board: Board, value: Any) -> list[tuple[str, str]]:
+    domain = value_domain(claim, board)
+    if not any(_same(value, option) for option in domain):
+        domain = [value, *domain]
+    return [("100" if _same(value, option) else "0", show_value(option)) for option in domain]
+
+
+def moodle_questions(question: Question, catalog: Catalog) -> list[MoodleQuestion]:
+    """Moodle questions for one Tutor question ([] for a kind with no single key: legal_set)."""
+    spec = question.scenario.spec
+    board = build_board(spec)
+    title = question.scenario.title
+    situation = _board_html(board)
+    prompt_html = f"<p>{html_escape(question.prompt)}</p>{situation}"
+
+    def evaluated(claim: dict):
+        asked = {k: v for k, v in claim.items() if k != "proposed"}
+        return evaluate_claim(spec, asked, catalog)
+
+    def why(result) -> str:
+        rule = f" (rule {result.rule})" if result.rule else ""
+        return f"<p>{html_escape(show_value(result.value))}{html_escape(rule)}: " \
+               f"{html_escape(result.reason or '')}</p>"  # fmt: skip
+
+    kind, claims, made = question.kind, question.claims, []
+    if kind == Question.Kind.LEGAL_SET:
+        return []
+    if kind == Question.Kind.CARDS:
+        for claim in claims:
+            result = evaluated(claim)
+            label = board.describe(claim["card"])
+            asked = html_escape(claim_question(claim, board))
+            made.append(MoodleQuestion(
+                "multichoice", f"{title}: {label}",
+                prompt_html + f"<p><strong>{asked}</strong></p>",
+                why(result), _choices(claim, board, result.value),
+            ))  # fmt: skip
+    elif kind == Question.Kind.COUNT_RANGE:
+        result = evaluated(claims[0])
+        low, high = result.value
+        for word, number in (("fewest", low), ("most", high)):
+            made.append(MoodleQuestion(
+                "numerical", f"{title}: the {word}",
+                prompt_html + f"<p><strong>Give the {word} cards.</strong></p>",
+                why(result), [("100", str(number))],
+            ))  # fmt: skip
+    elif kind == Question.Kind.VALUE:
+        claim = claims[0]
+        result = evaluated(claim)
+        value = result.value
+        if isinstance(value, int) and not isinstance(value, bool):
+            made.append(MoodleQuestion("numerical", title, prompt_html, why(result),
+                                       [("100", str(value))]))  # fmt: skip
+        else:
+            made.append(MoodleQuestion("multichoice", title, prompt_html, why(result),
+                                       _choices(claim, board, value)))  # fmt: skip
+    else:  # yes_no and multiple_choice: statements, each true or false by the engine
+        statements = []
+        for claim in claims:
+            result = evaluated(claim)
+            statements.append((claim_statement(claim, board), _same(result.value,
+                              claim.get("proposed")), result))  # fmt: skip
+        true_count = sum(truth for _, truth, _ in statements)
+        false_count = len(statements) - true_count
+        if kind == Question.Kind.MULTIPLE_CHOICE and true_count:
+            answers = [
+                (_fraction(100 / true_count) if truth else _fraction(-100 / false_count), text)
+                for text, truth, _ in statements
+            ]
+            feedback = "".join(why(result) for _, _, result in statements)
+            made.append(MoodleQuestion("multichoice", title, prompt_html, feedback, answers,
+                                       single=False))  # fmt: skip
+        else:
+            for number, (text, truth, result) in enumerate(statements, start=1):
+                made.append(MoodleQuestion(
+                    "truefalse", f"{title}: statement {number}",
+                    situation + f"<p>True or false? <strong>{html_escape(text)}</strong></p>",
+                    why(result),
+                    [("100" if truth else "0", "true"), ("0" if truth else "100", "false")],
+                ))  # fmt: skip
+    return made
+
+
+def _question_xml(item: MoodleQuestion) -> str:
+    lines = [
+        f'  <question type="{item.kind}">',
+        f"    <name><text>{_xml_text(item.name)}</text></name>",
+        f'    <questiontext format="html"><text>{_cdata(item.html)}</text></questiontext>',
+        f'    <generalfeedback format="html"><text>{_cdata(item.feedback)}</text>'
+        "</generalfeedback>",
+        "    <defaultgrade>1</defaultgrade>",
+        "    <penalty>0.3333333</penalty>",
+        "    <hidden>0</hidden>",
+    ]
+    if item.kind == "multichoice":
+        lines += [
+            f"    <single>{'true' if item.single else 'false'}</single>",
+            "    <shuffleanswers>true</shuffleanswers>",
+            "    <answernumbering>abc</answernumbering>",
+        ]
+    text_format = ' format="html"' if item.kind == "multichoice" else ' format="moodle_auto_format"'
+    for fraction, text in item.answers:
+        body = _cdata(f"<p>{html_escape(text)}</p>") if item.kind == "multichoice" else (
+            _xml_text(text))  # fmt: skip
+        lines.append(f'    <answer fraction="{fraction}"{text_format}><text>{body}</text>')
+        if item.kind == "numerical":
+            lines.append("      <tolerance>0</tolerance>")
+        lines.append("    </answer>")
+    lines.append("  </question>")
+    return "\n".join(lines)
+
+
+def export_moodle(bank: Bank, catalog: Catalog | None = None) -> str:
+    """The bank as Moodle XML (one category named after the bank)."""
+    catalog = catalog if catalog is not None else Card.objects.catalog()
+    blocks = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        "<quiz>",
+        '  <question type="category">',
+        f"    <category><text>$course$/top/Tutor/{_xml_text(bank.title)}</text></category>",
+        "  </question>",
+    ]
+    skipped = []
+    questions = Question.objects.filter(bank=bank, is_active=True).select_related("scenario")
+    for question in questions.order_by("scenario__title", "position", "id"):
+        try:
+            made = moodle_questions(question, catalog)
+        except ScenarioError:
+            made = []
+        if not made:
+            skipped.append(question.key or str(question.pk))
+        blocks.extend(_question_xml(item) for item in made)
+    if skipped:
+        names = ", ".join(skipped).replace("--", "- -")
+        blocks.append(f"  <!-- not exported (no single key, e.g. pick a legal set): {names} -->")
+    blocks.append("</quiz>")
+    return "\n".join(blocks) + "\n"
