@@ -1,0 +1,132 @@
+"""quizzes.authoring: who is an instructor, documents and their errors, saving, the lint command."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.management import CommandError, call_command
+
+from quizzes import authoring
+from quizzes.models import Scenario
+from rules.engine import default_catalog
+from tests.factories import BankFactory, ScenarioFactory, UserFactory
+from tests.quizzes.instructor_fixtures import document, text
+
+pytestmark = pytest.mark.django_db
+
+
+def save(user, bank, scenario_id="tutor-three", **changes) -> Scenario:
+    doc = authoring.check_save_scenario(user, bank, text(scenario_id, **changes))
+    return authoring.do_save_scenario(user, bank, doc)
+
+
+def test_who_is_an_instructor(instructor):
+    assert authoring.is_instructor(instructor)
+    assert authoring.is_instructor(UserFactory(username="staffer", is_staff=True))
+    assert not authoring.is_instructor(UserFactory(username="plain"))
+    assert not authoring.is_instructor(UserFactory(username="gone", is_staff=True, is_active=False))
+    assert not authoring.is_instructor(AnonymousUser())
+
+
+def test_banks_of_is_the_owners_only(instructor, other_instructor, own_bank):
+    assert list(authoring.banks_of(instructor)) == [own_bank]
+    assert not authoring.banks_of(other_instructor).exists()
+    assert not authoring.banks_of(AnonymousUser()).exists()
+
+
+@pytest.mark.parametrize(
+    ("changes", "path", "message"),
+    [
+        ({"title": " "}, "title", "give the scenario a non-empty title"),
+        ({"source": None}, "source", "give the scenario a non-empty source"),
+        ({"stored_ruling": 3}, "stored_ruling", "must be text"),
+        ({"stored_expect": [{"value": 1}]}, "stored_expect", 'each with a "claim" name'),
+        ({"players": ["Alice"], "zones": {"Nadia": {}}}, "zones.Nadia", ""),
+        ({"questions": [{"key": "Bad Key"}]}, "questions[0].key", "give a slug"),
+    ],
+)
+def test_document_errors_name_the_field(changes, path, message):
+    raw = document() | changes
+    with pytest.raises(authoring.AuthoringError) as caught:
+        authoring.read_document(raw, default_catalog())
+    assert caught.value.path == path and message in caught.value.message
+
+
+def test_tutor_keys_are_kept_out_of_the_spec():
+    doc = authoring.read_document(
+        document(stored_expect=[{"claim": "mana_value", "value": 4}]), default_catalog()
+    )
+    assert "stored_ruling" not in doc.spec and "stored_expect" not in doc.spec
+    assert doc.stored_expect == [{"claim": "mana_value", "value": 4}]
+    assert doc.to_json() == document(stored_expect=[{"claim": "mana_value", "value": 4}])
+
+
+def test_only_the_owner_may_save(other_instructor, own_bank):
+    with pytest.raises(authoring.AuthoringError, match="your own banks"):
+        authoring.check_save_scenario(other_instructor, own_bank, text())
+
+
+def test_a_scenario_id_taken_elsewhere_gets_a_fresh_slug(instructor, own_bank):
+    ScenarioFactory(slug="tutor-three")
+    assert save(instructor, own_bank).slug == "tutor-three-2"
+
+
+def test_stored_expect_makes_it_not_checked(instructor, own_bank):
+    scenario = save(instructor, own_bank, stored_expect=[{"claim": "mana_value", "value": 4}])
+    assert scenario.engine_status == Scenario.EngineStatus.NOT_CHECKED
+
+
+def test_the_preview_never_raises_for_an_unknown_claim():
+    shown = authoring.preview(
+        text(expect=[{"claim": "bogus", "player": "Alice", "value": 1}]), default_catalog()
+    )
+    assert shown.error.path == "expect[0].claim" and "unknown claim" in shown.error.message
+
+
+def test_the_starter_document_is_valid_and_agrees():
+    shown = authoring.preview(authoring.starter_text(), default_catalog())
+    assert shown.error is None and shown.status == Scenario.EngineStatus.AGREES
+
+
+# The lint command.
+
+
+def run_lint(*args) -> tuple[str, int]:
+    out = io.StringIO()
+    try:
+        call_command("lint_banks", *args, stdout=out)
+    except CommandError as error:
+        return out.getvalue() + str(error), error.returncode
+    return out.getvalue(), 0
+
+
+def test_lint_banks_exits_non_zero_with_each_mismatch(instructor, own_bank):
+    save(instructor, own_bank, "fine")
+    save(
+        instructor,
+        own_bank,
+        "wrong",
+        expect=[{"claim": "shuffles", "player": "Alice", "value": "no"}],
+    )
+    output, code = run_lint()
+    assert code == 1
+    assert "FLAGGED wrong (disagrees)" in output and "fine" not in output.split("FLAGGED")[1]
+    assert "shuffles" in output and "1 of 2 scenario(s) flagged" in output
+
+
+def test_lint_banks_of_one_bank(instructor, own_bank):
+    save(instructor, own_bank, "fine")
+    other = BankFactory(owner=instructor, slug="other")
+    save(
+        instructor, other, "wrong", expect=[{"claim": "shuffles", "player": "Alice", "value": "no"}]
+    )
+    output, code = run_lint("--bank", "week-1")
+    assert code == 0 and "1 scenario(s) checked" in output
+    assert run_lint("--bank", "other")[1] == 1
+
+
+def test_lint_banks_of_an_unknown_bank(db):
+    output, code = run_lint("--bank", "nope")
+    assert code == 1 and "No bank with the slug 'nope'" in output

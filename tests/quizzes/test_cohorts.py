@@ -1,0 +1,156 @@
+"""Cohorts: join codes, shared banks visible to members only, per-learner progress for members."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from quizzes import answers, cohorts, selection
+from quizzes.models import Attempt, Bank, Cohort
+from quizzes.models.cohorts import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH
+from tests.factories import BankFactory, UserFactory
+from tests.quizzes.conftest import make_question
+
+pytestmark = pytest.mark.django_db
+
+# session, user, group, cohort, the bank choices, the members with their counts, its banks
+COHORT_PAGE_QUERIES = 7
+
+
+@pytest.fixture
+def cohort(instructor, own_bank):
+    cohort = cohorts.do_create_cohort(instructor, "Level 1 class")
+    cohort.banks.set([own_bank])
+    return cohort
+
+
+def test_a_join_code_is_random_and_unambiguous(instructor):
+    codes = {cohorts.do_create_cohort(instructor, f"c{i}").join_code for i in range(20)}
+    assert len(codes) == 20
+    assert all(
+        len(code) == JOIN_CODE_LENGTH and set(code) <= set(JOIN_CODE_ALPHABET) for code in codes
+    )
+    assert not set("01OIL") & set(JOIN_CODE_ALPHABET)
+
+
+def test_create_a_cohort_through_the_page(teacher_client, instructor):
+    response = teacher_client.post(reverse("cohort_index"), {"name": "Tuesday class"})
+    cohort = Cohort.objects.get()
+    assert response.status_code == 302 and cohort.instructor == instructor
+    page = teacher_client.get(reverse("cohort_detail", args=[cohort.pk])).content.decode()
+    assert cohort.join_code in page and f"/cohorts/join/?code={cohort.join_code}" in page
+
+
+def test_learners_join_with_the_code(client, learner, cohort):
+    client.force_login(learner)
+    code = cohort.join_code.lower()
+    response = client.post(reverse("cohort_join"), {"code": f" {code[:4]} {code[4:]} "})
+    assert response.status_code == 200 and "You joined" in response.content.decode()
+    again = client.post(reverse("cohort_join"), {"code": cohort.join_code})
+    assert "already in" in again.content.decode()
+    assert list(cohort.members.all()) == [learner]
+
+
+def test_a_wrong_code_is_refused(client, learner, cohort):
+    client.force_login(learner)
+    response = client.post(reverse("cohort_join"), {"code": "NOPE2345"})
+    assert response.status_code == 400 and "No cohort has this code" in response.content.decode()
+    assert not cohort.members.exists()
+
+
+def test_the_join_page_prefills_the_code(client, learner, cohort):
+    client.force_login(learner)
+    page = client.get(reverse("cohort_join"), {"code": cohort.join_code}).content.decode()
+    assert f'value="{cohort.join_code}"' in page
+
+
+def test_shared_banks_are_visible_to_members_only(
+    learner, other_learner, cohort, own_bank, scenario
+):
+    question = make_question(scenario, own_bank)
+    cohorts.do_join(learner, cohort)
+    assert list(selection.available_questions(learner)) == [question]
+    assert not selection.available_questions(other_learner).exists()
+
+
+def test_a_bank_in_two_cohorts_is_not_doubled(instructor, learner, cohort, own_bank, scenario):
+    make_question(scenario, own_bank)
+    second = cohorts.do_create_cohort(instructor, "Second")
+    second.banks.set([own_bank])
+    cohorts.do_join(learner, cohort)
+    cohorts.do_join(learner, second)
+    assert selection.available_questions(learner).count() == 1
+
+
+def test_private_banks_stay_private_even_when_assigned(instructor, learner, cohort, scenario):
+    private = BankFactory(owner=instructor, visibility=Bank.Visibility.PRIVATE)
+    make_question(scenario, private)
+    cohort.banks.add(private)
+    cohorts.do_join(learner, cohort)
+    assert not selection.available_questions(learner).exists()
+
+
+def test_only_ones_own_banks_can_be_assigned(teacher_client, cohort, other_instructor):
+    theirs = BankFactory(owner=other_instructor, visibility=Bank.Visibility.SHARED)
+    url = reverse("cohort_banks", args=[cohort.pk])
+    assert teacher_client.post(url, {"banks": [theirs.pk]}).status_code == 400
+    with pytest.raises(cohorts.CohortError):
+        cohorts.do_assign_banks(cohort, Bank.objects.filter(pk=theirs.pk))
+    assert theirs not in cohort.banks.all()
+
+
+def test_assigning_banks_through_the_page(teacher_client, instructor, cohort, own_bank):
+    second = BankFactory(owner=instructor, visibility=Bank.Visibility.PUBLIC)
+    url = reverse("cohort_banks", args=[cohort.pk])
+    assert teacher_client.post(url, {"banks": [second.pk]}).status_code == 302
+    assert list(cohort.banks.all()) == [second]
+
+
+def answer(user, question, right: bool):
+    attempt = Attempt.objects.open_practice_for(user, question)
+    given = {"parts": ["may", "cannot"]} if right else {"parts": ["cannot", "may"]}
+    return answers.submit(attempt, question, given)
+
+
+def test_progress_of_members_on_the_cohorts_banks(
+    teacher_client, learner, other_learner, cohort, own_bank, scenario, search_rule
+):
+    on_bank = make_question(scenario, own_bank, rules=[search_rule])
+    elsewhere = make_question(scenario, BankFactory(), rules=[search_rule])
+    cohorts.do_join(learner, cohort)
+    answer(learner, on_bank, right=True)
+    answer(learner, elsewhere, right=False)  # another bank: not the cohort's business
+    answer(other_learner, on_bank, right=True)  # not a member
+    page = teacher_client.get(reverse("cohort_detail", args=[cohort.pk])).content.decode()
+    assert "learner" in page and "someone-else" not in page
+    member = cohorts.members_of(cohort).get()
+    assert (member.answers, member.right) == (1, 1)
+    detail = teacher_client.get(reverse("cohort_member", args=[cohort.pk, learner.pk]))
+    assert "701.23b" in detail.content.decode() and detail.status_code == 200
+
+
+def test_a_non_member_or_another_instructors_cohort_is_a_404(
+    client, teacher_client, other_instructor, other_learner, cohort
+):
+    url = reverse("cohort_member", args=[cohort.pk, other_learner.pk])
+    assert teacher_client.get(url).status_code == 404
+    client.force_login(other_instructor)
+    assert client.get(reverse("cohort_detail", args=[cohort.pk])).status_code == 404
+
+
+def test_an_instructor_cannot_join_their_own_cohort(instructor, cohort):
+    with pytest.raises(cohorts.CohortError):
+        cohorts.check_join(instructor, cohort.join_code)
+
+
+@pytest.mark.parametrize("size", [2, 8])
+def test_cohort_page_queries_do_not_grow(
+    teacher_client, cohort, own_bank, scenario, size, django_assert_num_queries
+):
+    question = make_question(scenario, own_bank)
+    for index in range(size):
+        member = UserFactory(username=f"member-{index}")
+        cohorts.do_join(member, cohort)
+        answer(member, question, right=bool(index % 2))
+    with django_assert_num_queries(COHORT_PAGE_QUERIES):
+        teacher_client.get(reverse("cohort_detail", args=[cohort.pk]))

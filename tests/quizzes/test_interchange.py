@@ -1,0 +1,219 @@
+"""Import and export of banks: Tutor's JSON (round trip, all-or-nothing import) and Moodle XML."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from quizzes import authoring, interchange
+from quizzes.board import show_value
+from quizzes.models import Question, Scenario
+from rules.engine import default_catalog, evaluate_claim
+from tests.factories import BankFactory
+from tests.quizzes.conftest import land_tutor_spec, make_question
+from tests.quizzes.instructor_fixtures import document, text
+
+pytestmark = pytest.mark.django_db
+
+
+def save(user, bank, scenario_id, **changes) -> Scenario:
+    doc = authoring.check_save_scenario(user, bank, text(scenario_id, **changes))
+    return authoring.do_save_scenario(user, bank, doc)
+
+
+def as_bytes(data) -> bytes:
+    return json.dumps(data).encode()
+
+
+# JSON.
+
+
+def test_round_trip(instructor, own_bank):
+    save(instructor, own_bank, "tutor-one")
+    save(instructor, own_bank, "tutor-two", stored_expect=[{"claim": "mana_value", "value": 4}])
+    exported = interchange.export_json(own_bank)
+    assert exported["format"] == "tutor-bank/1" and len(exported["scenarios"]) == 2
+    assert exported["scenarios"][0]["questions"][0]["key"] == "value-shuffles-alice"
+
+    copy = BankFactory(owner=instructor, slug="copy")
+    documents = interchange.check_import(instructor, copy, as_bytes(exported), "week-1.json")
+    report = interchange.do_import(instructor, copy, documents)
+    assert len(report.created) == 2 and not report.updated
+    assert interchange.export_json(copy)["scenarios"] == exported["scenarios"]
+    assert Scenario.objects.filter(bank=copy).count() == 2  # new rows, fresh slugs
+    assert set(Scenario.objects.filter(bank=copy).values_list("slug", flat=True)) == {
+        "tutor-one-2",
+        "tutor-two-2",
+    }
+
+
+def test_importing_again_updates_by_id(instructor, own_bank):
+    save(instructor, own_bank, "tutor-one")
+    exported = interchange.export_json(own_bank)
+    exported["scenarios"][0]["title"] = "Renamed"
+    documents = interchange.check_import(instructor, own_bank, as_bytes(exported), "again.json")
+    report = interchange.do_import(instructor, own_bank, documents)
+    assert not report.created and len(report.updated) == 1
+    scenario = Scenario.objects.get()
+    assert scenario.title == "Renamed" and scenario.version == 2
+
+
+def test_a_bare_list_of_documents_imports(instructor, own_bank):
+    documents = interchange.check_import(
+        instructor, own_bank, as_bytes([document("a"), document("b")]), "list.json"
+    )
+    assert [d.spec["id"] for d in documents] == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'{"format": "tutor-bank/1", "scenarios": [', "bad.json: line 1 column 42: malformed"),
+        (as_bytes({"format": "other", "scenarios": []}), 'bad.json: format: expected "tutor-'),
+        (as_bytes({"format": "tutor-bank/1", "scenarios": []}), "bad.json: scenarios: give a non"),
+        (
+            as_bytes([document("a"), document("b", zones={"Alice": {"library": ["Islnd"]}})]),
+            "bad.json: scenarios[1].zones.Alice.library[0]: unknown card 'Islnd'",
+        ),
+        (as_bytes([document("a"), document("a")]), "bad.json: scenarios[1].id: 'a' is used twice"),
+        (as_bytes([document("a", title="")]), "bad.json: scenarios[0].title: give the scenario"),
+        (
+            as_bytes([document("a", questions=[{"key": "q", "kind": "essay", "prompt": "?"}])]),
+            "bad.json: scenarios[0].questions[0].kind: unknown kind 'essay'",
+        ),
+        (
+            as_bytes([document("a", questions=[
+                {"key": "q", "kind": "value", "prompt": "?", "claims": [
+                    {"claim": "finds", "card": "nope"}]}])]),
+            "bad.json: scenarios[0].questions[0].claims[0]:",
+        ),
+        ("é".encode("latin-1"), "bad.json: not UTF-8 text"),
+    ],
+)  # fmt: skip
+def test_import_errors_name_the_file_entry_and_field(instructor, own_bank, content, message):
+    with pytest.raises(interchange.InterchangeError) as caught:
+        interchange.check_import(instructor, own_bank, content, "bad.json")
+    assert str(caught.value).startswith(message)
+
+
+def test_import_into_someone_elses_bank_is_refused(instructor, other_instructor, own_bank):
+    with pytest.raises(interchange.InterchangeError):
+        interchange.check_import(other_instructor, own_bank, as_bytes([document()]), "x.json")
+
+
+def test_the_import_view_is_all_or_nothing(teacher_client, own_bank):
+    bad = [document("a"), document("b", zones={"Alice": {"library": ["Islnd"]}})]
+    upload = SimpleUploadedFile("week-2.json", as_bytes(bad), "application/json")
+    url = reverse("bank_import", args=[own_bank.slug])
+    response = teacher_client.post(url, {"file": upload})
+    page = response.content.decode()
+    assert response.status_code == 400 and "Nothing was imported" in page
+    assert "week-2.json: scenarios[1].zones.Alice.library[0]" in page
+    assert not Scenario.objects.exists() and not Question.objects.exists()
+
+    good = SimpleUploadedFile("week-2.json", as_bytes(bad[:1]), "application/json")
+    response = teacher_client.post(url, {"file": good})
+    assert response.status_code == 200 and "1 new scenario" in response.content.decode()
+    assert Scenario.objects.get().bank == own_bank
+
+
+def test_the_json_export_view_downloads(teacher_client, instructor, own_bank):
+    save(instructor, own_bank, "tutor-one")
+    response = teacher_client.get(reverse("bank_export_json", args=[own_bank.slug]))
+    assert response["Content-Disposition"] == 'attachment; filename="week-1.json"'
+    assert json.loads(response.content)["scenarios"][0]["id"] == "tutor-one"
+
+
+# Moodle XML.
+
+
+@pytest.fixture
+def every_kind(instructor, own_bank):
+    """One question of each kind about Land Tutor, in a bank with a title that needs escaping."""
+    own_bank.title = 'Search <basics> & "traps"'
+    own_bank.save()
+    scenario = Scenario.objects.create(
+        slug="land-tutor", title="Land Tutor ]]> & <friends>", source="tests",
+        spec=land_tutor_spec(), bank=own_bank,
+    )  # fmt: skip
+    for kind in Question.Kind.values:
+        make_question(scenario, own_bank, kind=kind, key=kind.replace("_", "-"))
+    return own_bank
+
+
+def moodle(bank) -> ET.Element:
+    return ET.fromstring(interchange.export_moodle(bank).encode())
+
+
+def correct_answers(question: ET.Element) -> list[str]:
+    return [
+        ET.fromstring(f"<r>{a.findtext('text')}</r>").findtext("p") or a.findtext("text")
+        for a in question.findall("answer")
+        if float(a.get("fraction")) > 0
+    ]
+
+
+def named(root: ET.Element, suffix: str) -> list[ET.Element]:
+    return [q for q in root.findall("question") if q.findtext("name/text", "").endswith(suffix)]
+
+
+def test_moodle_xml_parses_and_escapes(every_kind):
+    root = moodle(every_kind)
+    assert root.tag == "quiz"
+    category = root.find("question[@type='category']/category/text").text
+    assert category == '$course$/top/Tutor/Search <basics> & "traps"'
+    kinds = [q.get("type") for q in root.findall("question")][1:]
+    assert set(kinds) == {"multichoice", "numerical", "truefalse"}
+    assert all(q.findtext("name/text").startswith("Land Tutor ]]> & <friends>")
+               for q in root.findall("question")[1:])  # fmt: skip
+    html = root.find("question[@type='numerical']/questiontext/text").text
+    assert "Land Tutor" in html and "Forest (f1)" in html  # the board, HTML-escaped in CDATA
+
+
+def test_cards_become_one_multichoice_per_card(every_kind):
+    root = moodle(every_kind)
+    assert correct_answers(named(root, "Forest (f1)")[0]) == ["may"]
+    assert correct_answers(named(root, "Shock (s1)")[0]) == ["cannot"]
+
+
+def test_counts_become_numerical(every_kind):
+    root = moodle(every_kind)
+    fewest, most = named(root, "the fewest")[0], named(root, "the most")[0]
+    assert fewest.get("type") == most.get("type") == "numerical"
+    # a stated quality (basic land): need not find one (701.23b)
+    assert (fewest.findtext("answer/text"), most.findtext("answer/text")) == ("0", "1")
+    assert fewest.findtext("answer/tolerance") == "0"
+
+
+def test_value_and_statements_carry_the_engines_answers(every_kind):
+    root = moodle(every_kind)
+    value = [q for q in root.findall("question[@type='multichoice']")
+             if q.findtext("name/text").endswith(">")]  # fmt: skip
+    single, multiple = sorted(value, key=lambda q: q.findtext("single"), reverse=True)
+    assert correct_answers(single) == ["yes"]  # Alice shuffles
+    assert single.findtext("single") == "true" and multiple.findtext("single") == "false"
+    fractions = [a.get("fraction") for a in multiple.findall("answer")]
+    assert fractions == ["100", "-100"]  # Island may be found: true; Alice doesn't shuffle: false
+    statements = root.findall("question[@type='truefalse']")
+    assert [correct_answers(q) for q in statements] == [["true"], ["false"]]
+
+
+def test_the_key_is_the_engines(every_kind):
+    spec = land_tutor_spec()
+    computed = evaluate_claim(spec, {"claim": "shuffles", "player": "Alice"}, default_catalog())
+    assert show_value(computed.value) == "yes"
+
+
+def test_legal_set_questions_are_listed_as_not_exported(every_kind):
+    xml = interchange.export_moodle(every_kind)
+    assert "<!-- not exported (no single key, e.g. pick a legal set): legal-set -->" in xml
+
+
+def test_the_moodle_view_downloads(teacher_client, every_kind):
+    response = teacher_client.get(reverse("bank_export_moodle", args=[every_kind.slug]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/xml"
+    ET.fromstring(response.content)
