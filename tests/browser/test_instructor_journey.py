@@ -1,0 +1,79 @@
+"""An instructor in a browser: open a bank, edit a scenario's JSON, watch the engine's preview
+update without a reload, save; axe finds no serious violations on the bank and authoring pages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import Group
+
+from quizzes import authoring
+from quizzes.models import Bank, Scenario
+from tests.browser.conftest import serious_violations
+from tests.factories import BankFactory, UserFactory
+from tests.quizzes.instructor_fixtures import text
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def bank(transactional_db):
+    teacher = UserFactory(username="teacher", password="a-long-pass-9", is_staff=True)
+    teacher.groups.add(Group.objects.create(name=authoring.INSTRUCTORS_GROUP))
+    bank = BankFactory(
+        owner=teacher, slug="week-1", title="Week 1: searching", visibility=Bank.Visibility.SHARED
+    )
+    document = authoring.check_save_scenario(teacher, bank, text("tutor-three"))
+    authoring.do_save_scenario(teacher, bank, document)
+    return bank
+
+
+def log_in(page, base_url: str) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.get_by_label("Username").fill("teacher")
+    page.get_by_label("Password").fill("a-long-pass-9")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_load_state()
+
+
+def test_edit_a_scenario_with_the_live_preview(page, live_server, bank):
+    log_in(page, live_server.url)
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Banks").click()
+    page.wait_for_url("**/banks/")
+    page.get_by_role("link", name="Week 1: searching").click()
+    page.wait_for_url("**/banks/week-1/")
+    assert serious_violations(page) == [], "bank page"
+
+    page.get_by_role("link", name="Demonic Tutor with three cards").click()
+    page.wait_for_url("**/banks/week-1/scenarios/tutor-three/")
+    preview = page.locator("#preview")
+    assert "The engine agrees with the stored ruling" in preview.inner_text()
+    assert serious_violations(page) == [], "authoring page"
+
+    page.evaluate("window.stillTheSamePage = true")
+    editor = page.get_by_label("Scenario JSON (scenario/1)")
+    original = editor.input_value()
+    broken = original.replace('"Island#i1"', '"Islnd#i1"')
+    editor.fill(broken)
+    page.wait_for_function(
+        "document.querySelector('#preview').innerText.includes('zones.Alice.library[0]')"
+    )
+    assert "unknown card 'Islnd'" in preview.inner_text()
+    assert editor.input_value() == broken  # nothing lost
+
+    disagreeing = re.sub(r'"value": "yes"', '"value": "no"', original)
+    editor.fill(disagreeing)
+    page.wait_for_function(
+        "document.querySelector('#preview').innerText.includes('The engine disagrees')"
+    )
+    assert "Stored: no; engine: yes" in preview.inner_text()
+    assert page.evaluate("window.stillTheSamePage") is True  # htmx swapped, no reload
+    assert serious_violations(page) == [], "authoring page with a disagreement"
+
+    page.get_by_role("button", name="Save the scenario").click()
+    page.wait_for_url("**/scenarios/tutor-three/?saved=1")
+    assert "Saved (version 2)" in page.locator(".saved-note").inner_text()
+    scenario = Scenario.objects.get(slug="tutor-three")
+    assert scenario.engine_status == Scenario.EngineStatus.DISAGREES
+    assert scenario.spec["expect"][0]["value"] == "no"
