@@ -36,6 +36,7 @@ class CardView:
     zone: str
     position: int
     tapped: bool = False
+    alt_cost: str = ""
 
     @property
     def controlled_by_other(self) -> bool:
@@ -92,6 +93,11 @@ class Board:
         card = self.cards.get(label_or_player)
         return f"{card.name} ({card.label})" if card else label_or_player
 
+    def card_mana_costs(self, label: str) -> list[str]:
+        """The costs a card's spell can be cast for: its mana cost and any alternative cost."""
+        card = self.cards.get(label)
+        return [cost for cost in (card.mana_cost, card.alt_cost) if cost] if card else []
+
 
 def _card_view(instance: Any) -> CardView:
     definition = instance.definition
@@ -106,6 +112,7 @@ def _card_view(instance: Any) -> CardView:
         zone=instance.zone,
         position=instance.position,
         tapped=instance.tapped,
+        alt_cost=(definition.alt_cost or {}).get("cost", ""),
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +20,9 @@ ZONES = ["library", "hand", "graveyard", "battlefield", "exile", "outside", "sta
 MANA = ["", "{W}", "{U}", "{B}", "{R}", "{G}", "{C}"]
 MAX_COUNT = 60
 NUMBER_CLAIMS = frozenset({"mills", "triggers"})
+BOOLEAN_CLAIMS = frozenset(
+    {"revealed", "alt_cost_available", "can_dredge", "can_activate", "may_pay_mana_cost"}
+)
 
 
 class SignupForm(UserCreationForm):
@@ -35,8 +39,10 @@ def value_domain(claim: Mapping[str, Any], board: Board) -> list[Any]:
         return ["must", "may", "cannot"]
     if name in {"shuffles", "searched_library_this_turn"}:
         return ["yes", "no", "if_searched"]
-    if name in {"revealed", "alt_cost_available", "can_dredge"}:
+    if name in BOOLEAN_CLAIMS:
         return [True, False]
+    if name == "cost_paid":
+        return costs_near(board.card_mana_costs(claim.get("card", "")))
     if name in {"searched_portion", "shuffled_portion"}:
         player = claim.get("player")
         library = next(
@@ -56,8 +62,22 @@ def value_domain(claim: Mapping[str, Any], board: Board) -> list[Any]:
     if name == "decision_order":
         return [list(order) for order in itertools.permutations(p.name for p in board.players)]
     if name == "mana_produced":
-        return MANA
+        return [*MANA, *(symbol * 2 for symbol in MANA if symbol)]  # doubling (Mana Reflection)
     return list(range(0, 11))  # mills, triggers and other counts
+
+
+def costs_near(costs: list[str]) -> list[str]:
+    """Costs a learner picks from: {0}, the card's own costs, and each with {1} or {2} more or
+    {1} less generic mana (cost increases and reductions change only the generic part)."""
+    options = {"{0}"}
+    for cost in costs:
+        match = re.match(r"^\{(\d+)\}", cost)
+        generic, coloured = (int(match.group(1)), cost[match.end() :]) if match else (0, cost)
+        for amount in (generic - 1, generic, generic + 1, generic + 2):
+            if amount >= 0:
+                options.add((f"{{{amount}}}" if amount or not coloured else "") + coloured)
+    options.discard("")
+    return sorted(options, key=lambda cost: (len(cost), cost))
 
 
 def encode(value: Any) -> str:
