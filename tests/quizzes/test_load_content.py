@@ -110,7 +110,7 @@ def test_every_rule_the_engine_cites_has_a_rule_page(loaded):
 
 
 def test_stored_only_rulings_are_marked_not_checked(loaded):
-    for slug in ("x-in-enters-ability", "untap-symbol-summoning-sickness"):
+    for slug in ("x-in-enters-ability", "range-of-influence-trigger"):
         scenario = Scenario.objects.get(slug=slug)
         assert scenario.engine_status == Scenario.EngineStatus.NOT_CHECKED
         assert scenario.stored_ruling
