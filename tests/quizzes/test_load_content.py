@@ -271,6 +271,20 @@ def test_create_demo_users_is_idempotent_and_prints_log_ins():
     assert "'learner'" in out.getvalue() and "password" in out.getvalue()
 
 
+def test_create_demo_users_gives_the_instructor_a_bank_and_a_cohort_once():
+    from quizzes.models import Cohort
+
+    call_command("create_demo_users", "--force", stdout=StringIO())
+    call_command("create_demo_users", "--force", stdout=StringIO())
+    cohort = Cohort.objects.get()
+    assert cohort.instructor.username == "instructor"
+    assert list(cohort.members.values_list("username", flat=True)) == ["learner"]
+    bank = cohort.banks.get()
+    assert bank.visibility == Bank.Visibility.SHARED
+    assert Scenario.objects.filter(bank=bank).count() == 1
+    assert Question.objects.filter(bank=bank, is_active=True).exists()
+
+
 def test_create_demo_users_refuses_with_debug_off(settings):
     settings.DEBUG = False
     with pytest.raises(CommandError):

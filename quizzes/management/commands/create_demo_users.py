@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 INSTRUCTORS = "Instructors"
 # What an instructor may do in the admin: author content, read the rules and cards.
@@ -17,6 +18,8 @@ INSTRUCTOR_PERMISSIONS = [
     ("rules", "rulealias", ("view",)),
     ("rules", "card", ("add", "change", "view")),
 ]
+DEMO_BANK = "Demo bank: Demonic Tutor"
+DEMO_COHORT = "Demo cohort"
 DEMO_USERS = [
     # username, password, is instructor
     ("learner", "learn-the-rulings-2025", False),
@@ -41,6 +44,7 @@ class Command(BaseCommand):
             )
         group = self.instructors_group()
         user_model = get_user_model()
+        users = {}
         for username, password, instructor in DEMO_USERS:
             user, created = user_model.objects.get_or_create(
                 username=username, defaults={"email": f"{username}@example.org"}
@@ -56,8 +60,37 @@ class Command(BaseCommand):
                 user.save()
             if instructor and not user.groups.filter(pk=group.pk).exists():
                 user.groups.add(group)
+            users[username] = user
             role = "instructor (staff, can use /admin/)" if instructor else "learner"
             self.stdout.write(f"{role}: username {username!r}, password {password!r}")
+        cohort = self.demo_teaching(users["instructor"], users["learner"])
+        self.stdout.write(
+            f"demo cohort {cohort.name!r} (join code {cohort.join_code}) with its own bank; "
+            "the learner is a member"
+        )
+
+    def demo_teaching(self, instructor, learner):
+        """A shared bank with one scenario and a cohort holding the learner, so the instructor
+        pages have something to show. Made once; left alone afterwards."""
+        from quizzes import authoring, cohorts
+        from quizzes.models import Bank, Cohort
+
+        cohort = Cohort.objects.filter(instructor=instructor, name=DEMO_COHORT).first()
+        if cohort is not None:
+            return cohort
+        with transaction.atomic():
+            bank = authoring.do_create_bank(
+                instructor,
+                DEMO_BANK,
+                "A demo bank: edit its scenario to see the engine's preview update.",
+                Bank.Visibility.SHARED,
+            )
+            document = authoring.check_save_scenario(instructor, bank, authoring.starter_text())
+            authoring.do_save_scenario(instructor, bank, document)
+            cohort = cohorts.do_create_cohort(instructor, DEMO_COHORT)
+            cohorts.do_assign_banks(cohort, Bank.objects.filter(pk=bank.pk))
+            cohorts.do_join(learner, cohort)
+        return cohort
 
     def instructors_group(self) -> Group:
         group, _ = Group.objects.get_or_create(name=INSTRUCTORS)
