@@ -117,14 +117,18 @@ STARTER: dict[str, Any] = {
     "format": "scenario/1",
     "id": "my-new-scenario",
     "title": "Demonic Tutor with three cards",
-    "source": "Where the ruling comes from (a CR example, a card's rulings)",
+    "source": "CR 701.23d (a search simply for a quantity of cards)",
     "players": ["Alice", "Nadia"],
     "cards": [],
     "zones": {"Alice": {"library": ["Island#i1", "Forest#f1", "Swamp#s1"]}},
     "history": [],
     "resolve": {"cast": "Demonic Tutor", "by": "Alice"},
-    "expect": [{"claim": "shuffles", "player": "Alice", "value": "yes"}],
-    "stored_ruling": "Alice searches her library for a card and shuffles.",
+    "expect": [
+        {"claim": "found_count", "searcher": "Alice", "value": [1, 1]},
+        {"claim": "shuffles", "player": "Alice", "value": "yes"},
+    ],
+    "stored_ruling": "Demonic Tutor searches for a card with no stated quality, so Alice must find "
+    "one (701.23d), then shuffles.",
 }
 
 
