@@ -159,11 +159,13 @@ def build_board(spec: Mapping[str, Any]) -> Board:
     state = scenario.state
     views = {instance.label: _card_view(instance) for instance in state.cards}
     players = []
+    listed = spec.get("zones", {})
     for player in state.apnap_order:
         zones = []
         for zone in ZONE_ORDER:
             instances = state.cards_in(player, zone)
-            if instances:
+            # A zone the author lists empty is shown empty: Lobotomy on an empty hand turns on it.
+            if instances or zone in listed.get(player, {}):
                 zones.append(ZoneView(player, zone, tuple(views[card.label] for card in instances)))
         players.append(PlayerView(player, player == state.active, tuple(zones)))
     resolving = _step_text(scenario.resolve, views, scenario.catalog) if scenario.resolve else None
