@@ -19,7 +19,7 @@ from .claims import (
 from .errors import ScenarioError
 from .outcome import ChoiceVerdict, ClaimResult, Mismatch, Outcome
 from .resolver import resolve_history, resolve_step
-from .scenario import Choices, Scenario, parse_choices, parse_scenario
+from .scenario import SPLIT_CHOICE_KEYS, Choices, Scenario, parse_choices, parse_scenario
 from .search import check_found_set
 
 Spec = Mapping[str, Any] | Scenario
@@ -36,7 +36,13 @@ def _evaluation(scenario: Scenario, given: Any = None) -> Evaluation:
         extra = parse_choices(given, "given", scenario.state)
         base = dict(scenario.resolve.choices) if scenario.resolve else {}
         for player, decisions in extra.items():
-            base[player] = {**base.get(player, {}), **decisions}
+            kept = dict(base.get(player, {}))
+            if "find" in decisions or SPLIT_CHOICE_KEYS & set(decisions):
+                # A new set of found cards (or a new split) is a different line of play: the
+                # step's own split of its found cards no longer applies.
+                for key in SPLIT_CHOICE_KEYS:
+                    kept.pop(key, None)
+            base[player] = {**kept, **decisions}
         choices = base
     used = (
         choices if choices is not None else (scenario.resolve.choices if scenario.resolve else {})

@@ -478,6 +478,17 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
         raise ScenarioError(
             f"{path}.put", f"unknown destination {put!r}; use {sorted(DESTINATIONS)}"
         )
+    split = raw.get("split")
+    if split is not None:
+        # Cultivate: "put one onto the battlefield tapped and the other into your hand".
+        if not isinstance(split, dict) or set(split) - {"count", "rest"}:
+            raise ScenarioError(f"{path}.split", 'must be {"count": N, "rest": ZONE}')
+        rest = split.get("rest", "hand")
+        if rest not in DESTINATIONS - {"set_aside"} or rest == put:
+            raise ScenarioError(
+                f"{path}.split.rest", f"must be a destination other than put ({put!r})"
+            )
+        split = {"count": _parse_count(split.get("count", 1), f"{path}.split.count"), "rest": rest}
     return {
         "who": who,
         "whose": whose,
@@ -489,6 +500,7 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
         "reveal": bool(raw.get("reveal", False)),
         "put": put,
         "tapped": bool(raw.get("tapped", False)),
+        "split": split,
     }
 
 

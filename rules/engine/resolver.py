@@ -430,7 +430,7 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         spaces.append(space)
         run.result.searches.append(space)
         _explain_search(run, space)
-        _apply_found(run, space, decision.get("find"))
+        _apply_found(run, space, decision)
     run.result.search_groups.append(tuple(s.searcher for s in spaces if s.status.value != "cannot"))
     run.last_searchers = searchers
     run.last_spaces = spaces
@@ -450,7 +450,8 @@ def _explain_search(run: _Run, space: SearchSpace) -> None:
     )
 
 
-def _apply_found(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
+def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> None:
+    fixed: list[str] | None = decision.get("find")
     destination = DESTINATION_ZONE.get(space.put, space.put)
     reason_dest = f"{space.searcher} puts the found card into {destination.replace('_', ' ')}."
     if fixed is not None:
@@ -469,6 +470,9 @@ def _apply_found(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None
                 f"choices.{space.searcher}.find", f"{verdict.reason} ({verdict.rule})"
             )
         run.found_fixed = mine
+        if space.split is not None:
+            _apply_split(run, space, mine, destination, decision)
+            return
         for label in mine:
             card = run.state.card(label)
             if destination == "set_aside":
@@ -480,11 +484,23 @@ def _apply_found(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None
     run.found_fixed = None
     if space.performed == "no":
         return
+    split_zones = _split_zones(space, destination)
     # In board order (space.finds), not the frozenset's hash order: outcomes stay reproducible.
     for label in (label for label in space.finds if label in space.findable):
         card = run.state.card(label)
         certain = label in space.must_find and space.performed == "yes"
         verdict = space.finds[label]
+        if split_zones is not None:
+            rule, why = split_zones
+            zones = set(why)
+            if certain and len(zones) == 1:
+                run.move(card, destination, rule, f"{card.name} must be found; {why[destination]}")
+                continue
+            if certain:
+                run.possible[label] = set()
+            text = " ".join(why.values())
+            run.maybe_move(card, zones, rule, text if certain else f"If found: {text}")
+            continue
         if certain and destination != "set_aside":
             run.move(card, destination, verdict.rule, f"{card.name} must be found; {reason_dest}")
         elif certain:
@@ -493,6 +509,92 @@ def _apply_found(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None
             run.maybe_move(
                 card, {destination}, verdict.rule, f"{card.name} may or may not be found."
             )
+
+
+def _split_zones(space: SearchSpace, destination: str) -> tuple[str, dict[str, str]] | None:
+    """Where a found card may go when the effect splits the found cards (Cultivate)."""
+    if space.split is None:
+        return None
+    count = space.split["count"]
+    rest = DESTINATION_ZONE.get(space.split["rest"], space.split["rest"])
+    if space.found_count.value[1] <= count:
+        return "608.2c", {
+            destination: f"At most {count} card(s) can be found, and the effect puts "
+            f"{count} of the found cards into the {destination}, so a found card goes there.",
+        }
+    return "608.2c", {
+        destination: f"{space.searcher} chooses which {count} found card(s) go to the "
+        f"{destination}",
+        rest: f"and which go to the {rest}.",
+    }
+
+
+def _apply_split(
+    run: _Run,
+    space: SearchSpace,
+    found: list[str],
+    destination: str,
+    decision: Mapping[str, Any],
+) -> None:
+    """Put `count` found cards into `destination` and the rest into `rest` (608.2c)."""
+    count = space.split["count"]
+    rest = DESTINATION_ZONE.get(space.split["rest"], space.split["rest"])
+    who = space.controlled_by or space.searcher
+    where = f"choices.{space.searcher}"
+    first_fixed = decision.get(destination)
+    rest_fixed = decision.get(rest) if rest != destination else None
+    for key, labels in ((destination, first_fixed), (rest, rest_fixed)):
+        stray = [x for x in labels or () if x not in found]
+        if stray:
+            raise ScenarioError(f"{where}.{key}", f"{stray[0]} is not one of the found cards")
+    if len(found) <= count:
+        if rest_fixed:
+            raise ScenarioError(
+                f"{where}.{rest}",
+                f"only {len(found)} card(s) found: the effect puts {count} found card(s) into "
+                f"the {destination} before any go to the {rest} (608.2c)",
+            )
+        for label in found:
+            card = run.state.card(label)
+            run.move(
+                card,
+                destination,
+                "608.2c",
+                f"Only {len(found)} card(s) found, and the effect puts {count} of them into the "
+                f"{destination} first, so {card.name} goes there (Cultivate ruling: if you find "
+                "only one basic land card, you put it onto the battlefield tapped).",
+            )
+        return
+    if first_fixed is not None:
+        first = list(first_fixed)
+    elif rest_fixed is not None:
+        first = [x for x in found if x not in rest_fixed]
+    else:
+        for label in found:
+            card = run.state.card(label)
+            run.possible[label] = set()
+            run.maybe_move(
+                card,
+                {destination, rest},
+                "608.2c",
+                f"{card.name} is found; {who} chooses which {count} found card(s) go to the "
+                f"{destination} and which go to the {rest}.",
+            )
+        return
+    if len(first) != count or (
+        rest_fixed is not None and set(first) | set(rest_fixed) != set(found)
+    ):
+        raise ScenarioError(
+            f"{where}.{destination}",
+            f"exactly {count} of the {len(found)} found cards go to the {destination}, the "
+            f"others to the {rest} (608.2c)",
+        )
+    for label in found:
+        card = run.state.card(label)
+        zone = destination if label in first else rest
+        run.move(
+            card, zone, "608.2c", f"{who} puts the found {card.name} into the {zone}, as chosen."
+        )
 
 
 def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:

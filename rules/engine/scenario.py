@@ -12,8 +12,15 @@ from .errors import ScenarioError
 from .state import PLAYER_ZONES, CardInstance, GameState
 
 STEP_KINDS = ("cast", "activate", "trigger", "draw")
-CHOICE_KEYS = frozenset(
-    {"find", "search", "choose", "ignore_prohibition", "mana", "opponent_chooses", "alt_cost"}
+# A zone name as a choice key fixes which found cards go there when an effect splits them
+# (Cultivate: {"find": ["f1", "i1"], "battlefield": ["f1"]}).
+SPLIT_CHOICE_KEYS = frozenset({"battlefield", "hand", "graveyard", "exile", "library"})
+CHOICE_KEYS = (
+    frozenset(
+        {"find", "search", "choose", "ignore_prohibition", "mana", "opponent_chooses", "alt_cost"}
+    )
+    | SPLIT_CHOICE_KEYS
+    | {"x"}
 )
 FACT_KINDS = frozenset({"searched_library", "ignored_search_prohibition"})
 
@@ -251,6 +258,18 @@ def parse_choices(raw: Any, path: str, state: GameState) -> Choices:
             chosen = decisions["opponent_chooses"]
             if not isinstance(chosen, list) or any(state.card(x) is None for x in chosen):
                 raise ScenarioError(f"{where}.opponent_chooses", "must be a list of card labels")
+        for key in sorted(SPLIT_CHOICE_KEYS & set(decisions)):
+            chosen = decisions[key]
+            if not isinstance(chosen, list) or any(
+                not isinstance(x, str) or state.card(x) is None for x in chosen
+            ):
+                raise ScenarioError(f"{where}.{key}", "must be a list of card labels")
+        if "x" in decisions and (
+            isinstance(decisions["x"], bool)
+            or not isinstance(decisions["x"], int)
+            or decisions["x"] < 0
+        ):
+            raise ScenarioError(f"{where}.x", "X must be a non-negative whole number")
         for key in ("search", "ignore_prohibition", "alt_cost"):
             if key in decisions and not isinstance(decisions[key], bool):
                 raise ScenarioError(f"{where}.{key}", "must be true or false")

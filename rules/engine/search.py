@@ -39,6 +39,12 @@ class SearchSpace:
     may_find: frozenset[str] = field(default_factory=frozenset)
     min_if_searching: int = 0  # the lower bound once the searcher does search
     optional: bool = False  # the instruction itself says "may" (or a cost could unlock it)
+    # Cultivate: {"count": 1, "rest": "hand"} puts `count` found cards where `put` says and
+    # the rest into `rest`.
+    split: Mapping | None = None
+    # The player who makes this search's decisions when another player controls the searcher
+    # (Opposition Agent); None when the searcher decides.
+    controlled_by: str | None = None
 
     @property
     def searched_own_library(self) -> bool:
@@ -447,6 +453,7 @@ def plan_search(
         may_find=frozenset(findable) - must_if_searching,
         min_if_searching=low_if_searching,
         optional=bool(spec["may"]) or escape_unpaid,
+        split=spec.get("split"),
     )
 
 

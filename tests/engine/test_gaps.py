@@ -1,0 +1,81 @@
+"""Known gaps closed: split destinations, Opposition Agent, X in mana-value filters, intervening-if.
+
+Every file in `gap_scenarios/` is a probe written from the Comprehensive Rules and the cards'
+Gatherer rulings (never from the engine's output); the unit tests check the choice shapes and
+the errors that name the field.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.engine import ScenarioError, check_expectations, evaluate_claim, resolve
+
+HERE = Path(__file__).resolve().parent
+PROBES = HERE / "gap_scenarios"
+
+
+def _probes() -> list[Path]:
+    return sorted(PROBES.glob("*.json"))
+
+
+def _load(name: str) -> dict[str, Any]:
+    return json.loads((PROBES / f"{name}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", _probes(), ids=lambda path: path.stem)
+def test_gap_probe(path: Path) -> None:
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    mismatches = check_expectations(spec)
+    assert not mismatches, "\n".join(str(m) for m in mismatches)
+
+
+# ---------------------------------------------------------------- 1. split destinations
+
+
+def _cultivate(choices: dict[str, Any] | None = None) -> dict[str, Any]:
+    spec = copy.deepcopy(_load("cultivate-split-open"))
+    spec["expect"] = []
+    if choices is not None:
+        spec["resolve"]["choices"] = choices
+    return spec
+
+
+def test_split_with_both_found_cards_fixed() -> None:
+    spec = _cultivate({"Alice": {"find": ["f1", "i1"], "hand": ["f1"]}})
+    outcome = resolve(spec)
+    assert outcome.find("zone_after", card="f1").value == "hand"
+    assert outcome.find("zone_after", card="i1").value == "battlefield"
+    assert outcome.find("zone_after", card="i1").rule == "608.2c"
+
+
+def test_one_found_card_goes_onto_the_battlefield() -> None:
+    # Gatherer ruling (2010-08-15): find only one basic land card and it goes onto the battlefield.
+    outcome = resolve(_cultivate({"Alice": {"find": ["i1"]}}))
+    assert outcome.find("zone_after", card="i1").value == "battlefield"
+
+
+@pytest.mark.parametrize(
+    ("decisions", "field"),
+    [
+        ({"find": ["f1", "i1"], "battlefield": ["f1", "i1"]}, "choices.Alice.battlefield"),
+        ({"find": ["f1", "i1"], "battlefield": ["f2"]}, "choices.Alice.battlefield"),
+        ({"find": ["i1"], "hand": ["i1"]}, "choices.Alice.hand"),
+        ({"find": ["f1", "i1"], "battlefield": "f1"}, "resolve.choices.Alice.battlefield"),
+    ],
+)
+def test_illegal_splits_are_rejected_naming_the_field(decisions: dict, field: str) -> None:
+    with pytest.raises(ScenarioError) as error:
+        resolve(_cultivate({"Alice": decisions}))
+    assert error.value.path == field
+
+
+def test_a_given_find_replaces_the_steps_split() -> None:
+    spec = _cultivate({"Alice": {"find": ["f1", "i1"], "battlefield": ["f1"]}})
+    claim = {"claim": "zone_after", "card": "f2", "given": {"Alice": {"find": ["f2", "i1"]}}}
+    assert evaluate_claim(spec, claim).value == "battlefield or hand"
