@@ -129,7 +129,14 @@ TRIGGER_EVENTS = frozenset(
     }
 )
 STATIC_KINDS = frozenset(
-    {"search_replacement", "search_prohibition", "mana_replacement", "cost_modifier", "other"}
+    {
+        "search_replacement",
+        "search_prohibition",
+        "search_control",
+        "mana_replacement",
+        "cost_modifier",
+        "other",
+    }
 )
 PROHIBITION_PLAYERS = frozenset({"all", "opponents", "you"})
 TARGET_KINDS = frozenset({"player", "opponent", "permanent", "card", "spell", "any"})
@@ -693,6 +700,13 @@ def parse_static(raw: Any, path: str) -> StaticAbility:
         if isinstance(factor, bool) or not isinstance(factor, int) or factor < 0:
             raise ScenarioError(f"{path}.{kind}.factor", "must be a whole number")
         return StaticAbility(kind, {"who": who, "factor": factor})
+    if kind == "search_control":
+        # Opposition Agent: "You control your opponents while they're searching their libraries.
+        # While an opponent is searching their library, they exile each card they find."
+        who = spec.get("who", "opponents")
+        if who != "opponents":
+            raise ScenarioError(f"{path}.{kind}.who", 'must be "opponents"')
+        return StaticAbility(kind, {"who": who, "exile_found": bool(spec.get("exile_found", True))})
     if kind == "cost_modifier":
         # Thalia: "Noncreature spells cost {1} more to cast." (negative amounts reduce)
         spells = spec.get("spells", "all")

@@ -191,6 +191,26 @@ def _revealed(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
 def _decision_order(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     searching = {p for group in ev.resolution.search_groups for p in group}
     order = [p for p in ev.scenario.state.apnap_order if p in searching]
+    deciders = {
+        s.searcher: s.controlled_by
+        for s in ev.resolution.searches
+        if s.controlled_by is not None and s.searcher in searching
+    }
+    if deciders:
+        # A controlled player's decisions are made by the player controlling them (722.5).
+        by: list[str] = []
+        for player in order:
+            decider = deciders.get(player, player)
+            if decider not in by:
+                by.append(decider)
+        controlled = ", ".join(f"{p} by {d}" for p, d in deciders.items())
+        return Verdict(
+            by,
+            "722.5",
+            "A player who controls another player makes that player's decisions; the "
+            f"searches are decided in APNAP order of the searching players ({controlled}), "
+            "each deciding player listed once.",
+        )
     if len(order) > 1:
         return Verdict(
             order,

@@ -66,3 +66,17 @@ def portion_limit(
             if best is None or top < best[0]:
                 best = (top, effect)
     return best
+
+
+def search_controller(effects: tuple[ActiveEffect, ...], searcher: str) -> ActiveEffect | None:
+    """The effect whose controller controls `searcher` while they search their own library.
+
+    Opposition Agent: "You control your opponents while they're searching their libraries." With
+    several, the one that entered the battlefield most recently wins (its Gatherer ruling; later
+    player-controlling effects overwrite earlier ones): the later one in the board's listing.
+    """
+    found = None
+    for effect in effects:
+        if effect.kind == "search_control" and effect.controller != searcher:
+            found = effect
+    return found

@@ -7,11 +7,17 @@ recording every conclusion as a Verdict with its citation in a `Resolution`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import Ability, CardDefinition, Instruction, TargetSpec
-from .effects import ActiveEffect, battlefield_effects, portion_limit, prohibitions_on
+from .effects import (
+    ActiveEffect,
+    battlefield_effects,
+    portion_limit,
+    prohibitions_on,
+    search_controller,
+)
 from .errors import ScenarioError
 from .mana import mana_produced
 from .scenario import Choices, Fact, Scenario, Step, definition_of
@@ -416,6 +422,14 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
             if escapable and (searcher in run.paid_escape or decision.get("ignore_prohibition")):
                 prohibited = ()
         portion = portion_limit(run.effects, searcher) if "library" in spec["zones"] else None
+        # Opposition Agent: an opponent controls the searcher while they search their library.
+        controller_effect = (
+            search_controller(run.effects, searcher)
+            if whose == searcher and "library" in spec["zones"] and not prohibited
+            else None
+        )
+        if controller_effect is not None:
+            decision = _controlled_decision(run, searcher, controller_effect, zone_cards)
         space = plan_search(
             searcher=searcher,
             whose=whose,
@@ -427,6 +441,18 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
             portion=portion,
             decision=decision,
         )
+        if controller_effect is not None and space.status.value != "cannot":
+            space = replace(
+                space,
+                controlled_by=controller_effect.controller,
+                put="exile" if controller_effect.spec["exile_found"] else space.put,
+                split=None if controller_effect.spec["exile_found"] else space.split,
+            )
+            run.result.explanation.append(
+                f"{controller_effect.controller} controls {searcher} while {searcher} searches "
+                f"their library ({controller_effect.source_name}) and makes the search's "
+                "decisions; the found cards are exiled."
+            )
         spaces.append(space)
         run.result.searches.append(space)
         _explain_search(run, space)
@@ -434,6 +460,26 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     run.result.search_groups.append(tuple(s.searcher for s in spaces if s.status.value != "cannot"))
     run.last_searchers = searchers
     run.last_spaces = spaces
+
+
+def _controlled_decision(
+    run: _Run,
+    searcher: str,
+    effect: ActiveEffect,
+    zone_cards: Mapping[str, Sequence[CardInstance]],
+) -> Mapping[str, Any]:
+    """The searcher's decisions when another player controls them during the search.
+
+    Whether to search at all is decided before searching, by the searcher; what to find is
+    decided by the controlling player, and may be written under either player's name.
+    """
+    decision = dict(run.choices.get(searcher, {}))
+    if "find" not in decision:
+        mine = {c.label for cards in zone_cards.values() for c in cards}
+        theirs = run.choices.get(effect.controller, {}).get("find")
+        if theirs is not None and any(label in mine for label in theirs):
+            decision["find"] = [label for label in theirs if label in mine]
+    return decision
 
 
 def _explain_search(run: _Run, space: SearchSpace) -> None:
@@ -454,6 +500,9 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
     fixed: list[str] | None = decision.get("find")
     destination = DESTINATION_ZONE.get(space.put, space.put)
     reason_dest = f"{space.searcher} puts the found card into {destination.replace('_', ' ')}."
+    if space.controlled_by is not None and space.put == "exile":
+        _apply_found_controlled(run, space, fixed)
+        return
     if fixed is not None:
         for label in fixed:
             card = run.state.card(label)
@@ -509,6 +558,36 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
             run.maybe_move(
                 card, {destination}, verdict.rule, f"{card.name} may or may not be found."
             )
+
+
+def _apply_found_controlled(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
+    """Opposition Agent: the searcher exiles each card found, wherever the effect would put it."""
+    reason = (
+        f"While {space.searcher} searches their library, {space.controlled_by} controls them "
+        f"(Opposition Agent) and {space.searcher} exiles each card found instead of putting it "
+        "where the effect says."
+    )
+    if fixed is not None:
+        mine = [label for label in fixed if label in space.finds]
+        verdict = check_found_set([space], mine, {x: run.state.card(x).name for x in mine})
+        if not verdict.value:
+            raise ScenarioError(
+                f"choices.{space.searcher}.find", f"{verdict.reason} ({verdict.rule})"
+            )
+        for label in mine:
+            run.move(run.state.card(label), "exile", "611.3", reason)
+        # "If such an effect refers to the found cards, it can't see them in exile."
+        run.found_fixed = []
+        return
+    run.found_fixed = None
+    if space.performed == "no":
+        return
+    for label in (label for label in space.finds if label in space.findable):
+        card = run.state.card(label)
+        if label in space.must_find and space.performed == "yes":
+            run.move(card, "exile", "611.3", reason)
+        else:
+            run.maybe_move(card, {"exile"}, "611.3", f"If found: {reason}")
 
 
 def _split_zones(space: SearchSpace, destination: str) -> tuple[str, dict[str, str]] | None:
@@ -843,6 +922,8 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         )
         return
     for space in run.last_spaces:
+        if space.controlled_by is not None and space.put == "exile":
+            continue  # the found cards are in exile, out of the effect's reach
         for label in space.findable:
             card = run.state.card(label)
             run.maybe_move(
@@ -986,7 +1067,11 @@ def resolve_step(
 def _check_unused_finds(run: _Run) -> None:
     for player, decisions in run.choices.items():
         for label in decisions.get("find", []):
-            if not any(label in s.finds for s in run.result.searches if s.searcher == player):
+            if not any(
+                label in s.finds
+                for s in run.result.searches
+                if player in (s.searcher, s.controlled_by)
+            ):
                 raise ScenarioError(
                     f"choices.{player}.find",
                     f"{label} is not in a zone {player} searches (701.23a)",

@@ -79,3 +79,57 @@ def test_a_given_find_replaces_the_steps_split() -> None:
     spec = _cultivate({"Alice": {"find": ["f1", "i1"], "battlefield": ["f1"]}})
     claim = {"claim": "zone_after", "card": "f2", "given": {"Alice": {"find": ["f2", "i1"]}}}
     assert evaluate_claim(spec, claim).value == "battlefield or hand"
+
+
+# ---------------------------------------------------------------- 2. Opposition Agent
+
+
+def _agent_board(spell: str) -> dict[str, Any]:
+    return {
+        "format": "scenario/1",
+        "players": ["Nadia", "Alice"],
+        "zones": {
+            "Alice": {"battlefield": ["Opposition Agent#agent"]},
+            "Nadia": {"hand": [f"{spell}#spell"], "library": ["Forest#n1", "Island#n2"]},
+        },
+        "resolve": {"cast": "spell", "by": "Nadia"},
+    }
+
+
+def test_agent_exiles_cards_a_split_search_finds() -> None:
+    spec = _agent_board("Cultivate")
+    spec["resolve"]["choices"] = {"Alice": {"find": ["n1", "n2"]}}
+    outcome = resolve(spec)
+    assert outcome.find("zone_after", card="n1").value == "exile"
+    assert outcome.find("zone_after", card="n2").value == "exile"
+    assert outcome.find("zone_after", card="n1").rule == "611.3"
+    assert outcome.find("decision_order").value == ["Alice"]
+    assert outcome.find("decision_order").rule == "722.5"
+
+
+def test_agent_exiled_card_is_out_of_reach_of_the_rest_of_the_effect() -> None:
+    # Ruling: "If such an effect refers to the found cards, it can't see them in exile."
+    spec = _agent_board("Vampiric Tutor")
+    spec["resolve"]["choices"] = {"Nadia": {"find": ["n2"]}}
+    outcome = resolve(spec)
+    assert outcome.find("zone_after", card="n2").value == "exile"
+    assert outcome.find("shuffles", player="Nadia").value == "yes"
+
+
+def test_agent_controller_cannot_find_outside_the_search_description() -> None:
+    spec = _agent_board("Cultivate")
+    spec["zones"]["Nadia"]["library"].append("Blood Crypt#crypt")
+    spec["resolve"]["choices"] = {"Alice": {"find": ["crypt"]}}
+    with pytest.raises(ScenarioError) as error:
+        resolve(spec)
+    assert error.value.path == "choices.Nadia.find"
+
+
+def test_agent_does_not_control_its_own_controller() -> None:
+    spec = _agent_board("Cultivate")
+    spec["zones"]["Alice"]["hand"] = ["Cultivate#mine"]
+    spec["zones"]["Alice"]["library"] = ["Plains#a1"]
+    spec["resolve"] = {"cast": "mine", "by": "Alice", "choices": {"Alice": {"find": ["a1"]}}}
+    outcome = resolve(spec)
+    assert outcome.find("zone_after", card="a1").value == "battlefield"
+    assert outcome.find("decision_order").value == ["Alice"]
