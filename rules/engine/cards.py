@@ -158,14 +158,60 @@ def _parse_colors(value: Any, path: str) -> tuple[str, ...]:
     return tuple(letters)  # type: ignore[arg-type]
 
 
-def _parse_mana_value(value: Any, path: str) -> tuple[int, int] | None:
+MANA_VALUE_OPS = {"lt": "less than", "lte": "or less", "gt": "greater than", "gte": "or greater"}
+_MANA_VALUE_SYNONYMS = {"max": "lte", "min": "gte", "eq": "eq"}
+
+
+def _parse_mana_value(
+    value: Any, path: str
+) -> tuple[tuple[int, int] | None, tuple[tuple[str, int | str], ...]]:
+    """A number, {"min": n, "max": n}, or comparisons {"lt"|"lte"|"gt"|"gte"|"eq": n or "X"}.
+
+    Returns the numeric [min, max] range and the comparisons that refer to X (read when the
+    search happens, from the X chosen as the spell was cast).
+    """
     if value is None:
-        return None
+        return None, ()
     if isinstance(value, int) and not isinstance(value, bool):
-        return (value, value)
-    if isinstance(value, dict) and set(value) <= {"min", "max"}:
-        return (int(value.get("min", 0)), int(value.get("max", 10**6)))
-    raise ScenarioError(path, 'must be a number or {"min": n, "max": n}')
+        return (value, value), ()
+    if value == "X":
+        return None, (("eq", "X"),)
+    if not isinstance(value, dict) or not value:
+        raise ScenarioError(path, 'must be a number, "X" or an object such as {"lt": "X"}')
+    low, high = 0, 10**6
+    numeric_given = False
+    with_x: list[tuple[str, int | str]] = []
+    for key, bound in value.items():
+        op = _MANA_VALUE_SYNONYMS.get(key, key)
+        if op not in (*MANA_VALUE_OPS, "eq"):
+            raise ScenarioError(
+                f"{path}.{key}", "use lt, lte, gt, gte, eq (or min, max) with a number or X"
+            )
+        if bound == "X":
+            with_x.append((op, "X"))
+            continue
+        if isinstance(bound, bool) or not isinstance(bound, int):
+            raise ScenarioError(f"{path}.{key}", 'must be a whole number or "X"')
+        numeric_given = True
+        if op in ("lt", "lte"):
+            high = min(high, bound - 1 if op == "lt" else bound)
+        if op in ("gt", "gte"):
+            low = max(low, bound + 1 if op == "gt" else bound)
+        if op == "eq":
+            low, high = max(low, bound), min(high, bound)
+    return ((low, high) if numeric_given else None), tuple(with_x)
+
+
+def _compare(op: str, value: int, bound: int) -> bool:
+    if op == "lt":
+        return value < bound
+    if op == "lte":
+        return value <= bound
+    if op == "gt":
+        return value > bound
+    if op == "gte":
+        return value >= bound
+    return value == bound
 
 
 def mana_value_of(cost: str) -> int:
@@ -199,6 +245,8 @@ class Filter:
     keywords: tuple[str, ...] = ()
     colors: tuple[str, ...] = ()  # letters W U B R G; the card must have each
     mana_value: tuple[int, int] | None = None  # inclusive [min, max]
+    # Comparisons with X, e.g. (("lt", "X"),) for Green Sun's Zenith; X comes from `names["X"]`.
+    mana_value_x: tuple[tuple[str, int | str], ...] = ()
     exclude: Filter | None = None
     any_of: tuple[Filter, ...] = ()
 
@@ -215,6 +263,7 @@ class Filter:
             or self.keywords
             or self.colors
             or self.mana_value is not None
+            or self.mana_value_x
             or self.exclude
             or self.any_of
         )
@@ -250,6 +299,11 @@ class Filter:
             self.mana_value[0] <= card.mana_value <= self.mana_value[1]
         ):
             return False
+        for op, _ in self.mana_value_x:
+            x = names.get("X")
+            # X not fixed: some X lets this card qualify, so it isn't ruled out here.
+            if x is not None and not _compare(op, card.mana_value, int(x)):
+                return False
         if self.name is not None and card.name != self.name:
             return False
         if self.same_name_as is not None and names.get(self.same_name_as) != card.name:
@@ -286,6 +340,16 @@ class Filter:
             low, high = self.mana_value
             text = f"{text or 'card'} with mana value {low}" + (
                 f" to {high}" if high != low else ""
+            )
+        for op, bound in self.mana_value_x:
+            if text and "card" not in text:
+                text += " card"
+            text = f"{text or 'card'} with mana value " + (
+                f"{MANA_VALUE_OPS[op]} {bound}"
+                if op in ("lt", "gt")
+                else f"{bound} {MANA_VALUE_OPS[op]}"
+                if op in MANA_VALUE_OPS
+                else f"{bound}"
             )
         if self.keywords:
             text = f"{text or 'card'} with {' and '.join(self.keywords)}"
@@ -431,6 +495,7 @@ def parse_filter(raw: Any, path: str) -> Filter:
     name = raw.get("name")
     if name is not None and not isinstance(name, str):
         raise ScenarioError(f"{path}.name", "must be a string")
+    mana_value, mana_value_x = _parse_mana_value(raw.get("mana_value"), f"{path}.mana_value")
     return Filter(
         types=types,
         supertypes=_strings(raw.get("supertypes"), f"{path}.supertypes"),
@@ -441,7 +506,8 @@ def parse_filter(raw: Any, path: str) -> Filter:
         keywords=tuple(k.lower() for k in _strings(raw.get("keywords"), f"{path}.keywords")),
         exclude=exclude,
         colors=_parse_colors(raw.get("colors"), f"{path}.colors"),
-        mana_value=_parse_mana_value(raw.get("mana_value"), f"{path}.mana_value"),
+        mana_value=mana_value,
+        mana_value_x=mana_value_x,
         any_of=tuple(parse_filter(p, f"{path}.any_of[{i}]") for i, p in enumerate(any_of)),
     )
 
@@ -622,9 +688,14 @@ def parse_instruction(raw: Any, path: str) -> Instruction:
         return Instruction(verb, {"static": static, "duration": raw.get("duration", "turn")})
     if verb in ("return", "put"):
         value = {"what": value} if isinstance(value, str) else value
-        if not isinstance(value, dict) or value.get("what") not in ("found", "target", "targets"):
+        if not isinstance(value, dict) or value.get("what") not in (
+            "found",
+            "target",
+            "targets",
+            "self",
+        ):
             raise ScenarioError(
-                where, 'needs "what": "found", "target" or "targets" and "to": ZONE'
+                where, 'needs "what": "found", "target", "targets" or "self" and "to": ZONE'
             )
         to = value.get("to", "hand")
         if to not in DESTINATIONS - {"set_aside"}:

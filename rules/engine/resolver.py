@@ -89,6 +89,7 @@ class _Run:
         self.chosen: list[str | None] | None = None
         self.revealed_hand: str | None = None
         self.spell_exiled = False
+        self.spell_to: str | None = None  # "Shuffle Green Sun's Zenith into its owner's library"
         self.cast_from: str | None = None
 
     # ---------------------------------------------------------------- references
@@ -289,6 +290,14 @@ def _pick_ability(abilities: tuple[Ability, ...], step: Step, kind: str, path: s
 def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> None:
     if run.spell_exiled:
         run.move(card, "exile", "608.2n", f"{card.name} exiles itself as part of its effect.")
+    elif run.spell_to is not None:
+        run.move(
+            card,
+            run.spell_to,
+            "608.2c",
+            f"{card.name}'s own instructions put it into its owner's {run.spell_to}, so it "
+            "doesn't go to the graveyard.",
+        )
     elif run.cast_from == "graveyard" and "flashback" in definition.keyword_names:
         run.move(
             card,
@@ -401,7 +410,13 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     searchers = run.players_for(spec["who"], path)
     controller = run.result.controller or ""
     target_cards = run.card_targets()
-    names_base = {"target": target_cards[0].name if target_cards else None}
+    # X (chosen as the spell was cast) is remembered like a name: filters compare with it.
+    x = run.choices.get(controller, {}).get("x", run.step.x)
+    names_base: dict[str, Any] = {"target": target_cards[0].name if target_cards else None, "X": x}
+    if spec["filter"].mana_value_x:
+        run.result.explanation.append(
+            f"X is {x}." if x is not None else "X isn't fixed: every value of X is considered."
+        )
     chosen_options = run.chosen if run.chosen is not None else [None]
     name_options = [{**names_base, "chosen": name} for name in (chosen_options or [None])]
     spaces = []
@@ -789,6 +804,9 @@ def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
 def _do_return(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     """Put found (set-aside) cards or target cards into a zone, e.g. on top of the library."""
     to = DESTINATION_ZONE.get(spec["to"], spec["to"])
+    if spec["what"] == "self":
+        run.spell_to = to
+        return
     if spec["what"] in ("target", "targets"):
         cards = run.card_targets()
         for card in cards[:1] if spec["what"] == "target" else cards:

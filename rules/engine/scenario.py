@@ -40,6 +40,7 @@ class Step:
     choices: Choices = field(default_factory=dict)
     event: str = ""
     ability: int | None = None
+    x: int | None = None  # the value of X chosen as the spell was cast (`resolve.x`)
 
 
 @dataclass(frozen=True)
@@ -342,6 +343,9 @@ def parse_step(raw: Any, path: str, state: GameState, catalog: Catalog) -> Step 
     if ability is not None and (isinstance(ability, bool) or not isinstance(ability, int)):
         raise ScenarioError(f"{path}.ability", "must be an ability index (0 is the first)")
     event = raw.get("event", "")
+    x = raw.get("x")
+    if x is not None and (isinstance(x, bool) or not isinstance(x, int) or x < 0):
+        raise ScenarioError(f"{path}.x", "X must be a non-negative whole number")
     return Step(
         kind=kind,
         source=source,
@@ -350,6 +354,7 @@ def parse_step(raw: Any, path: str, state: GameState, catalog: Catalog) -> Step 
         choices=parse_choices(raw.get("choices"), f"{path}.choices", state),
         event=event if isinstance(event, str) else "",
         ability=ability,
+        x=x,
     )
 
 

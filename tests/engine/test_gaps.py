@@ -133,3 +133,57 @@ def test_agent_does_not_control_its_own_controller() -> None:
     outcome = resolve(spec)
     assert outcome.find("zone_after", card="a1").value == "battlefield"
     assert outcome.find("decision_order").value == ["Alice"]
+
+
+# ---------------------------------------------------------------- 3. mana value and X
+
+
+def test_x_not_fixed_keeps_every_value_open() -> None:
+    spec = copy.deepcopy(_load("green-suns-zenith-x"))
+    del spec["resolve"]["x"]
+    spec["expect"] = []
+    outcome = resolve(spec)
+    assert outcome.find("finds", card="elves").value == "may"
+    assert outcome.find("finds", card="goyf").value == "may"
+    assert outcome.find("finds", card="censor").value == "cannot"
+    assert outcome.find("finds", card="cult").value == "cannot"
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda s: s["resolve"].__setitem__("x", -1), "resolve.x"),
+        (
+            lambda s: s["resolve"].__setitem__("choices", {"Alice": {"x": "3"}}),
+            "resolve.choices.Alice.x",
+        ),
+        (
+            lambda s: s.__setitem__(
+                "cards",
+                [
+                    {
+                        "name": "Odd Zenith",
+                        "types": ["Sorcery"],
+                        "spell": [{"search": {"for": {"filter": {"mana_value": {"below": "X"}}}}}],
+                    }
+                ],
+            ),
+            "cards[0] (Odd Zenith).spell[0].search.for.filter.mana_value.below",
+        ),
+    ],
+)
+def test_bad_x_is_rejected_naming_the_field(change: Any, field: str) -> None:
+    spec = copy.deepcopy(_load("green-suns-zenith-x"))
+    change(spec)
+    with pytest.raises(ScenarioError) as error:
+        resolve(spec)
+    assert error.value.path == field
+
+
+def test_mana_value_comparisons_with_numbers() -> None:
+    from rules.engine.cards import parse_filter
+
+    assert parse_filter({"mana_value": {"lt": 3}}, "f").mana_value == (0, 2)
+    assert parse_filter({"mana_value": {"gte": 2, "lte": 4}}, "f").mana_value == (2, 4)
+    assert parse_filter({"mana_value": "X"}, "f").mana_value_x == (("eq", "X"),)
+    assert parse_filter({"mana_value": {"min": 0}}, "f").has_quality
