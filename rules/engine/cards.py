@@ -128,6 +128,8 @@ TRIGGER_EVENTS = frozenset(
         "land_tapped_for_mana",
     }
 )
+# Intervening "if" clauses of triggered abilities (603.4), checked on the board.
+TRIGGER_CONDITIONS = frozenset({"opponent_controls_more_lands"})
 STATIC_KINDS = frozenset(
     {
         "search_replacement",
@@ -386,6 +388,7 @@ class Ability:
     cost: str = ""
     when: str = ""
     targets: tuple[TargetSpec, ...] = ()
+    condition: str = ""  # an intervening "if" (603.4), e.g. "opponent_controls_more_lands"
 
     @property
     def is_mana_ability(self) -> bool:
@@ -855,6 +858,13 @@ def _parse_abilities(raw: Any, path: str, triggered: bool) -> tuple[Ability, ...
             raise ScenarioError(
                 f"{where}.when", f"unknown trigger event {when!r}; use {sorted(TRIGGER_EVENTS)}"
             )
+        condition = item.get("if", "")
+        if condition and (not triggered or condition not in TRIGGER_CONDITIONS):
+            raise ScenarioError(
+                f"{where}.if",
+                f"unknown condition {condition!r}; a triggered ability may use "
+                f"{sorted(TRIGGER_CONDITIONS)}",
+            )
         cost = item.get("cost", "")
         if not isinstance(cost, str):
             raise ScenarioError(f"{where}.cost", 'must be a string such as "{T}, Sacrifice this"')
@@ -864,6 +874,7 @@ def _parse_abilities(raw: Any, path: str, triggered: bool) -> tuple[Ability, ...
                 cost=cost,
                 when=when,
                 targets=_parse_targets(item.get("targets"), f"{where}.targets"),
+                condition=condition,
             )
         )
     return tuple(abilities)

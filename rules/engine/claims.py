@@ -124,6 +124,8 @@ def _finds(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
 
 def _found_count(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     spaces = ev.resolution.spaces_of(subject["searcher"], subject.get("whose"))
+    if not spaces and _condition_failed(ev):
+        return _failed_condition(ev, [0, 0])
     if not spaces:
         return Verdict([0, 0], "701.23a", f"{subject['searcher']} doesn't search here.")
     taken = [s for s in spaces if s.performed != "no"]
@@ -147,6 +149,8 @@ def _found_count(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
 def _searches(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     player = subject["player"]
     spaces = ev.resolution.spaces_of(player)
+    if not spaces and _condition_failed(ev):
+        return _failed_condition(ev, "cannot")
     if not spaces:
         return Verdict("cannot", "701.23a", f"Nothing here instructs {player} to search.")
     for wanted in ("must", "may"):
@@ -165,8 +169,22 @@ def _searched_portion(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return own[0].portion
 
 
+def _condition_failed(ev: Evaluation) -> bool:
+    """Did the resolving ability's intervening "if" (603.4) fail, so it did nothing?"""
+    condition = ev.resolution.condition
+    return condition is not None and condition.value is False
+
+
+def _failed_condition(ev: Evaluation, value: Any) -> Verdict:
+    condition = ev.resolution.condition
+    assert condition is not None
+    return Verdict(value, condition.rule, condition.reason)
+
+
 def _shuffles(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     player = subject["player"]
+    if player not in ev.resolution.shuffles and _condition_failed(ev):
+        return _failed_condition(ev, "no")
     return ev.resolution.shuffles.get(
         player, Verdict("no", "701.24a", f"Nothing here tells {player} to shuffle.")
     )

@@ -46,6 +46,8 @@ class Resolution:
     dredge: dict[str, Verdict] = field(default_factory=dict)
     created_effects: list[ActiveEffect] = field(default_factory=list)
     explanation: list[str] = field(default_factory=list)
+    # A triggered ability's intervening "if" (603.4): False means it did nothing.
+    condition: Verdict | None = None
 
     def spaces_of(self, searcher: str, whose: str | None = None) -> list[SearchSpace]:
         """Search spaces of one searcher (optionally through one player's zones)."""
@@ -274,10 +276,48 @@ def _resolve_step(run: _Run) -> None:
     )
     result.controller = card.controller
     _check_targets(run, ability.targets, card.name)
+    if ability.condition:
+        result.condition = _check_condition(run, card, ability.condition)
+        result.explanation.append(result.condition.reason)
+        if not result.condition.value:
+            return
     result.explanation.append(
         f"{card.name}'s triggered ability ({ability.when}) resolves for {card.controller}."
     )
     _run_effect(run, ability.effect, definition)
+
+
+def _check_condition(run: _Run, card: CardInstance, condition: str) -> Verdict:
+    """An intervening "if" (603.4): checked when the event happens and again on resolution."""
+    assert condition == "opponent_controls_more_lands"
+    you = card.controller
+
+    def lands(player: str) -> int:
+        # Permanents sit in their owner's battlefield list; count by controller.
+        return sum(
+            1
+            for owner in run.state.players
+            for c in run.zones[(owner, "battlefield")]
+            if c.controller == player and "Land" in c.definition.types
+        )
+
+    mine = lands(you)
+    counts = {p: lands(p) for p in run.state.opponents(you)}
+    more = [p for p, n in counts.items() if n > mine]
+    detail = ", ".join(f"{p} {n}" for p, n in counts.items())
+    if more:
+        return Verdict(
+            True,
+            "603.4",
+            f"{more[0]} controls more lands ({counts[more[0]]}) than {you} ({mine}), so "
+            f"{card.name}'s ability triggers and, still true on resolution, does its work.",
+        )
+    return Verdict(
+        False,
+        "603.4",
+        f"No opponent controls more lands than {you} ({mine}; {detail}): the intervening "
+        f'"if" is false, so {card.name}\'s ability does nothing (no search, no shuffle).',
+    )
 
 
 def _pick_ability(abilities: tuple[Ability, ...], step: Step, kind: str, path: str) -> Ability:

@@ -187,3 +187,41 @@ def test_mana_value_comparisons_with_numbers() -> None:
     assert parse_filter({"mana_value": {"gte": 2, "lte": 4}}, "f").mana_value == (2, 4)
     assert parse_filter({"mana_value": "X"}, "f").mana_value_x == (("eq", "X"),)
     assert parse_filter({"mana_value": {"min": 0}}, "f").has_quality
+
+
+# ---------------------------------------------------------------- 4. intervening "if"
+
+
+def test_knight_with_equal_lands_does_nothing() -> None:
+    spec = copy.deepcopy(_load("knight-of-the-white-orchid"))
+    spec["expect"] = []
+    spec["zones"]["Alice"]["battlefield"].append("Forest")
+    searches = evaluate_claim(spec, {"claim": "searches", "player": "Alice"})
+    assert (searches.value, searches.rule) == ("cannot", "603.4")
+    assert evaluate_claim(spec, {"claim": "shuffles", "player": "Alice"}).value == "no"
+    assert evaluate_claim(spec, {"claim": "zone_after", "card": "p1"}).value == "library"
+
+
+def test_lands_are_counted_by_controller() -> None:
+    spec = copy.deepcopy(_load("land-tax-condition-false"))
+    spec["expect"] = []
+    # Alice's Plains is now controlled by Nadia: Nadia 3, Alice 1.
+    spec["zones"]["Alice"]["battlefield"][1] = {"card": "Plains", "controller": "Nadia"}
+    outcome = resolve(spec)
+    assert outcome.find("searches", player="Alice").value == "may"
+
+
+@pytest.mark.parametrize(
+    ("ability", "field"),
+    [
+        ({"when": "upkeep", "if": "you_control_a_swamp", "effect": []}, "triggered[0].if"),
+        ({"cost": "{T}", "if": "opponent_controls_more_lands", "effect": []}, "activated[0].if"),
+    ],
+)
+def test_unknown_or_misplaced_conditions_are_rejected(ability: dict, field: str) -> None:
+    kind = "triggered" if "when" in ability else "activated"
+    spec = copy.deepcopy(_load("land-tax-condition-false"))
+    spec["cards"] = [{"name": "Odd Tax", "types": ["Enchantment"], kind: [ability]}]
+    with pytest.raises(ScenarioError) as error:
+        resolve(spec)
+    assert error.value.path == f"cards[0] (Odd Tax).{field}"
