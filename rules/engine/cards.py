@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -229,6 +229,11 @@ def mana_value_of(cost: str) -> int:
     return total
 
 
+def _or_list(words: Sequence[str]) -> str:
+    """ "Island", "Island or Swamp", "Plains, Island, Swamp or Mountain"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
 def colors_of_cost(cost: str) -> tuple[str, ...]:
     """Colors from a mana cost's colored symbols (CR 202.2)."""
     return tuple(c for c in "WUBRG" if c in cost.replace("{P}", ""))
@@ -288,9 +293,11 @@ class Filter:
         for wanted in self.supertypes:
             if wanted not in card.supertypes:
                 return False
-        for wanted in self.subtypes:
-            if wanted not in card.subtypes:
-                return False
+        # Subtypes: any one listed. Search text that names several subtypes names alternatives
+        # ("an Island or Swamp card", "a Plains, Island, Swamp, or Mountain card"), unlike card
+        # types ("artifact creature card"), which all apply. See docs/engine.md, Filters.
+        if self.subtypes and not any(s in card.subtypes for s in self.subtypes):
+            return False
         for wanted in self.keywords:
             if wanted not in card.keywords:
                 return False
@@ -330,7 +337,8 @@ class Filter:
             words.append(" or ".join(part.describe() for part in self.any_of))
         words += [COLOR_NAMES[c].lower() for c in self.colors]
         words += [s.lower() for s in self.supertypes]
-        words += list(self.subtypes)
+        if self.subtypes:
+            words.append(_or_list(self.subtypes))
         words += [t.lower() for t in self.types]
         text = " ".join(words) if words else ""
         if self.name:

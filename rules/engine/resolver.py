@@ -907,10 +907,22 @@ def _do_choose(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     chooser = run.players_for(spec["chooser"], path)[0]
     wanted = spec["filter"]
     fixed = run.choices.get(chooser, {}).get("choose")
+    named = run.choices.get(chooser, {}).get("name")
     if spec["from"] == "card_name":
         # Naming a card: any name fitting the description, including one not in this game.
         options = [c for c in run.state.cards if wanted.matches(c.definition, {})]
-        if fixed is not None:
+        if named is not None:
+            # The choice written as the name itself: it must be a card the catalog (or the
+            # scenario's own cards) defines, and fit the description ("nonland").
+            definition = run.scenario.catalog.get(named)
+            if definition is None:
+                raise ScenarioError(f"choices.{chooser}.name", f"unknown card name {named!r}")
+            if not wanted.matches(definition, {}):
+                raise ScenarioError(
+                    f"choices.{chooser}.name", f"{named} is not a {wanted.describe()} name"
+                )
+            run.chosen = [named]
+        elif fixed is not None:
             card = run.state.card(fixed)
             if not wanted.matches(card.definition, {}):
                 raise ScenarioError(
@@ -924,12 +936,15 @@ def _do_choose(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         return
     player = run.revealed_hand or run.players_for("target_player", path)[0]
     options = [c for c in run.zones[(player, "hand")] if wanted.matches(c.definition, {})]
-    if fixed is not None:
-        card = next((c for c in options if c.label == fixed), None)
+    if fixed is not None or named is not None:
+        # A label (choose) or, for a card chosen from a revealed hand, its name.
+        key, value = ("choose", fixed) if fixed is not None else ("name", named)
+        attr = "label" if key == "choose" else "name"
+        card = next((c for c in options if getattr(c, attr) == value), None)
         if card is None:
             raise ScenarioError(
-                f"choices.{chooser}.choose",
-                f"{fixed} is not a {wanted.describe()} in {player}'s revealed hand",
+                f"choices.{chooser}.{key}",
+                f"{value} is not a {wanted.describe()} in {player}'s revealed hand",
             )
         run.chosen = [card.name]
     elif options:

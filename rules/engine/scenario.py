@@ -17,7 +17,16 @@ STEP_KINDS = ("cast", "activate", "trigger", "draw")
 SPLIT_CHOICE_KEYS = frozenset({"battlefield", "hand", "graveyard", "exile", "library"})
 CHOICE_KEYS = (
     frozenset(
-        {"find", "search", "choose", "ignore_prohibition", "mana", "opponent_chooses", "alt_cost"}
+        {
+            "find",
+            "search",
+            "choose",
+            "name",
+            "ignore_prohibition",
+            "mana",
+            "opponent_chooses",
+            "alt_cost",
+        }
     )
     | SPLIT_CHOICE_KEYS
     | {"x"}
@@ -255,6 +264,13 @@ def parse_choices(raw: Any, path: str, state: GameState) -> Choices:
         for key in ("choose",):
             if key in decisions and state.card(decisions[key]) is None:
                 raise ScenarioError(f"{where}.{key}", f"unknown card label {decisions[key]!r}")
+        if "name" in decisions:
+            # A card name, not a label ("Name a nonland card": Cranial Extraction). It is checked
+            # against the catalog and the instruction's filter when the naming happens.
+            if not isinstance(decisions["name"], str) or not decisions["name"].strip():
+                raise ScenarioError(f"{where}.name", "must be a card name")
+            if "choose" in decisions:
+                raise ScenarioError(f"{where}.name", "give either choose (a label) or name")
         if "opponent_chooses" in decisions:
             chosen = decisions["opponent_chooses"]
             if not isinstance(chosen, list) or any(state.card(x) is None for x in chosen):
