@@ -229,6 +229,11 @@ def mana_value_of(cost: str) -> int:
     return total
 
 
+def with_article(text: str) -> str:
+    """ "an instant card", "a basic land card": the article English puts before a description."""
+    return f"{'an' if text[:1].lower() in 'aeiou' else 'a'} {text}"
+
+
 def _or_list(words: Sequence[str]) -> str:
     """ "Island", "Island or Swamp", "Plains, Island, Swamp or Mountain"."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
@@ -287,15 +292,14 @@ class Filter:
     def matches(self, card: CardDefinition, names: Mapping[str, str | None]) -> bool:
         """Does `card` match? `names` maps "target"/"chosen" to the remembered name."""
         # Plain loops: this runs for every card of every searched zone.
-        for wanted in self.types:
-            if wanted not in card.types:
-                return False
+        # Card types and subtypes: any one listed. Search text that names several names
+        # alternatives ("an instant or sorcery card", "an Island or Swamp card"); a card that must
+        # have two types at once takes a one-item any_of. See docs/engine.md, Filters.
+        if self.types and not any(t in card.types for t in self.types):
+            return False
         for wanted in self.supertypes:
             if wanted not in card.supertypes:
                 return False
-        # Subtypes: any one listed. Search text that names several subtypes names alternatives
-        # ("an Island or Swamp card", "a Plains, Island, Swamp, or Mountain card"), unlike card
-        # types ("artifact creature card"), which all apply. See docs/engine.md, Filters.
         if self.subtypes and not any(s in card.subtypes for s in self.subtypes):
             return False
         for wanted in self.keywords:
@@ -339,7 +343,8 @@ class Filter:
         words += [s.lower() for s in self.supertypes]
         if self.subtypes:
             words.append(_or_list(self.subtypes))
-        words += [t.lower() for t in self.types]
+        if self.types:
+            words.append(_or_list([t.lower() for t in self.types]))
         text = " ".join(words) if words else ""
         if self.name:
             text = f"card named {self.name}"

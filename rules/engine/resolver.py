@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .cards import Ability, CardDefinition, Instruction, TargetSpec
+from .cards import Ability, CardDefinition, Instruction, TargetSpec, with_article
 from .effects import (
     ActiveEffect,
     battlefield_effects,
@@ -207,7 +207,8 @@ def _check_targets(run: _Run, specs: tuple[TargetSpec, ...], name: str) -> None:
         if spec.kind == "permanent" and card.zone != "battlefield":
             raise ScenarioError(where, f"{target} ({card.name}) is not on the battlefield")
         if not spec.filter.matches(card.definition, {}):
-            raise ScenarioError(where, f"{target} ({card.name}) is not a {spec.filter.describe()}")
+            wanted = with_article(spec.filter.describe())
+            raise ScenarioError(where, f"{target} ({card.name}) is not {wanted}")
 
 
 def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
@@ -919,14 +920,16 @@ def _do_choose(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 raise ScenarioError(f"choices.{chooser}.name", f"unknown card name {named!r}")
             if not wanted.matches(definition, {}):
                 raise ScenarioError(
-                    f"choices.{chooser}.name", f"{named} is not a {wanted.describe()} name"
+                    f"choices.{chooser}.name",
+                    f"{named} is not {with_article(wanted.describe())} name",
                 )
             run.chosen = [named]
         elif fixed is not None:
             card = run.state.card(fixed)
             if not wanted.matches(card.definition, {}):
                 raise ScenarioError(
-                    f"choices.{chooser}.choose", f"{card.name} is not a {wanted.describe()} name"
+                    f"choices.{chooser}.choose",
+                    f"{card.name} is not {with_article(wanted.describe())} name",
                 )
             run.chosen = [card.name]
         else:
@@ -944,7 +947,7 @@ def _do_choose(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         if card is None:
             raise ScenarioError(
                 f"choices.{chooser}.{key}",
-                f"{value} is not a {wanted.describe()} in {player}'s revealed hand",
+                f"{value} is not {with_article(wanted.describe())} in {player}'s revealed hand",
             )
         run.chosen = [card.name]
     elif options:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .cards import Filter
+from .cards import Filter, with_article
 from .effects import ActiveEffect
 from .errors import ScenarioError
 from .state import HIDDEN_ZONES, CardInstance
@@ -129,7 +129,7 @@ def _branch(
                 verdict = no_match.get(card.name)
                 if verdict is None:
                     verdict = no_match[card.name] = Verdict(
-                        "cannot", "701.23a", f"{card.name} is not a {description}."
+                        "cannot", "701.23a", f"{card.name} is not {with_article(description)}."
                     )
                 finds[card.label] = verdict
             else:
@@ -207,7 +207,7 @@ def _quality_branch(
             finds[card.label] = Verdict(
                 "must",
                 "701.23b",
-                f"{card.name} is a {description} in a public zone "
+                f"{card.name} is {with_article(description)} in a public zone "
                 f"({_zone_of(card)}), so a search for all of them must find it.",
             )
         for card in hidden:
@@ -242,7 +242,7 @@ def _quality_branch(
                 verdict = Verdict(
                     "may",
                     "701.23b",
-                    f"{card.name} is a {description} in a hidden zone "
+                    f"{card.name} is {with_article(description)} in a hidden zone "
                     f"({_zone_of(card)}); the searcher may find it or fail to find it.",
                 )
             else:
