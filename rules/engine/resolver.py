@@ -590,8 +590,8 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
     if space.performed == "no":
         return
     split_zones = _split_zones(space, destination)
-    # In board order (space.finds), not the frozenset's hash order: outcomes stay reproducible.
-    for label in (label for label in space.finds if label in space.findable):
+    # Sorted, not the frozenset's hash order: outcomes stay the same from one process to the next.
+    for label in sorted(space.findable):
         card = run.state.card(label)
         certain = label in space.must_find and space.performed == "yes"
         verdict = space.finds[label]
