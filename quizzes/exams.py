@@ -23,18 +23,16 @@ import datetime
 import math
 import operator
 import random
-import secrets
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import reduce
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from quizzes import answers, selection
+from quizzes import answers, selection, variants
 from quizzes.models import (
     Attempt,
     BlueprintArea,
@@ -154,11 +152,6 @@ def draw(user, blueprint: ExamBlueprint, rng: random.Random | None = None) -> li
     return drawn
 
 
-def new_seed() -> int:
-    """A variant seed, as practice uses (0, the scenario as written, when variants are off)."""
-    return secrets.randbelow(2**31 - 2) + 1 if getattr(settings, "QUIZZES_VARIANTS", True) else 0
-
-
 def running_sitting(user, now=None) -> ExamSitting | None:
     """The learner's sitting still running, after finishing any whose time is up."""
     now = now or timezone.now()
@@ -204,7 +197,7 @@ def start(user, blueprint: ExamBlueprint, now=None) -> ExamSitting:
                 sitting=sitting,
                 position=position,
                 question_id=item.question_id,
-                variant_seed=new_seed(),
+                variant_seed=variants.new_seed(),
                 area=item.area,
             )
             for position, item in enumerate(drawn, start=1)

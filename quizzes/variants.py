@@ -18,9 +18,12 @@ import copy
 import json
 import random
 import re
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.conf import settings
 
 from rules.engine import ScenarioError, evaluate_claim, parse_scenario, resolve
 
@@ -54,6 +57,12 @@ class Variant:
             + r")\b"
         )
         return pattern.sub(lambda match: mapping[match.group(0)], text)
+
+
+def new_seed() -> int:
+    """A random variant seed for a question served (0, the scenario as written, when variants
+    are off)."""
+    return secrets.randbelow(2**31 - 2) + 1 if getattr(settings, "QUIZZES_VARIANTS", True) else 0
 
 
 def build(spec: Mapping[str, Any], claims: list[dict[str, Any]], seed: int) -> Variant:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import datetime
-import secrets
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core import signing
@@ -51,10 +49,6 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
-def _new_seed() -> int:
-    return secrets.randbelow(2**31 - 2) + 1 if getattr(settings, "QUIZZES_VARIANTS", True) else 0
-
-
 def _question_context(
     question: Question, seed: int, *, form_data=None, token: str = "", rule_number: str = ""
 ) -> dict[str, Any]:
@@ -89,7 +83,7 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
     pick = selection.next_question(request.user, rule)
     context = {"question": None, "rule": rule, "rule_number": rule.number if rule else ""}
     if pick.question is not None:
-        seed = _new_seed()
+        seed = variants.new_seed()
         after = (
             Response.objects.owned_by(request.user).order_by("-id").values_list("id", flat=True)
         ).first() or 0
