@@ -19,7 +19,7 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 
 from quizzes.board import Board, build_board, claim_question, show_value
-from quizzes.loading.questions import GeneratedQuestion, build_questions, question_claim
+from quizzes.loading.questions import GeneratedQuestion, question_claim, questions_for
 from quizzes.loading.read import TUTOR_KEYS
 from quizzes.models import Bank, Question, Scenario
 from rules.engine import (
@@ -390,15 +390,8 @@ def do_save_scenario(
 
 def generate_questions(spec: dict[str, Any], catalog: Catalog) -> list[GeneratedQuestion]:
     """The questions `load_content` would generate from `expect` (quizzes/loading/questions.py)."""
-    from quizzes.loading.write import _card_names, _supports_legal_set
-
     try:
-        return build_questions(
-            spec,
-            _card_names(spec),
-            lambda claim: evaluate_claim(spec, claim, catalog),
-            supports_legal_set=_supports_legal_set(),
-        )
+        return questions_for(spec, catalog)
     except ScenarioError:
         return []  # an `expect` claim the engine can't evaluate: the check reports it
 

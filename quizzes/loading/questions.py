@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.engine import Catalog, evaluate_claim
+
 Claim = dict[str, Any]
 
 # Values a claim can take, for proposing a false statement next to a true one.
@@ -109,7 +111,6 @@ def build_questions(
     spec: dict[str, Any],
     names: dict[str, str],
     evaluate: Callable[[Claim], Any],
-    supports_legal_set: bool = False,
 ) -> list[GeneratedQuestion]:
     """Questions about `spec["expect"]`; `evaluate(claim)` returns the engine's ClaimResult."""
     situation = describe_situation(spec, names)
@@ -154,7 +155,7 @@ def build_questions(
                 cited([i]),
             )
         )
-        if supports_legal_set and "given" not in claim:
+        if "given" not in claim:
             questions.append(
                 GeneratedQuestion(
                     f"legal-set{suffix}",
@@ -224,6 +225,29 @@ def build_questions(
             )
         )
     return questions
+
+
+def card_names(spec: dict[str, Any]) -> dict[str, str]:
+    """Labels to card names, for prompts ("mine" -> "Howling Mine")."""
+    names: dict[str, str] = {}
+    for zones in (spec.get("zones") or {}).values():
+        for entries in zones.values():
+            for entry in entries:
+                if isinstance(entry, dict):
+                    name, label = entry.get("card", ""), entry.get("label")
+                else:
+                    name, _, label = str(entry).partition("#")
+                if label:
+                    names[label] = name
+    return names
+
+
+def questions_for(spec: dict[str, Any], catalog: Catalog) -> list[GeneratedQuestion]:
+    """The questions about `spec["expect"]`, the engine evaluating each claim against `catalog`
+    (raises ScenarioError for a claim it can't evaluate)."""
+    return build_questions(
+        spec, card_names(spec), lambda claim: evaluate_claim(spec, claim, catalog)
+    )
 
 
 def _numbers(citation: str | None) -> list[str]:

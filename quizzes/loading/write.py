@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import models, transaction
 
-from quizzes.loading.questions import build_questions
+from quizzes.loading.questions import questions_for
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
 from rules.engine.cards import CATALOG_DIR
@@ -196,25 +196,10 @@ def _load_banks(content: Content, report: LoadReport) -> list[Bank]:
     return banks
 
 
-def _card_names(spec: dict[str, Any]) -> dict[str, str]:
-    """Labels to card names, for prompts ("mine" -> "Howling Mine")."""
-    names: dict[str, str] = {}
-    for zones in (spec.get("zones") or {}).values():
-        for entries in zones.values():
-            for entry in entries:
-                if isinstance(entry, dict):
-                    name, label = entry.get("card", ""), entry.get("label")
-                else:
-                    name, _, label = str(entry).partition("#")
-                if label:
-                    names[label] = name
-    return names
-
-
 def _load_scenario(
     scenario_file: ScenarioFile, banks: list[Bank], catalog, report: LoadReport
 ) -> None:
-    from rules.engine import ScenarioError, evaluate_claim
+    from rules.engine import ScenarioError
 
     spec = scenario_file.spec
     existing = Scenario.objects.filter(slug=scenario_file.slug).first()
@@ -242,12 +227,7 @@ def _load_scenario(
     generated = []
     if check.status != Scenario.EngineStatus.INVALID:
         try:
-            generated = build_questions(
-                spec,
-                _card_names(spec),
-                lambda claim: evaluate_claim(spec, claim, catalog),
-                supports_legal_set=_supports_legal_set(),
-            )
+            generated = questions_for(spec, catalog)
         except ScenarioError as error:
             report.flagged.append((scenario.slug, "questions", str(error)))
     if not generated:
@@ -278,10 +258,3 @@ def _load_scenario(
             question.is_active = False
             question.save(update_fields=["is_active"])
             report.note(Question, "deactivated")
-
-
-def _supports_legal_set() -> bool:
-    """`legal_set` questions need the engine's find-choice check."""
-    import rules.engine as engine
-
-    return hasattr(engine, "check_find_choice")
