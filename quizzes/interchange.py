@@ -7,7 +7,6 @@ the field: `week-3.json: scenarios[2].zones.Nadia.library[0]: unknown card 'Isln
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
@@ -69,12 +68,11 @@ def check_import(
     if len(content) > MAX_IMPORT_BYTES:
         raise InterchangeError(f"{filename}: larger than {MAX_IMPORT_BYTES // 1024 // 1024} MB")
     try:
-        raw = json.loads(content.decode("utf-8"))
+        raw = authoring.parse_text(content.decode("utf-8"))
     except UnicodeDecodeError as error:
         raise InterchangeError(f"{filename}: not UTF-8 text") from error
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        raise InterchangeError(f"{filename}: {where}: malformed JSON: {error.msg}") from error
+    except authoring.AuthoringError as error:
+        raise InterchangeError(f"{filename}: {error}") from error
     if isinstance(raw, dict):
         if raw.get("format") != FORMAT:
             raise InterchangeError(f'{filename}: format: expected "{FORMAT}"')
