@@ -15,7 +15,6 @@ from quizzes.board import Board, claim_question, claim_statement, show_value
 from quizzes.models import Question
 
 FIND_CHOICES = [("must", "must"), ("may", "may"), ("cannot", "cannot")]
-YES_NO_CHOICES = [("yes", "yes"), ("no", "no")]
 ZONES = ["library", "hand", "graveyard", "battlefield", "exile", "outside", "stack"]
 MANA = ["", "{W}", "{U}", "{B}", "{R}", "{G}", "{C}"]
 MAX_COUNT = 60

@@ -101,10 +101,6 @@ class Rule(models.Model):
         if self.canonical_id and self.canonical_id == self.pk:
             raise ValidationError({"canonical": "A rule cannot be an edition of itself."})
 
-    @property
-    def current_number(self) -> str:
-        return self.canonical.number if self.canonical_id else self.number
-
 
 class RuleAlias(models.Model):
     """A number a current rule was printed under in an earlier edition (701.23b was 701.14b)."""

@@ -145,10 +145,6 @@ class Scenario(models.Model):
     def __str__(self) -> str:
         return self.title
 
-    @property
-    def engine_checked(self) -> bool:
-        return self.engine_status == self.EngineStatus.AGREES
-
     def clean(self) -> None:
         from rules.engine import ScenarioError, parse_scenario
         from rules.models import Card

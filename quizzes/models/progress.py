@@ -135,7 +135,3 @@ class Mastery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on {self.rule_id}: theta {self.theta:.2f}"
-
-    @property
-    def accuracy(self) -> float:
-        return self.correct / self.answers if self.answers else 0.0
