@@ -390,6 +390,29 @@ def _draw_step(run: _Run) -> None:
         if verdict.value is True
     ]
     run.result.explanation.append(f"{drawer} would draw a card.")
+    decision = run.choices.get(drawer, {}).get("dredge")
+    if decision is not None:
+        usable = _fixed_dredge(run, drawer, decision, usable)
+        if usable:
+            card, n = usable[0]
+            for milled in list(library[:n]):
+                run.move(
+                    milled,
+                    "graveyard",
+                    "702.52a",
+                    f"{drawer} dredges {card.name} instead of drawing: {milled.name} is milled.",
+                )
+            run.move(
+                card,
+                "hand",
+                "702.52a",
+                f"{drawer} replaces the draw: mills {n} and returns {card.name} to hand.",
+            )
+            run.result.mills[drawer] = Verdict(
+                n, "702.52a", f"Dredge {n} mills {n} cards instead of the draw."
+            )
+            run.result.explanation.append(f"{drawer} dredges {card.name} (702.52a).")
+            return
     if not library:
         return
     if not usable:
@@ -432,6 +455,24 @@ def _draw_step(run: _Run) -> None:
             "702.52a",
             f"{drawer} may replace the draw by milling {n} and returning {card.name} to hand.",
         )
+
+
+def _fixed_dredge(
+    run: _Run, drawer: str, decision: str | bool, usable: list[tuple[CardInstance, int]]
+) -> list[tuple[CardInstance, int]]:
+    """The drawer's fixed dredge choice: `false` draws; a label must name a usable dredge card."""
+    if decision is False:
+        run.result.explanation.append(f"{drawer} doesn't dredge (702.52a: dredge is a may).")
+        return []
+    where = f"choices.{drawer}.dredge"
+    verdict = run.result.dredge.get(str(decision))
+    if verdict is None:
+        raise ScenarioError(
+            where, f"{decision} is not a dredge card in {drawer}'s graveyard (702.52a)"
+        )
+    if not verdict.value:
+        raise ScenarioError(where, f"{decision} can't dredge: {verdict.reason} (702.52b)")
+    return [(card, n) for card, n in usable if card.label == decision]
 
 
 # ---------------------------------------------------------------- instructions
@@ -560,9 +601,15 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
         _apply_found_controlled(run, space, fixed)
         return
     if fixed is not None:
+        moved = False
         for label in fixed:
             card = run.state.card(label)
             if label not in space.finds and card.owner == space.whose:
+                if run.in_history:
+                    # `zones` is the board now: a card an earlier step found has since left the
+                    # searched zone (Path to Exile's land is on the battlefield), like a target.
+                    moved = True
+                    continue
                 raise ScenarioError(
                     f"choices.{space.searcher}.find",
                     f"{label} ({card.name}, {card.zone}) is not in a zone this search looks at "
@@ -570,7 +617,7 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
                 )
         mine = [label for label in fixed if label in space.finds]
         verdict = check_found_set([space], mine, {x: run.state.card(x).name for x in mine})
-        if not verdict.value:
+        if not verdict.value and not moved:
             raise ScenarioError(
                 f"choices.{space.searcher}.find", f"{verdict.reason} ({verdict.rule})"
             )
@@ -1142,6 +1189,10 @@ def resolve_step(
 
 def _check_unused_finds(run: _Run) -> None:
     for player, decisions in run.choices.items():
+        if "dredge" in decisions and (run.step.kind != "draw" or run.step.source != player):
+            raise ScenarioError(
+                f"choices.{player}.dredge", f"{player} isn't drawing here; dredge replaces a draw"
+            )
         for label in decisions.get("find", []):
             if not any(
                 label in s.finds

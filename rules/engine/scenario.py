@@ -26,6 +26,7 @@ CHOICE_KEYS = (
             "mana",
             "opponent_chooses",
             "alt_cost",
+            "dredge",
         }
     )
     | SPLIT_CHOICE_KEYS
@@ -92,10 +93,24 @@ def _split_entry(entry: Any, path: str) -> tuple[str, str | None, dict[str, Any]
             "controller",
             "tapped",
             "entered_this_turn",
+            "summoning_sick",
             "attached_to",
         }
         if unknown:
-            raise ScenarioError(path, f"unknown key(s) {sorted(unknown)}")
+            raise ScenarioError(
+                path,
+                f"unknown key(s) {sorted(unknown)}; use card, label, controller, tapped, "
+                "entered_this_turn (or summoning_sick), attached_to",
+            )
+        if "summoning_sick" in entry:
+            # The usual name for the 302.6 condition: the same fact as entered_this_turn.
+            if "entered_this_turn" in entry and bool(entry["entered_this_turn"]) != bool(
+                entry["summoning_sick"]
+            ):
+                raise ScenarioError(
+                    f"{path}.summoning_sick", "contradicts entered_this_turn (302.6)"
+                )
+            entry = {**entry, "entered_this_turn": entry["summoning_sick"]}
         label = entry.get("label")
         if label is not None and not isinstance(label, str):
             raise ScenarioError(f"{path}.label", "must be a string")
@@ -287,6 +302,13 @@ def parse_choices(raw: Any, path: str, state: GameState) -> Choices:
             or decisions["x"] < 0
         ):
             raise ScenarioError(f"{where}.x", "X must be a non-negative whole number")
+        if "dredge" in decisions:
+            # The drawer's dredge decision (702.52a): a dredge card's label, or false to draw.
+            dredge = decisions["dredge"]
+            if dredge is not False and (not isinstance(dredge, str) or state.card(dredge) is None):
+                raise ScenarioError(
+                    f"{where}.dredge", "must be the label of a dredge card, or false to draw"
+                )
         for key in ("search", "ignore_prohibition", "alt_cost"):
             if key in decisions and not isinstance(decisions[key], bool):
                 raise ScenarioError(f"{where}.{key}", "must be true or false")

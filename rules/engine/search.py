@@ -423,7 +423,10 @@ def plan_search(
                 f"choices.{searcher}.search", f"{searcher} must search ({status.rule})"
             )
         performed = "yes" if decision["search"] else "no"
-    elif decision.get("find"):
+    elif "find" in decision:
+        # Finding, even finding nothing, is searching: `find: []` is "searched, found nothing"
+        # (701.23b; Archive Trap's ruling: whether a card was found doesn't matter), while
+        # declining a "may" is `search: false`.
         performed = "yes" if status.value != "cannot" else "no"
     if escape_unpaid and "ignore_prohibition" in decision:
         performed = "yes" if decision["ignore_prohibition"] and performed != "no" else "no"
