@@ -1,0 +1,70 @@
+"""Fixed dredge choices on a draw (702.52a/b) and their misuse, and card-entry synonyms."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from rules.engine import ScenarioError, evaluate_claim, parse_scenario
+
+SCENARIO = Path(__file__).parent / "redteam_scenarios" / "r2-dredge-troll-exact-six.json"
+
+
+def troll_draw(**choices) -> dict:
+    spec = json.loads(SCENARIO.read_text())
+    spec["expect"] = []
+    if choices:
+        spec["resolve"] = {"draw": "Nadia", "choices": {"Nadia": choices}}
+    return spec
+
+
+def test_dredging_mills_n_and_returns_the_card():
+    spec = troll_draw(dredge="troll")
+    assert evaluate_claim(spec, {"claim": "mills", "player": "Nadia"}).value == 6
+    assert evaluate_claim(spec, {"claim": "zone_after", "card": "troll"}).value == "hand"
+
+
+def test_declining_dredge_is_a_normal_draw():
+    spec = troll_draw(dredge=False)
+    assert evaluate_claim(spec, {"claim": "zone_after", "card": "l1"}).value == "hand"
+    assert evaluate_claim(spec, {"claim": "zone_after", "card": "troll"}).value == "graveyard"
+
+
+def test_dredging_a_card_without_dredge_is_an_error():
+    spec = troll_draw(dredge="l1")
+    with pytest.raises(ScenarioError) as error:
+        evaluate_claim(spec, {"claim": "zone_after", "card": "l1"})
+    assert "dredge" in str(error.value)
+
+
+def test_dredging_with_too_short_a_library_is_an_error_citing_702_52b():
+    spec = troll_draw(dredge="troll")
+    spec["zones"]["Nadia"]["library"].pop()
+    with pytest.raises(ScenarioError) as error:
+        evaluate_claim(spec, {"claim": "zone_after", "card": "troll"})
+    assert "702.52b" in str(error.value)
+
+
+def test_summoning_sick_is_read_as_entered_this_turn():
+    elves = {"card": "Llanowar Elves", "label": "e", "summoning_sick": True}
+    spec = {
+        "format": "scenario/1",
+        "id": "elves",
+        "title": "Llanowar Elves",
+        "source": "CR 302.6",
+        "players": ["Alice", "Nadia"],
+        "cards": [],
+        "zones": {"Alice": {"battlefield": [elves]}},
+        "history": [],
+        "resolve": {"activate": "e", "by": "Alice"},
+        "expect": [],
+    }
+    assert evaluate_claim(spec, {"claim": "mana_produced", "card": "e"}).value == ""
+    contradictory = copy.deepcopy(spec)
+    contradictory["zones"]["Alice"]["battlefield"][0]["entered_this_turn"] = False
+    with pytest.raises(ScenarioError) as error:
+        parse_scenario(contradictory)
+    assert "zones.Alice.battlefield[0]" in str(error.value)
