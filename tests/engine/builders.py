@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import copy
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 Spec = dict[str, Any]
@@ -188,3 +192,20 @@ def labels(prefix: str, count: int) -> list[str]:
 
 def named(name: str, label: str) -> str:
     return f"{name}#{label}"
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_ruling_command(*args: str) -> subprocess.CompletedProcess[str]:
+    """`manage.py ruling ARGS` in a subprocess, as a user runs it."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test"}
+    return subprocess.run(
+        [sys.executable, "manage.py", "ruling", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )

@@ -9,15 +9,14 @@ naming the field, and the command line of section 4.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from rules.engine import ScenarioError, check_expectations, evaluate_claim, parse_scenario, resolve
+
+from .builders import run_ruling_command
 
 HERE = Path(__file__).resolve().parent
 PROBES = HERE / "contract_scenarios"
@@ -226,21 +225,8 @@ def test_nothing_is_half_loaded() -> None:
 # ---------------------------------------------------------------- the command line (section 4)
 
 
-def _ruling(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test"}
-    return subprocess.run(
-        [sys.executable, "manage.py", "ruling", *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
 def test_the_command_prints_every_claim_with_its_citation() -> None:
-    completed = _ruling(str(PROBES / "extract-opponents-library.json"))
+    completed = run_ruling_command(str(PROBES / "extract-opponents-library.json"))
     assert completed.returncode == 0, completed.stderr
     report = json.loads(completed.stdout)
     assert report["id"] == "extract-opponents-library"
@@ -249,7 +235,7 @@ def test_the_command_prints_every_claim_with_its_citation() -> None:
 
 
 def test_check_exits_zero_when_every_claim_agrees() -> None:
-    completed = _ruling("--check", str(PROBES / "extract-opponents-library.json"))
+    completed = run_ruling_command("--check", str(PROBES / "extract-opponents-library.json"))
     assert completed.returncode == 0, completed.stderr
 
 
@@ -262,7 +248,7 @@ def test_check_exits_non_zero_naming_each_mismatch(tmp_path: Path) -> None:
     )
     path = tmp_path / "wrong.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
-    completed = _ruling("--check", str(path))
+    completed = run_ruling_command("--check", str(path))
     assert completed.returncode != 0
     output = completed.stdout + completed.stderr
     assert "mills" in output
@@ -272,7 +258,7 @@ def test_check_exits_non_zero_naming_each_mismatch(tmp_path: Path) -> None:
 def test_malformed_json_is_rejected_by_the_command(tmp_path: Path) -> None:
     path = tmp_path / "broken.json"
     path.write_text('{"format": "scenario/1", "players": [', encoding="utf-8")
-    completed = _ruling("--check", str(path))
+    completed = run_ruling_command("--check", str(path))
     assert completed.returncode != 0
     assert "malformed json" in (completed.stdout + completed.stderr).lower()
 
@@ -280,7 +266,7 @@ def test_malformed_json_is_rejected_by_the_command(tmp_path: Path) -> None:
 def test_bad_input_through_the_command_names_the_field(tmp_path: Path) -> None:
     path = tmp_path / "bad-zone.json"
     path.write_text(json.dumps(_base(zones={"Alice": {"deck": ["Island"]}})), encoding="utf-8")
-    completed = _ruling("--check", str(path))
+    completed = run_ruling_command("--check", str(path))
     assert completed.returncode != 0
     assert "zones.Alice.deck" in completed.stdout + completed.stderr
 

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rules.engine import ScenarioError, evaluate_claim, parse_scenario, resolve
 
-from .builders import card, cast, claim, scenario, search_spell
+from .builders import card, cast, claim, run_ruling_command, scenario, search_spell
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -245,23 +242,10 @@ def test_a_scenario_must_be_an_object() -> None:
 # ---------------------------------------------------------------- the ruling command
 
 
-def _ruling(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test"}
-    return subprocess.run(
-        [sys.executable, "manage.py", "ruling", *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
 def test_the_ruling_command_rejects_malformed_json(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "scenario/1", "players": ["Alice",', encoding="utf-8")
-    completed = _ruling(str(broken))
+    completed = run_ruling_command(str(broken))
     assert completed.returncode != 0
     assert "json" in (completed.stdout + completed.stderr).lower()
 
@@ -272,7 +256,7 @@ def test_the_ruling_command_names_an_unknown_card(tmp_path: Path) -> None:
     )
     path = tmp_path / "unknown.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
-    completed = _ruling(str(path))
+    completed = run_ruling_command(str(path))
     assert completed.returncode != 0
     output = completed.stdout + completed.stderr
     assert "zones.Alice.library[0]" in output
@@ -284,12 +268,12 @@ def test_the_ruling_command_check_fails_on_a_wrong_expectation(tmp_path: Path) -
     spec["expect"] = [{"claim": "searches", "player": "Alice", "value": "cannot"}]
     path = tmp_path / "wrong.json"
     path.write_text(json.dumps(spec), encoding="utf-8")
-    completed = _ruling("--check", str(path))
+    completed = run_ruling_command("--check", str(path))
     assert completed.returncode != 0
     assert "searches" in completed.stdout + completed.stderr
 
 
 def test_the_ruling_command_check_passes_a_shared_example() -> None:
     example = REPO.parent / "shared/spec/examples/demonic-tutor.json"
-    completed = _ruling("--check", str(example))
+    completed = run_ruling_command("--check", str(example))
     assert completed.returncode == 0, completed.stdout + completed.stderr
