@@ -6,7 +6,7 @@ neighbours), and get every claim with its value, citation and a plain-language r
 
 from __future__ import annotations
 
-from .api import check_expectations, check_find_choice, evaluate_claim, resolve
+from .api import Session, check_expectations, check_find_choice, evaluate_claim, resolve
 from .cards import CardDefinition, Catalog, Filter, default_catalog, parse_card_definition
 from .claims import CLAIM_SUBJECTS
 from .errors import ScenarioError
@@ -29,6 +29,7 @@ __all__ = [
     "Outcome",
     "Scenario",
     "ScenarioError",
+    "Session",
     "check_expectations",
     "check_find_choice",
     "default_catalog",

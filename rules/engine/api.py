@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -125,40 +126,68 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
     return results
 
 
+class Session:
+    """One scenario parsed once, resolved once per line of play: a request asks every claim here.
+
+    The module functions below are one-shot sessions; the web layer keeps one per request.
+    """
+
+    def __init__(self, spec: Spec, catalog: Catalog | None = None) -> None:
+        self.scenario = _scenario(spec, catalog)
+        self._evaluations: dict[str, Evaluation] = {}
+
+    def evaluation(self, given: Any = None) -> Evaluation:
+        """The resolution on the step's own choices, or on `given` ones (cached per line)."""
+        key = json.dumps(given, sort_keys=True, default=str)
+        if key not in self._evaluations:
+            self._evaluations[key] = _evaluation(self.scenario, given)
+        return self._evaluations[key]
+
+    def resolve(self) -> Outcome:
+        """Every relevant claim (and every `expect` claim without "given")."""
+        scenario = self.scenario
+        ev = self.evaluation()
+        expected = []
+        for index, claim in enumerate(scenario.expect):
+            try:
+                name, subject = claim_subject(scenario, claim)
+            except ScenarioError as error:
+                raise ScenarioError(f"expect[{index}].{error.path}", error.message) from error
+            if "given" not in claim:
+                expected.append((name, subject))
+        claims = _default_claims(ev)  # unique by construction
+        if expected:
+            keys = {(c.claim, tuple(sorted(c.subject.items()))) for c in claims}
+            for name, subject in expected:
+                key = (name, tuple(sorted(subject.items())))
+                if key not in keys:
+                    keys.add(key)
+                    claims.append(to_result(name, subject, evaluate(ev, name, subject)))
+        return Outcome(tuple(claims), tuple(ev.resolution.explanation))
+
+    def evaluate(self, claim: Mapping[str, Any]) -> ClaimResult:
+        """One claim, honouring its "given" choices (a fixed line of play)."""
+        name, subject = claim_subject(self.scenario, claim)
+        given = claim.get("given")
+        ev = self.evaluation(given)
+        if given is not None:
+            subject = {**subject, "given": given}
+        return to_result(name, subject, evaluate(ev, name, subject))
+
+    def check_find_choice(self, searcher: str, labels: Sequence[str]) -> ChoiceVerdict:
+        return _check_find_choice(self.scenario, searcher, labels)
+
+
 def resolve(spec: Spec, catalog: Catalog | None = None) -> Outcome:
     """Resolve a scenario: every relevant claim (and every `expect` claim without "given")."""
-    scenario = _scenario(spec, catalog)
-    ev = _evaluation(scenario)
-    expected = []
-    for index, claim in enumerate(scenario.expect):
-        try:
-            name, subject = claim_subject(scenario, claim)
-        except ScenarioError as error:
-            raise ScenarioError(f"expect[{index}].{error.path}", error.message) from error
-        if "given" not in claim:
-            expected.append((name, subject))
-    claims = _default_claims(ev)  # unique by construction
-    if expected:
-        keys = {(c.claim, tuple(sorted(c.subject.items()))) for c in claims}
-        for name, subject in expected:
-            key = (name, tuple(sorted(subject.items())))
-            if key not in keys:
-                keys.add(key)
-                claims.append(to_result(name, subject, evaluate(ev, name, subject)))
-    return Outcome(tuple(claims), tuple(ev.resolution.explanation))
+    return Session(spec, catalog).resolve()
 
 
 def evaluate_claim(
     spec: Spec, claim: Mapping[str, Any], catalog: Catalog | None = None
 ) -> ClaimResult:
     """Evaluate one claim, honouring its "given" choices (a fixed line of play)."""
-    scenario = _scenario(spec, catalog)
-    name, subject = claim_subject(scenario, claim)
-    given = claim.get("given")
-    ev = _evaluation(scenario, given)
-    if given is not None:
-        subject = {**subject, "given": given}
-    return to_result(name, subject, evaluate(ev, name, subject))
+    return Session(spec, catalog).evaluate(claim)
 
 
 def mana_options(value: Any) -> frozenset[str] | None:
@@ -251,14 +280,15 @@ def _same(expected: Any, computed: Any) -> bool:
 
 def check_expectations(spec: Spec, catalog: Catalog | None = None) -> list[Mismatch]:
     """Compare every `expect` claim with the engine; empty when all agree."""
-    scenario = _scenario(spec, catalog)
+    session = Session(spec, catalog)
+    scenario = session.scenario
     mismatches = []
     for index, claim in enumerate(scenario.expect):
         if "value" not in claim:
             mismatches.append(Mismatch(claim, None, f"expect[{index}] has no value"))
             continue
         try:
-            result = evaluate_claim(scenario, claim)
+            result = session.evaluate(claim)
         except ScenarioError as error:
             mismatches.append(
                 Mismatch(claim, None, f"expect[{index}] {claim.get('claim')}: {error}")
@@ -281,7 +311,10 @@ def check_find_choice(
     spec: Spec, searcher: str, labels: Sequence[str], catalog: Catalog | None = None
 ) -> ChoiceVerdict:
     """Is finding exactly `labels` legal for `searcher` in the resolving search(es)?"""
-    scenario = _scenario(spec, catalog)
+    return _check_find_choice(_scenario(spec, catalog), searcher, labels)
+
+
+def _check_find_choice(scenario: Scenario, searcher: str, labels: Sequence[str]) -> ChoiceVerdict:
     if searcher not in scenario.state.players:
         raise ScenarioError("searcher", f"{searcher!r} is not a player")
     for label in labels:
@@ -320,6 +353,7 @@ def check_find_choice(
 
 __all__ = [
     "CLAIM_SUBJECTS",
+    "Session",
     "check_expectations",
     "check_find_choice",
     "evaluate_claim",
