@@ -8,156 +8,24 @@ first attempt, and returns the `Verdict`.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from quizzes import adaptive, scheduling, variants
-from quizzes.board import build_board, claim_question, claim_statement, show_value
-from quizzes.models import Attempt, Mastery, Question, Response
-from rules.engine import check_find_choice, evaluate_claim
+from quizzes import adaptive, rulings, scheduling
+from quizzes.models import Attempt, Mastery, Presentation, Question, Response
+from quizzes.rulings import AnswerError, Part, Verdict
 from rules.models import Rule
 
-RULE_NUMBER = re.compile(r"\b\d{3}\.\d+[a-z]?\b")
+__all__ = ["AnswerError", "Part", "Verdict", "deciding_rules", "grade", "submit"]
 
 
-class AnswerError(ValueError):
-    """The answer does not fit the question (wrong shape, unknown card)."""
-
-
-@dataclass(frozen=True)
-class Part:
-    """One checked part of an answer: what was asked, what the learner said, the ruling."""
-
-    question: str
-    given: str
-    expected: str
-    right: bool
-    rule: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class Verdict:
-    parts: tuple[Part, ...]
-    correct: bool
-    score: float
-    response: Response | None = field(default=None, compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "parts": [asdict(part) for part in self.parts],
-            "correct": self.correct,
-            "score": self.score,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any], response: Response | None = None) -> Verdict:
-        parts = tuple(Part(**part) for part in data.get("parts", []))
-        return cls(parts, bool(data.get("correct")), float(data.get("score", 0.0)), response)
-
-    @property
-    def rule_numbers(self) -> list[str]:
-        numbers: list[str] = []
-        for part in self.parts:
-            for number in RULE_NUMBER.findall(part.rule):
-                if number not in numbers:
-                    numbers.append(number)
-        return numbers
-
-
-def grade(question: Question, answer: dict[str, Any], seed: int = 0) -> Verdict:
-    """The verdict on an answer, computed by the engine on the variant `seed` selects."""
-    variant = variants.build(question.scenario.spec, question.claims, seed)
-    board = build_board(variant.spec)
-    spec, claims, kind = variant.spec, variant.claims, question.kind
-    parts: list[Part] = []
-    if kind == Question.Kind.LEGAL_SET:
-        picked = answer.get("cards")
-        if not isinstance(picked, list) or not all(label in board.cards for label in picked):
-            raise AnswerError("Pick cards that are on the board.")
-        claim = claims[0]
-        choice = check_find_choice(spec, claim.get("searcher"), list(picked))
-        parts.append(
-            Part(
-                question=claim_question(claim, board),
-                given=", ".join(board.describe(label) for label in picked) or "no cards",
-                expected="a legal choice" if choice.legal else "not a legal choice",
-                right=bool(choice.legal),
-                rule=str(choice.rule or ""),
-                reason=str(choice.reason or ""),
-            )
-        )
-    elif kind in {Question.Kind.MULTIPLE_CHOICE, Question.Kind.YES_NO}:
-        if kind == Question.Kind.MULTIPLE_CHOICE:
-            ticked = set(answer.get("true", []))
-            said_true = [index in ticked for index in range(len(claims))]
-        else:
-            said = answer.get("parts", [])
-            if len(said) != len(claims) or not set(said) <= {"yes", "no"}:
-                raise AnswerError("Answer yes or no for every statement.")
-            said_true = [word == "yes" for word in said]
-        for claim, says in zip(claims, said_true, strict=True):
-            result = evaluate_claim(spec, claim)
-            truth = _same(result.value, claim.get("proposed"))
-            parts.append(
-                Part(
-                    question=claim_statement(claim, board),
-                    given="true" if says else "false",
-                    expected=("true" if truth else "false")
-                    + f" (the ruling: {show_value(result.value)})",
-                    right=says == truth,
-                    rule=str(result.rule or ""),
-                    reason=str(result.reason or ""),
-                )
-            )
-    else:
-        if "range" in answer:
-            givens: list[Any] = [list(answer["range"])]
-        elif "value" in answer:
-            givens = [answer["value"]]
-        else:
-            givens = list(answer.get("parts", []))
-        if len(givens) != len(claims):
-            raise AnswerError("Answer every part of the question.")
-        for claim, given in zip(claims, givens, strict=True):
-            result = evaluate_claim(spec, claim)
-            parts.append(
-                Part(
-                    question=claim_question(claim, board),
-                    given=show_value(given),
-                    expected=show_value(result.value),
-                    right=_same(result.value, given),
-                    rule=str(result.rule or ""),
-                    reason=str(result.reason or ""),
-                )
-            )
-    right = sum(part.right for part in parts)
-    score = right / len(parts) if parts else 0.0
-    return Verdict(tuple(parts), correct=bool(parts) and right == len(parts), score=score)
-
-
-def _same(computed: Any, given: Any) -> bool:
-    if isinstance(computed, tuple):
-        computed = list(computed)
-    if isinstance(given, tuple):
-        given = list(given)
-    return (
-        computed == given
-        and type(computed) is type(given)
-        or (
-            isinstance(computed, int | float)
-            and isinstance(given, int | float)
-            and not isinstance(computed, bool)
-            and not isinstance(given, bool)
-            and computed == given
-        )
-    )
+def grade(question: Question, answer: dict[str, Any], seed: int = 0, learner_id=None) -> Verdict:
+    """The verdict on an answer to the question as `learner_id` saw it with variant `seed`."""
+    return rulings.grade(rulings.ruling_for(question, seed, learner_id), answer)
 
 
 def deciding_rules(numbers: Iterable[str]) -> QuerySet[Rule]:
@@ -173,10 +41,21 @@ def deciding_rules(numbers: Iterable[str]) -> QuerySet[Rule]:
 
 
 def submit(
-    attempt: Attempt, question: Question, answer: dict[str, Any], *, seed: int = 0
+    attempt: Attempt,
+    question: Question,
+    answer: dict[str, Any],
+    *,
+    seed: int = 0,
+    ruling: rulings.Ruling | None = None,
+    presentation: Presentation | None = None,
 ) -> Verdict:
-    """Check, save once, learn. Raises AnswerError for an answer that does not fit."""
-    verdict = grade(question, answer, seed)
+    """Check, save once, learn. Raises AnswerError for an answer that does not fit.
+
+    `ruling` is the question as shown (default: variant `seed` as the attempt's learner sees it).
+    """
+    if ruling is None:
+        ruling = rulings.ruling_for(question, seed, attempt.user_id)
+    verdict = rulings.grade(ruling, answer)
     now = timezone.now()
     user = attempt.user
     with transaction.atomic():
@@ -192,6 +71,7 @@ def submit(
                     correct=verdict.correct,
                     score=verdict.score,
                     variant_seed=seed,
+                    presentation=presentation,
                     created_at=now,
                 )
         except IntegrityError as error:

@@ -32,7 +32,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from quizzes import answers, selection, variants
+from quizzes import answers, rulings, selection
 from quizzes.models import (
     Attempt,
     BlueprintArea,
@@ -197,7 +197,7 @@ def start(user, blueprint: ExamBlueprint, now=None) -> ExamSitting:
                 sitting=sitting,
                 position=position,
                 question_id=item.question_id,
-                variant_seed=variants.new_seed(),
+                variant_seed=rulings.new_seed(),
                 area=item.area,
             )
             for position, item in enumerate(drawn, start=1)

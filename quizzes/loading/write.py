@@ -14,9 +14,9 @@ from typing import Any
 
 from django.db import models, transaction
 
-from quizzes.loading.questions import questions_for
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
+from quizzes.rulings.generate import questions_for
 from rules.engine.cards import CATALOG_DIR
 from rules.models import Card, Rule, RuleAlias
 

@@ -236,12 +236,12 @@ class Question(models.Model):
     """
 
     class Kind(models.TextChoices):
-        CARDS = "cards", "Click each card: must / may / cannot be found"
-        COUNT_RANGE = "count_range", "How many cards can be found (a range)"
-        YES_NO = "yes_no", "Yes or no for each statement"
+        CARDS = "cards", "Mark each card: must, may or can't be found"
+        COUNT_RANGE = "count_range", "How many cards can be found"
+        YES_NO = "yes_no", "True or false, for each statement"
         MULTIPLE_CHOICE = "multiple_choice", "Which statements are true (several may be)"
         LEGAL_SET = "legal_set", "Pick a legal set of cards to find"
-        VALUE = "value", "Choose the value of a claim"
+        VALUE = "value", "One answer"
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="questions")
     bank = models.ForeignKey(Bank, on_delete=models.CASCADE, related_name="questions")
@@ -296,31 +296,8 @@ class Question(models.Model):
             raise ValidationError({"claims": problem})
 
 
-# What each kind asks about: the claim names its claims may use, and whether each claim carries
-# the statement shown to the learner ("proposed": true when the computed value equals it).
-KIND_CLAIMS: dict[str, tuple[frozenset[str] | None, bool]] = {
-    Question.Kind.CARDS: (frozenset({"finds"}), False),
-    Question.Kind.COUNT_RANGE: (frozenset({"found_count"}), False),
-    Question.Kind.LEGAL_SET: (frozenset({"legal_find_set"}), False),
-    Question.Kind.VALUE: (None, False),
-    Question.Kind.YES_NO: (None, True),
-    Question.Kind.MULTIPLE_CHOICE: (None, True),
-}
-
-
 def _kind_problem(kind: str, claims: list[dict]) -> str:
-    """Why `claims` do not fit a question of `kind`, or "" when they do."""
-    if kind not in KIND_CLAIMS:
-        return ""  # the kind field reports its own error
-    allowed, needs_proposal = KIND_CLAIMS[kind]
-    for index, claim in enumerate(claims):
-        name = claim["claim"]
-        if allowed is not None and name not in allowed:
-            return f"claims[{index}]: a {kind} question asks {sorted(allowed)}, not {name!r}."
-        if needs_proposal and "proposed" not in claim:
-            return f'claims[{index}]: a {kind} question states a "proposed" value per claim.'
-        if not needs_proposal and "proposed" in claim:
-            return f'claims[{index}]: only yes_no and multiple_choice claims carry "proposed".'
-    if kind == Question.Kind.VALUE and len(claims) != 1:
-        return "A value question asks exactly one claim."
-    return ""
+    """Why `claims` do not fit a question of `kind`, or "" when they do (the kind's own rule)."""
+    from quizzes.rulings import KINDS
+
+    return KINDS[kind].problem(claims) if kind in KINDS else ""

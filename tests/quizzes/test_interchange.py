@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from quizzes import authoring, interchange
-from quizzes.board import show_value
+from quizzes.rulings.claims import claim_text
 from quizzes.models import Question, Scenario
 from rules.engine import default_catalog, evaluate_claim
 from tests.factories import BankFactory
@@ -205,7 +205,7 @@ def test_value_and_statements_carry_the_engines_answers(every_kind):
 def test_the_key_is_the_engines(every_kind):
     spec = land_tutor_spec()
     computed = evaluate_claim(spec, {"claim": "shuffles", "player": "Alice"}, default_catalog())
-    assert show_value(computed.value) == "yes"
+    assert claim_text("shuffles").words(computed.value) == "yes"
 
 
 def test_legal_set_questions_are_listed_as_not_exported(every_kind):
