@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.crypto import salted_hmac
+
 ZONE_ORDER = ("battlefield", "hand", "library", "graveyard", "exile", "outside")
 ZONE_TITLES = {
     "battlefield": "Battlefield",
@@ -39,7 +41,7 @@ def ordinal(number: int) -> str:
 
 @dataclass(frozen=True)
 class CardView:
-    ref: str  # what the page calls the card: c1, c2, ... in board order
+    ref: str  # what the page calls the card: a keyed hash, never the label
     label: str  # the engine's label: never rendered
     name: str
     phrase: str  # "the Howling Mine on top of Nadia's library"
@@ -59,7 +61,7 @@ class CardView:
 
     @property
     def dom_id(self) -> str:
-        return f"card-{self.ref}"
+        return self.ref
 
 
 @dataclass(frozen=True)
@@ -254,10 +256,16 @@ def _step_text(step: Any, board_cards: Mapping[str, CardView], catalog: Any) -> 
     return StackItem(verbs.get(step.kind, f"{step.kind} {source}"), card, targets)
 
 
-def build_board(scenario: Any, asked: frozenset[str] = frozenset()) -> Board:
+def card_ref(label: str, salt: str) -> str:
+    """An opaque reference for a card (no label, and no author's label can equal it)."""
+    return "card-" + salted_hmac("quizzes.rulings.board", f"{salt}:{label}").hexdigest()[:12]
+
+
+def build_board(scenario: Any, asked: frozenset[str] = frozenset(), salt: str = "") -> Board:
     """The board a judge reads at a glance, from a parsed scenario (`rules.engine.Scenario`).
 
-    `asked` holds the labels of cards the question asks about: they are never grouped.
+    `asked` holds the labels of cards the question asks about: they are never grouped. `salt`
+    (the variant's seed) makes the cards' references differ from one variant to the next.
     """
     state = scenario.state
     listed = scenario.spec.get("zones", {}) if isinstance(scenario.spec, Mapping) else {}
@@ -269,7 +277,7 @@ def build_board(scenario: Any, asked: frozenset[str] = frozenset()) -> Board:
             for instance in instances:
                 same_named = [other for other in instances if other.name == instance.name]
                 views[instance.label] = _card_view(
-                    instance, f"c{len(views) + 1}", _phrase(instance, same_named)
+                    instance, card_ref(instance.label, salt), _phrase(instance, same_named)
                 )
     for player in state.apnap_order:
         zones = []

@@ -89,7 +89,7 @@ class Ruling:
         asked = frozenset(
             str(claim[key]) for claim in self.claims for key in CARD_KEYS if key in claim
         )
-        self.board: Board = build_board(session.scenario, asked)
+        self.board: Board = build_board(session.scenario, asked, str(shown.seed))
 
     @classmethod
     def build(

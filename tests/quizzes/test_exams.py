@@ -401,8 +401,8 @@ def test_review_shows_the_answer_the_ruling_and_the_rules(logged_in, sitting, se
     answer_all(logged_in, sitting, [WRONG, RIGHT])
     logged_in.post(reverse("exam_finish", args=[sitting.pk]))
     first = logged_in.get(reverse("exam_review", args=[sitting.pk, 1])).content.decode()
-    assert "Not quite" in first and "You said: <strong>must</strong>" in first
-    assert "The ruling: <strong>may</strong>" in first and search_rule.text in first
+    assert "Not quite" in first and "You said: <strong>must be found</strong>" in first
+    assert "The ruling: <strong>may be found</strong>" in first and search_rule.text in first
     assert f'href="{reverse("exam_review", args=[sitting.pk, 2])}"' in first
     assert "Right!" in logged_in.get(reverse("exam_review", args=[sitting.pk, 2])).content.decode()
     unanswered = logged_in.get(reverse("exam_review", args=[sitting.pk, 5])).content.decode()

@@ -65,8 +65,11 @@ def test_cards_are_named_by_name_and_place():
 def test_references_are_opaque_and_map_back():
     board = board_of(two_player_spec())
     refs = [card.ref for card in board.cards.values()]
-    assert refs == [f"c{n}" for n in range(1, len(refs) + 1)]
+    assert len(set(refs)) == len(refs)
+    assert not {ref.removeprefix("card-") for ref in refs} & set(board.cards)
     assert all(board.label_of(board.ref(label)) == label for label in board.cards)
+    other = build_board(parse_scenario(two_player_spec()), salt="another variant")
+    assert not set(refs) & {card.ref for card in other.cards.values()}
 
 
 def test_a_run_of_identical_cards_is_one_group_unless_asked():
