@@ -20,10 +20,10 @@ from django.utils.text import slugify
 
 from quizzes.loading.read import TUTOR_KEYS
 from quizzes.models import Bank, Question, Scenario
-from quizzes.rulings import Ruling, Shown, asked_claim
+from quizzes.rulings import Ruling, asked_claim, ruling_of_spec
 from quizzes.rulings.board import Board
 from quizzes.rulings.generate import GeneratedQuestion, questions_for
-from rules.engine import Catalog, ScenarioError, Session, check_expectations, parse_scenario
+from rules.engine import Catalog, ScenarioError, parse_scenario
 from rules.models import Card, Rule
 
 INSTRUCTORS_GROUP = "Instructors"
@@ -201,12 +201,12 @@ def _check_questions(spec: dict, questions: Any, catalog: Catalog, where: str) -
             Question(kind=kind, prompt=prompt, claims=item.get("claims")).clean()
         except ValidationError as error:
             raise AuthoringError(f"{at}.claims", " ".join(error.messages)) from error
-        session = Session(spec, catalog)
+        ruling = ruling_of_spec(spec, catalog)
         for position, claim in enumerate(item["claims"]):
             if claim["claim"] == "legal_find_set":
                 continue  # checked against a learner's pick, not evaluated on its own
             try:
-                session.evaluate(asked_claim(claim))
+                ruling.evaluate(claim)
             except ScenarioError as error:
                 raise AuthoringError(f"{at}.claims[{position}]", error.message) from error
 
@@ -284,9 +284,9 @@ def preview(text: str, catalog: Catalog | None = None) -> Preview:
         return result
     spec = document.spec
     try:
-        ruling = Ruling.from_shown("value", Shown(spec, [], {}, {}, 0), catalog)
-        outcome = ruling.session.resolve()
-        mismatched = [m.expected for m in check_expectations(ruling.session.scenario)]
+        ruling = ruling_of_spec(spec, catalog)
+        outcome = ruling.outcome()
+        mismatched = [m.expected for m in ruling.mismatches()]
     except ScenarioError as error:  # e.g. an `expect` claim the engine does not know
         result.error = AuthoringError(error.path, error.message)
         return result
@@ -399,10 +399,10 @@ def _cited(spec: dict, claims: list[dict], catalog: Catalog) -> set[str]:
     from quizzes.models.content import _rule_numbers
 
     cited: set[str] = set()
-    session = Session(spec, catalog)
+    ruling = ruling_of_spec(spec, catalog)
     for claim in claims:
         if claim["claim"] != "legal_find_set":
-            cited.update(_rule_numbers(session.evaluate(asked_claim(claim)).rule))
+            cited.update(_rule_numbers(ruling.evaluate(claim).rule))
     return cited
 
 

@@ -17,8 +17,8 @@ from django.utils.html import escape as html_escape
 
 from quizzes import authoring, rulings
 from quizzes.models import Bank, Question, Scenario
+from quizzes.rulings import Catalog, ScenarioError
 from quizzes.rulings.kinds import MoodleQuestion
-from rules.engine import Catalog, ScenarioError
 from rules.models import Card
 
 FORMAT = "tutor-bank/1"
@@ -170,9 +170,7 @@ def moodle_questions(question: Question, catalog: Catalog) -> list[MoodleQuestio
     """Moodle questions for one Tutor question, made by its kind ([] for a kind with no single
     key: legal_set)."""
     ruling = rulings.Ruling.from_shown(
-        question.kind,
-        rulings.Shown(question.scenario.spec, question.claims, {}, {}, 0),
-        catalog,
+        question.kind, rulings.Shown(question.scenario.spec, question.claims, {}, {}, 0), catalog
     )
     html = f"<p>{html_escape(question.prompt)}</p>{_board_html(ruling)}"
     return rulings.kind_of(question.kind).moodle(ruling, question.scenario.title, html)

@@ -15,6 +15,7 @@ from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.values import same
 from quizzes.rulings.variants import new_seed
 from quizzes.rulings.verdict import Part, Verdict
+from rules.engine import Catalog, ScenarioError
 
 
 def ruling_for(question, seed: int, learner_id: int | None = None, catalog=None) -> Ruling:
@@ -34,6 +35,11 @@ def ruling_shown(question, shown: dict[str, Any], catalog=None) -> Ruling:
     return Ruling.from_shown(question.kind, Shown.from_json(shown), catalog)
 
 
+def ruling_of_spec(spec: dict[str, Any], catalog=None, kind: str = "value") -> Ruling:
+    """A scenario as written, with no question yet (the authoring preview, exports, checks)."""
+    return Ruling.from_shown(kind, Shown(spec, [], {}, {}, 0), catalog)
+
+
 def grade(ruling: Ruling, answer: dict[str, Any]) -> Verdict:
     """The verdict on an answer, computed by the engine on what the learner saw."""
     if not isinstance(answer, dict):
@@ -44,9 +50,11 @@ def grade(ruling: Ruling, answer: dict[str, Any]) -> Verdict:
 __all__ = [
     "KINDS",
     "AnswerError",
+    "Catalog",
     "Part",
     "QuestionKind",
     "Ruling",
+    "ScenarioError",
     "Shown",
     "Verdict",
     "asked_claim",
@@ -54,6 +62,7 @@ __all__ = [
     "kind_of",
     "new_seed",
     "ruling_for",
+    "ruling_of_spec",
     "ruling_shown",
     "same",
 ]

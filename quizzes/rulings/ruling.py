@@ -24,7 +24,15 @@ from quizzes.rulings.claims import (
     Subject,
     claim_text,
 )
-from rules.engine import Catalog, ChoiceVerdict, ClaimResult, Session
+from rules.engine import (
+    Catalog,
+    ChoiceVerdict,
+    ClaimResult,
+    Mismatch,
+    Outcome,
+    Session,
+    check_expectations,
+)
 
 CARD_KEYS = ("card",)
 STATEMENT_KINDS = frozenset({"yes_no", "multiple_choice"})
@@ -127,6 +135,14 @@ class Ruling:
 
     def check_find_choice(self, searcher: str, labels: Sequence[str]) -> ChoiceVerdict:
         return self.session.check_find_choice(searcher, labels)
+
+    def outcome(self) -> Outcome:
+        """Every claim the engine computes for the scenario as shown."""
+        return self.session.resolve()
+
+    def mismatches(self) -> list[Mismatch]:
+        """The stored `expect` claims the engine computes differently."""
+        return check_expectations(self.session.scenario)
 
     # Words.
 
