@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Avg, Count, F, IntegerField, OuterRef, QuerySet, Subquery, Value
-from django.db.models.functions import Abs, Coalesce
+from django.db.models import Avg, Count, F, Q, QuerySet, Value
+from django.db.models.functions import Abs
 from django.utils import timezone
 
 from quizzes import adaptive
@@ -51,18 +51,24 @@ def last_answered_question_id(user) -> int | None:
 
 
 def _nearest(questions: QuerySet[Question], user, target: float, exclude_id) -> Question | None:
-    times_seen = (
-        Response.objects.filter(user=user, question=OuterRef("pk"))
-        .values("question")
-        .annotate(count=Count("id"))
-        .values("count")
-    )
+    """Unseen questions first (a NOT IN on the learner's own answers, indexed), nearest the
+    target difficulty; once every question has been seen, the least seen of them."""
     if exclude_id is not None:
         questions = questions.exclude(pk=exclude_id)
+    distance = Abs(F("difficulty") - Value(target))
+    seen = Response.objects.filter(user=user).values("question_id")
+    unseen = (
+        questions.exclude(pk__in=seen)
+        .annotate(distance=distance)
+        .select_related("scenario")
+        .order_by("distance", "id")
+        .first()
+    )
+    if unseen is not None:
+        return unseen
     return (
         questions.annotate(
-            times_seen=Coalesce(Subquery(times_seen, output_field=IntegerField()), Value(0)),
-            distance=Abs(F("difficulty") - Value(target)),
+            times_seen=Count("responses", filter=Q(responses__user=user)), distance=distance
         )
         .select_related("scenario")
         .order_by("times_seen", "distance", "id")
