@@ -58,6 +58,7 @@ def _question_context(
         "title": ruling.rename(question.scenario.title),
         "prompt": ruling.rename(question.prompt),
         "premises": ruling.premises(),
+        "history": ruling.history(),
         "stored_ruling": ruling.rename(question.scenario.stored_ruling),
         "renamed": bool(ruling.shown.players or ruling.shown.cards),
         "board": ruling.board,

@@ -56,6 +56,11 @@ class CardView:
     alt_cost: str = ""
 
     @property
+    def place(self) -> str:
+        """Where a library card lies: "top card", "second from the top"."""
+        return "top card" if self.position == 1 else f"{ordinal(self.position)} from the top"
+
+    @property
     def controlled_by_other(self) -> bool:
         return self.controller != self.owner
 

@@ -198,6 +198,14 @@ class Ruling:
                     sentences.append(sentence)
         return sentences
 
+    def history(self) -> list[str]:
+        """What happened earlier this turn, each step with the choices made in it."""
+        lines = []
+        for step, text in zip(self.session.scenario.history, self.board.history, strict=True):
+            choices = self._choice_sentences(getattr(step, "choices", None) or {})
+            lines.append(" ".join([text.rstrip(".") + ".", *choices]))
+        return lines
+
     def _names(self, labels: Sequence[str]) -> str:
         names = [self.board.name(str(label)) for label in labels]
         if not names:
