@@ -23,6 +23,7 @@ bounded in count and time, and the server is stopped at the end.
 from __future__ import annotations
 
 import argparse
+import html
 import http.client
 import json
 import os
@@ -97,12 +98,12 @@ class Client:
 def answer_form(page: str) -> dict[str, Any] | None:
     """A complete answer read off a question page: the first choice of every group, 0 for
     numbers, each player a different place in an order."""
-    hidden = dict(HIDDEN.findall(page))
+    hidden = {name: html.unescape(value) for name, value in HIDDEN.findall(page)}
     if "token" not in hidden:
         return None
     form: dict[str, Any] = dict(hidden)
     for name, value in RADIO.findall(page):
-        form.setdefault(name, value)
+        form.setdefault(name, html.unescape(value))
     for name in NUMBER.findall(page):
         form[name] = "0"
     for place, name in enumerate(SELECT.findall(page), start=1):
@@ -291,8 +292,8 @@ def measure(port: int, keys: list[str], args) -> list[Phase]:
         mine = by_client[id(client)]
         if done >= len(mine):
             return False
-        status, _ = client.request("POST", "/practice/answer/", mine[done])
-        return status == 200
+        status, text = client.request("POST", "/practice/answer/", mine[done])
+        return status == 200 and 'id="feedback-title"' in text  # graded, not a form error
 
     phases = []
     seconds = args.seconds

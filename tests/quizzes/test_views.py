@@ -213,3 +213,28 @@ def test_public_pages_render(client, name):
 
 def test_password_change_page_renders(logged_in):
     assert logged_in.get(reverse("password_change")).status_code == 200
+
+
+def test_a_token_replayed_by_another_learner_is_refused(client, logged_in, question, other_learner):
+    page = logged_in.get(reverse("practice"))
+    client.force_login(other_learner)
+    data = {"token": token_of(page), "claim_0": "may", "claim_1": "cannot"}
+    assert client.post(reverse("answer"), data).status_code == 400
+    assert not Response.objects.exists()
+
+
+def test_no_hidden_field_holds_the_question_or_its_seed(logged_in, question):
+    """The page's only hidden fields are the CSRF token and a random token: no id, no seed."""
+    from quizzes.models import Presentation
+
+    tokens = []
+    for _ in range(2):
+        html = logged_in.get(reverse("practice")).content.decode()
+        hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', html))
+        assert set(hidden) == {"csrfmiddlewaretoken", "token"}
+        tokens.append(hidden["token"])
+    assert tokens[0] != tokens[1]  # the same question served twice: unrelated tokens
+    for token in tokens:
+        assert re.fullmatch(r"[A-Za-z0-9_-]{32}", token)  # secrets.token_urlsafe(24)
+        shown = Presentation.objects.get(token=token).shown
+        assert str(shown["seed"]) not in token and f"{question.pk}:" not in token
