@@ -114,6 +114,14 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
             fields["rule"] = verdict.rule
             fields["reason"] = verdict.reason
             add(result)
+    # Costs and effects that tap, put or remove counters, or change life (usually none).
+    for label, verdict in resolution.tapped_after.items():
+        add(fast("tapped_after", {"card": label}, verdict.value, verdict.rule, verdict.reason))
+    for (label, kind), verdict in resolution.counters.items():
+        subject = {"card": label, "kind": kind}
+        add(fast("counters", subject, verdict.value, verdict.rule, verdict.reason))
+    for player, verdict in resolution.life.items():
+        add(fast("life_total", {"player": player}, verdict.value, verdict.rule, verdict.reason))
     for card in state.cards:
         zone = card.zone
         if zone == "hand":

@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .costs import CostPart, parse_cost
 from .errors import ScenarioError
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
@@ -402,6 +403,7 @@ class Ability:
     when: str = ""
     targets: tuple[TargetSpec, ...] = ()
     condition: str = ""  # an intervening "if" (603.4), e.g. "opponent_controls_more_lands"
+    cost_parts: tuple[CostPart, ...] = ()  # the cost, read (costs.parse_cost)
 
     @property
     def is_mana_ability(self) -> bool:
@@ -856,7 +858,9 @@ def _parse_effect(raw: Any, path: str) -> tuple[Instruction, ...]:
     return tuple(parse_instruction(item, f"{path}[{i}]") for i, item in enumerate(raw))
 
 
-def _parse_abilities(raw: Any, path: str, triggered: bool) -> tuple[Ability, ...]:
+def _parse_abilities(
+    raw: Any, path: str, triggered: bool, card_name: str = ""
+) -> tuple[Ability, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
@@ -888,6 +892,7 @@ def _parse_abilities(raw: Any, path: str, triggered: bool) -> tuple[Ability, ...
                 when=when,
                 targets=_parse_targets(item.get("targets"), f"{where}.targets"),
                 condition=condition,
+                cost_parts=parse_cost(cost, card_name, f"{where}.cost") if not triggered else (),
             )
         )
     return tuple(abilities)
@@ -941,7 +946,7 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         oracle=raw.get("oracle", ""),
         spell=_parse_effect(raw.get("spell"), f"{where}.spell"),
         targets=_parse_targets(raw.get("targets"), f"{where}.targets"),
-        activated=_parse_abilities(raw.get("activated"), f"{where}.activated", False),
+        activated=_parse_abilities(raw.get("activated"), f"{where}.activated", False, name),
         triggered=_parse_abilities(raw.get("triggered"), f"{where}.triggered", True),
         static=tuple(parse_static(s, f"{where}.static[{i}]") for i, s in enumerate(statics)),
         keywords={str(k).lower(): v for k, v in keywords.items()},

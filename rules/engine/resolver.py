@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .cards import Ability, CardDefinition, Instruction, TargetSpec, with_article
+from .costs import MOVES, CostPart, check_cost, eligible
 from .effects import (
     ActiveEffect,
     battlefield_effects,
@@ -44,6 +45,9 @@ class Resolution:
     zone_after: dict[str, Verdict] = field(default_factory=dict)
     mana: dict[str, Verdict] = field(default_factory=dict)
     dredge: dict[str, Verdict] = field(default_factory=dict)
+    tapped_after: dict[str, Verdict] = field(default_factory=dict)
+    counters: dict[tuple[str, str], Verdict] = field(default_factory=dict)
+    life: dict[str, Verdict] = field(default_factory=dict)
     created_effects: list[ActiveEffect] = field(default_factory=list)
     explanation: list[str] = field(default_factory=list)
     # A triggered ability's intervening "if" (603.4): False means it did nothing.
@@ -78,7 +82,12 @@ class _Run:
         self.state: GameState = scenario.state
         self.step = step
         self.effects = effects
-        self.paid_escape = {f.player for f in facts if f.kind == "ignored_search_prohibition"}
+        # Leonin Arbiter's {2}: paid by a player for themself, once per Arbiter (None: a fact
+        # written where no such permanent is on the board now, read as paid for any).
+        self.paid_escape: dict[str, set[str | None]] = {}
+        for fact in facts:
+            if fact.kind == "ignored_search_prohibition":
+                self.paid_escape.setdefault(fact.player, set()).add(fact.source)
         self.choices = choices
         self.zones: dict[tuple[str, str], list[CardInstance]] = {
             (p, z): list(self.state.cards_in(p, z)) for p in self.state.players for z in ZONES
@@ -93,6 +102,7 @@ class _Run:
         self.spell_exiled = False
         self.spell_to: str | None = None  # "Shuffle Green Sun's Zenith into its owner's library"
         self.cast_from: str | None = None
+        self.draws_made: dict[str, int] = {}  # draws so far per player (dredge choices)
 
     # ---------------------------------------------------------------- references
 
@@ -212,23 +222,123 @@ def _check_targets(run: _Run, specs: tuple[TargetSpec, ...], name: str) -> None:
 
 
 def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
-    parts = [p.strip() for p in ability.cost.split(",") if p.strip()]
-    for part in parts:
-        lowered = part.lower()
-        if part == "{T}" and card.tapped and not ability.is_mana_ability and not run.in_history:
+    """Pay every part of the cost (602.2b), or refuse the activation naming why it can't be."""
+    controller = run.result.controller or card.controller
+    parts = ability.cost_parts
+    if not run.in_history:
+        # A history step happened earlier: the board now is after its costs were paid.
+        check = check_cost(run.state, card, parts, controller)
+        if check.blocked is not None:
+            if ability.is_mana_ability:
+                return  # it can't be activated, so it produces no mana (mana_produced says why)
             raise ScenarioError(
-                f"{run.path}.activate", f"{card.name} is tapped, so {{T}} can't be paid (107.5)"
+                f"{run.path}.activate",
+                f"{card.name}'s ability can't be activated: {check.blocked.reason} "
+                f"({check.blocked.rule})",
             )
-        if lowered.startswith("sacrifice") and not lowered.startswith(
-            ("sacrifice a ", "sacrifice an ", "sacrifice another", "sacrifice two")
-        ):
+    chosen = list(run.choices.get(controller, {}).get("cost", []))
+    for part in parts:
+        if part.kind == "tap":
+            run.result.tapped_after[card.label] = Verdict(
+                "tapped", "107.5", f"{card.name} is tapped to pay {{T}}."
+            )
+        elif part.kind == "untap":
+            run.result.tapped_after[card.label] = Verdict(
+                "untapped", "107.6", f"{card.name} is untapped to pay {{Q}}."
+            )
+        elif part.kind in MOVES and part.self_only:
+            zone, rule = MOVES[part.kind]
             run.move(
                 card,
-                "graveyard",
-                "701.21a",
-                f"{card.name} is sacrificed to pay the cost, so it goes to its owner's graveyard.",
+                zone,
+                rule,
+                f"{card.name} is {_PAST[part.kind]} to pay the cost ({part.text}), so it goes to "
+                f"its owner's {zone}.",
             )
-            run.result.explanation.append(f"{card.name} is sacrificed as a cost.")
+            run.result.explanation.append(f"{card.name}: {part.text} (a cost).")
+        elif part.kind == "pay_life":
+            _change_life(
+                run, controller, -part.count, "119.4", f"{controller} pays {part.count} life."
+            )
+        elif part.kind == "remove_counters":
+            _change_counters(run, card, part.counter, -part.count, "602.2b", part.text)
+        elif part.kind == "loyalty" and "loyalty" in card.counters:
+            amount = int(part.text.replace("−", "-"))
+            _change_counters(run, card, "loyalty", amount, "606.4", f"loyalty cost {part.text}")
+        elif part.chooses:
+            _pay_choosing_part(run, card, part, controller, chosen)
+    if chosen:
+        raise ScenarioError(
+            f"choices.{controller}.cost",
+            f"{chosen[0]} pays no part of {card.name}'s cost ({ability.cost})",
+        )
+
+
+_PAST = {"sacrifice": "sacrificed", "discard": "discarded", "exile": "exiled", "return": "returned"}
+
+
+def _pay_choosing_part(
+    run: _Run, card: CardInstance, part: CostPart, controller: str, chosen: list[str]
+) -> None:
+    """ "Sacrifice a land", "Exile a card from your graveyard", "Tap an untapped creature":
+    the cards named in the `cost` choice, else any card that could pay it may be the one."""
+    usable = eligible(run.state, card, part, controller)
+    labels = {c.label for c in usable}
+    picked = [label for label in chosen if label in labels][: part.count]
+    for label in picked:
+        chosen.remove(label)
+    if not run.in_history and picked and len(picked) < part.count:
+        raise ScenarioError(
+            f"choices.{controller}.cost",
+            f"the cost “{part.text}” needs {part.count} card(s); {len(picked)} named",
+        )
+    certain = picked or ([c.label for c in usable] if len(usable) == part.count else [])
+    for other in usable:
+        if part.kind == "tap_other":
+            if other.label in certain:
+                run.result.tapped_after[other.label] = Verdict(
+                    "tapped", "602.2b", f"{other.name} is tapped to pay “{part.text}”."
+                )
+            elif not picked:
+                run.result.tapped_after[other.label] = Verdict(
+                    "tapped or untapped",
+                    "602.2b",
+                    f"{controller} chooses which untapped permanent(s) to tap for "
+                    f"“{part.text}”; {other.name} may be one.",
+                )
+            continue
+        zone, rule = MOVES[part.kind]
+        if other.label in certain:
+            run.move(
+                other,
+                zone,
+                rule,
+                f"{other.name} is {_PAST[part.kind]} to pay “{part.text}”.",
+            )
+        elif not picked:
+            run.maybe_move(
+                other,
+                {zone},
+                "602.2b",
+                f"{controller} chooses which card pays “{part.text}”; {other.name} may be the one.",
+            )
+
+
+def _change_life(run: _Run, player: str, amount: int, rule: str, reason: str) -> None:
+    before = run.result.life.get(player)
+    total = (before.value if before else run.state.life_total(player)) + amount
+    run.result.life[player] = Verdict(total, rule, f"{reason} {player} is at {total} life.")
+
+
+def _change_counters(
+    run: _Run, card: CardInstance, kind: str, amount: int, rule: str, why: str
+) -> None:
+    key = (card.label, kind)
+    before = run.result.counters.get(key)
+    total = max(0, (before.value if before else card.counters.get(kind, 0)) + amount)
+    run.result.counters[key] = Verdict(
+        total, rule, f"{card.name} has {total} {kind} counter(s) after {why}."
+    )
 
 
 def _resolve_step(run: _Run) -> None:
@@ -257,6 +367,10 @@ def _resolve_step(run: _Run) -> None:
         chosen = run.choices.get(step.by or "", {}).get("mana")
         result.mana[card.label] = mana_produced(run.state, card, chosen)
         result.explanation.append(f"{step.by} taps {card.name} for mana.")
+        if result.mana[card.label].value:
+            result.tapped_after[card.label] = Verdict(
+                "tapped", "107.5", f"{card.name} is tapped to pay {{T}}."
+            )
         return
     if step.kind == "activate":
         ability = _pick_ability(card.definition.activated, step, "activate", run.path)
@@ -364,8 +478,80 @@ def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> 
 
 
 def _draw_step(run: _Run) -> None:
-    drawer = run.step.source
+    _draw_cards(run, run.step.source, 1)
+
+
+@dataclass
+class _DrawLine:
+    """One line of play through a run of draws: where each card ends, what was milled."""
+
+    library: list[CardInstance]
+    graveyard: list[CardInstance]
+    ends: dict[str, tuple[str, str, str]]  # label -> (zone, rule, reason)
+    milled: int = 0
+
+
+_MAX_DRAW_LINES = 512
+
+
+def _draw_cards(run: _Run, drawer: str, count: int) -> None:
+    """Draw `count` cards one at a time; each draw may be replaced by dredge (702.52a), with
+    the library's size checked at that draw (702.52b). Fixed `dredge` choices fix the line;
+    open ones are every line of play, merged card by card."""
+    decisions = _dredge_decisions(run, drawer, count)
     library = run.zones[(drawer, "library")]
+    first = run.draws_made.get(drawer, 0) == 0
+    if first:
+        _record_can_dredge(run, drawer, library)
+    lines = [_DrawLine(list(library), list(run.zones[(drawer, "graveyard")]), {})]
+    for index in range(count):
+        decision = decisions[index] if index < len(decisions) else None
+        lines = [branch for line in lines for branch in _one_draw(run, drawer, line, decision)]
+        if len(lines) > _MAX_DRAW_LINES:
+            raise ScenarioError(
+                f"choices.{drawer}.dredge",
+                "too many ways to dredge these draws: fix the dredge choices (702.52a)",
+            )
+    run.draws_made[drawer] = run.draws_made.get(drawer, 0) + count
+    run.result.explanation.append(f"{drawer} would draw {count} card(s).")
+    moved = sorted({label for line in lines for label in line.ends})
+    for label in moved:
+        card = run.state.card(label)
+        now = run.possible.get(label, {card.zone})
+        here = next(iter(now)) if len(now) == 1 else card.zone
+        ends = [line.ends.get(label, (here, "", "")) for line in lines]
+        zones = {zone for zone, _, _ in ends}
+        if len(zones) == 1:
+            zone, rule, reason = next(e for e in ends if e[1])
+            run.move(card, zone, rule, reason)
+            continue
+        run.possible[label] = set()
+        run.maybe_move(card, zones, "702.52a", _open_draw_reason(card, here, zones, drawer))
+    milled = {line.milled for line in lines}
+    if len(milled) == 1 and (n := milled.pop()):
+        previous = run.result.mills.get(drawer)
+        total = n + (previous.value if previous else 0)
+        run.result.mills[drawer] = Verdict(
+            total, "702.52a", f"Dredge mills {n} card(s) instead of the draw."
+        )
+
+
+def _dredge_decisions(run: _Run, drawer: str, count: int) -> list[str | bool | None]:
+    """This run of draws' share of the drawer's fixed dredge choices (one per draw, in order).
+
+    A single value fixes the first draw of the resolution; with fixed choices, a draw they
+    don't reach is a plain draw.
+    """
+    raw = run.choices.get(drawer, {}).get("dredge")
+    if raw is None:
+        return []
+    per_draw = raw if isinstance(raw, list) else [raw]
+    done = run.draws_made.get(drawer, 0)
+    mine = per_draw[done : done + count]
+    return mine + [False] * (count - len(mine))
+
+
+def _record_can_dredge(run: _Run, drawer: str, library: list[CardInstance]) -> None:
     for card in run.zones[(drawer, "graveyard")]:
         dredge = card.definition.keywords.get("dredge")
         if dredge is None:
@@ -384,95 +570,90 @@ def _draw_step(run: _Run) -> None:
                 f"Dredge {dredge} needs at least "
                 f"{dredge} cards in the library; {drawer} has only {len(library)}.",
             )
+
+
+def _one_draw(
+    run: _Run, drawer: str, line: _DrawLine, decision: str | bool | None
+) -> list[_DrawLine]:
+    """The lines one draw can take from `line`: draw, or dredge with any card able to."""
     usable = [
-        (run.state.card(label), int(run.state.card(label).definition.keywords["dredge"]))
-        for label, verdict in run.result.dredge.items()
-        if verdict.value is True
+        (card, int(card.definition.keywords["dredge"]))
+        for card in line.graveyard
+        if card.definition.keywords.get("dredge") is not None
+        and len(line.library) >= int(card.definition.keywords["dredge"])
     ]
-    run.result.explanation.append(f"{drawer} would draw a card.")
-    decision = run.choices.get(drawer, {}).get("dredge")
-    if decision is not None:
-        usable = _fixed_dredge(run, drawer, decision, usable)
-        if usable:
-            card, n = usable[0]
-            for milled in list(library[:n]):
-                run.move(
-                    milled,
-                    "graveyard",
-                    "702.52a",
-                    f"{drawer} dredges {card.name} instead of drawing: {milled.name} is milled.",
-                )
-            run.move(
-                card,
-                "hand",
-                "702.52a",
-                f"{drawer} replaces the draw: mills {n} and returns {card.name} to hand.",
+    if decision is not None and decision is not False:
+        where = f"choices.{drawer}.dredge"
+        card = run.state.card(str(decision))
+        dredge = card.definition.keywords.get("dredge")
+        if dredge is None or card not in line.graveyard:
+            raise ScenarioError(
+                where, f"{decision} is not a dredge card in {drawer}'s graveyard (702.52a)"
             )
-            run.result.mills[drawer] = Verdict(
-                n, "702.52a", f"Dredge {n} mills {n} cards instead of the draw."
+        if len(line.library) < int(dredge):
+            raise ScenarioError(
+                where,
+                f"{decision} can't dredge: Dredge {dredge} needs at least {dredge} cards in the "
+                f"library; {drawer} has only {len(line.library)} at that draw (702.52b)",
             )
-            run.result.explanation.append(f"{drawer} dredges {card.name} (702.52a).")
-            return
-    if not library:
-        return
-    if not usable:
-        top = library[0]
-        if run.result.dredge:
-            # The deciding rule is why dredge can't replace this draw.
-            run.move(
-                top,
-                "hand",
-                "702.52b",
-                f"No dredge card can replace the draw (too few cards in the library), so "
-                f"{drawer} draws the top card, {top.name}.",
-            )
-        else:
-            run.move(
-                top, "hand", "121.1", f"{drawer} draws the top card of the library, {top.name}."
-            )
-        return
-    # The draw may be replaced by any usable dredge (702.52a): the line of play isn't fixed.
-    deepest = max(n for _, n in usable)
-    top = library[0]
-    run.possible[top.label] = {"hand"}  # it leaves the library either way
-    run.maybe_move(
-        top,
-        {"graveyard"},
-        "702.52a",
-        f"{top.name} is drawn, unless {drawer} dredges instead and mills it.",
-    )
-    for card in library[1:deepest]:
-        run.maybe_move(
-            card,
-            {"graveyard"},
-            "702.52a",
-            f"{card.name} is milled if {drawer} dredges deep enough.",
-        )
-    for card, n in usable:
-        run.maybe_move(
-            card,
-            {"hand"},
-            "702.52a",
-            f"{drawer} may replace the draw by milling {n} and returning {card.name} to hand.",
-        )
-
-
-def _fixed_dredge(
-    run: _Run, drawer: str, decision: str | bool, usable: list[tuple[CardInstance, int]]
-) -> list[tuple[CardInstance, int]]:
-    """The drawer's fixed dredge choice: `false` draws; a label must name a usable dredge card."""
+        return [_dredged(line, drawer, card, int(dredge))]
     if decision is False:
         run.result.explanation.append(f"{drawer} doesn't dredge (702.52a: dredge is a may).")
-        return []
-    where = f"choices.{drawer}.dredge"
-    verdict = run.result.dredge.get(str(decision))
-    if verdict is None:
-        raise ScenarioError(
-            where, f"{decision} is not a dredge card in {drawer}'s graveyard (702.52a)"
+        return [_drawn(line, drawer, _has_dredge(line) and not usable)]
+    return [_drawn(line, drawer, _has_dredge(line) and not usable)] + [
+        _dredged(line, drawer, card, n) for card, n in usable
+    ]
+
+
+def _has_dredge(line: _DrawLine) -> bool:
+    return any(c.definition.keywords.get("dredge") is not None for c in line.graveyard)
+
+
+def _drawn(line: _DrawLine, drawer: str, dredge_too_short: bool) -> _DrawLine:
+    if not line.library:
+        return line  # nothing to draw (the player would lose the game: 704.5b)
+    top, rest = line.library[0], line.library[1:]
+    ends = dict(line.ends)
+    if dredge_too_short:
+        ends[top.label] = (
+            "hand",
+            "702.52b",
+            f"No dredge card can replace the draw (too few cards in the library), so {drawer} "
+            f"draws the top card, {top.name}.",
         )
-    if not verdict.value:
-        raise ScenarioError(where, f"{decision} can't dredge: {verdict.reason} (702.52b)")
-    return [(card, n) for card, n in usable if card.label == decision]
+    else:
+        ends[top.label] = (
+            "hand",
+            "121.1",
+            f"{drawer} draws the top card of the library, {top.name}.",
+        )
+    return _DrawLine(rest, line.graveyard, ends, line.milled)
+
+
+def _dredged(line: _DrawLine, drawer: str, card: CardInstance, n: int) -> _DrawLine:
+    ends = dict(line.ends)
+    milled = line.library[:n]
+    for other in milled:
+        ends[other.label] = (
+            "graveyard",
+            "702.52a",
+            f"{drawer} dredges {card.name} instead of drawing: {other.name} is milled.",
+        )
+    ends[card.label] = (
+        "hand",
+        "702.52a",
+        f"{drawer} replaces the draw: mills {n} and returns {card.name} to hand.",
+    )
+    graveyard = [c for c in line.graveyard if c.label != card.label] + milled
+    return _DrawLine(line.library[n:], graveyard, ends, line.milled + n)
+
+
+def _open_draw_reason(card: CardInstance, here: str, zones: set[str], drawer: str) -> str:
+    if here == "graveyard":
+        return f"{drawer} may replace a draw by dredging {card.name}, returning it to hand."
+    if "library" in zones:
+        return f"{card.name} is milled if {drawer} dredges deep enough."
+    return f"{card.name} is drawn, unless {drawer} dredges instead and mills it."
 
 
 # ---------------------------------------------------------------- instructions
@@ -512,12 +693,9 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         escape_unpaid = False
         decision = run.choices.get(searcher, {})
         if "library" in spec["zones"]:
-            prohibited = prohibitions_on(run.effects, searcher, whose, controller)
-            escapable = prohibited and all(e.spec["escape"] for e in prohibited)
-            # The {2} escape is a special action (116.2d) taken while holding priority, before
-            # this resolves: only a recorded payment (fact or choice) lifts the prohibition.
-            if escapable and (searcher in run.paid_escape or decision.get("ignore_prohibition")):
-                prohibited = ()
+            prohibited = _unpaid(
+                run, searcher, prohibitions_on(run.effects, searcher, whose, controller)
+            )
         portion = portion_limit(run.effects, searcher) if "library" in spec["zones"] else None
         # Opposition Agent: an opponent controls the searcher while they search their library.
         controller_effect = (
@@ -557,6 +735,43 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     run.result.search_groups.append(tuple(s.searcher for s in spaces if s.status.value != "cannot"))
     run.last_searchers = searchers
     run.last_spaces = spaces
+
+
+def _unpaid(
+    run: _Run, searcher: str, prohibited: tuple[ActiveEffect, ...]
+) -> tuple[ActiveEffect, ...]:
+    """The prohibitions still stopping `searcher` once recorded payments are counted.
+
+    Leonin Arbiter's {2} is a special action (116.2d) taken while holding priority, before this
+    resolves: only a recorded payment (a fact, or the `ignore_prohibition` choice) lifts it,
+    it lets only the player who paid ignore it, and each Arbiter's {2} is paid separately.
+    """
+    choice = run.choices.get(searcher, {}).get("ignore_prohibition")
+    escapable = [e.source_label for e in prohibited if e.spec.get("escape")]
+    if isinstance(choice, list):
+        stray = [label for label in choice if label not in escapable]
+        if stray:
+            raise ScenarioError(
+                f"choices.{searcher}.ignore_prohibition",
+                f"{stray[0]} is not a permanent whose prohibition {searcher} could pay to ignore "
+                f"here (use {escapable})",
+            )
+        paid = set(choice)
+    elif choice:
+        paid = set(escapable)
+    else:
+        paid = set()
+    recorded = run.paid_escape.get(searcher, set())
+    if None in recorded:
+        paid |= set(escapable)
+    paid |= recorded - {None}
+    kept = tuple(e for e in prohibited if not (e.spec.get("escape") and e.source_label in paid))
+    if kept and len(kept) < len(prohibited):
+        run.result.explanation.append(
+            f"{searcher} paid to ignore some prohibitions but not "
+            f"{', '.join(e.source_name for e in kept)}: each is paid for separately."
+        )
+    return kept
 
 
 def _controlled_decision(
@@ -1060,8 +1275,7 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
 
 def _do_draw(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     for player in run.players_for(spec["who"], path):
-        for card in list(run.zones[(player, "library")][: spec["count"]]):
-            run.move(card, "hand", "121.1", f"{player} draws {card.name}.")
+        _draw_cards(run, player, spec["count"])
 
 
 def _do_discard(run: _Run, spec: Mapping[str, Any], path: str) -> None:
@@ -1189,10 +1403,19 @@ def resolve_step(
 
 def _check_unused_finds(run: _Run) -> None:
     for player, decisions in run.choices.items():
-        if "dredge" in decisions and (run.step.kind != "draw" or run.step.source != player):
-            raise ScenarioError(
-                f"choices.{player}.dredge", f"{player} isn't drawing here; dredge replaces a draw"
-            )
+        if "dredge" in decisions:
+            draws = run.draws_made.get(player, 0)
+            wanted = decisions["dredge"]
+            if not draws:
+                raise ScenarioError(
+                    f"choices.{player}.dredge",
+                    f"{player} isn't drawing here; dredge replaces a draw",
+                )
+            if isinstance(wanted, list) and len(wanted) > draws:
+                raise ScenarioError(
+                    f"choices.{player}.dredge",
+                    f"{len(wanted)} dredge choices for {draws} draw(s) by {player}",
+                )
         for label in decisions.get("find", []):
             if not any(
                 label in s.finds

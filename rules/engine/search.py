@@ -288,9 +288,10 @@ def _status(
     if not searched_zones:
         names = ", ".join(sorted({e.source_name for e in prohibited}))
         escapes = [e for e in prohibited if e.spec.get("escape")]
+        each = f" for each of the {len(escapes)} of them, by {searcher}" if len(escapes) > 1 else ""
         note = (
-            f" ({escapes[0].spec['escape']} could have been paid for {searcher} as a special "
-            "action before this resolved, 116.2d, but nothing records that it was)"
+            f" ({escapes[0].spec['escape']} could have been paid{each} as a special action "
+            "before this resolved, 116.2d, but nothing records that it was)"
             if escapes and len(escapes) == len(prohibited)
             else ""
         )
