@@ -80,6 +80,7 @@ SEARCH_WHO = frozenset(
     }
 )
 PLAYER_REFS = SEARCH_WHO | {"searcher", "chooser"}
+FOR_KEYS = frozenset({"count", "up_to", "filter"})
 SEARCH_ZONES = ("library", "hand", "graveyard", "exile", "outside")
 DESTINATIONS = frozenset(
     {"hand", "battlefield", "graveyard", "exile", "library_top", "library", "set_aside"}
@@ -379,6 +380,16 @@ class Filter:
 
 
 @dataclass(frozen=True)
+class Description:
+    """One description of a search for several (701.23h): how many cards, of what, to where."""
+
+    count: int
+    up_to: bool
+    filter: Filter
+    put: str
+
+
+@dataclass(frozen=True)
 class Instruction:
     """One instruction of an effect: `verb` (e.g. "search") and its normalised `spec` mapping."""
 
@@ -557,18 +568,33 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
             f"{path}.zones", f"unknown or missing zone(s) {bad}; use {SEARCH_ZONES}"
         )
     wanted = raw.get("for", {})
-    if not isinstance(wanted, dict):
-        raise ScenarioError(f"{path}.for", "must be an object with count, up_to and filter")
-    count = wanted.get("count", 1)
-    if not (
-        count in ("all", "any_number") or (isinstance(count, int) and not isinstance(count, bool))
-    ) or (isinstance(count, int) and count < 0):
-        raise ScenarioError(f"{path}.for.count", 'must be a number, "all" or "any_number"')
     put = raw.get("put", "hand")
     if put not in DESTINATIONS:
         raise ScenarioError(
             f"{path}.put", f"unknown destination {put!r}; use {sorted(DESTINATIONS)}"
         )
+    descriptions = None
+    if isinstance(wanted, list):
+        # "a Forest card and a Plains card": one search for several descriptions (701.23h).
+        descriptions = tuple(
+            _parse_description(item, f"{path}.for[{i}]", put) for i, item in enumerate(wanted)
+        )
+        if not descriptions:
+            raise ScenarioError(f"{path}.for", "must list at least one description")
+        wanted = {
+            "count": sum(d.count for d in descriptions),
+            "up_to": all(d.up_to for d in descriptions),
+        }
+    if not isinstance(wanted, dict):
+        raise ScenarioError(f"{path}.for", "must be an object with count, up_to and filter")
+    unknown = set(wanted) - FOR_KEYS
+    if unknown:
+        raise ScenarioError(f"{path}.for", _unknown(unknown, FOR_KEYS))
+    count = wanted.get("count", 1)
+    if not (
+        count in ("all", "any_number") or (isinstance(count, int) and not isinstance(count, bool))
+    ) or (isinstance(count, int) and count < 0):
+        raise ScenarioError(f"{path}.for.count", 'must be a number, "all" or "any_number"')
     split = raw.get("split")
     if split is not None:
         # Cultivate: "put one onto the battlefield tapped and the other into your hand".
@@ -586,13 +612,43 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
         "zones": zones,
         "count": count,
         "up_to": bool(wanted.get("up_to", False)),
-        "filter": parse_filter(wanted.get("filter"), f"{path}.for.filter"),
+        "filter": (
+            Filter(any_of=tuple(d.filter for d in descriptions))
+            if descriptions
+            else parse_filter(wanted.get("filter"), f"{path}.for.filter")
+        ),
+        "descriptions": descriptions if descriptions and len(descriptions) > 1 else None,
         "may": bool(raw.get("may", False)),
         "reveal": bool(raw.get("reveal", False)),
         "put": put,
         "tapped": bool(raw.get("tapped", False)),
         "split": split,
     }
+
+
+def _parse_description(raw: Any, path: str, put: str) -> Description:
+    """One description of a search for several: {count, up_to, filter, put}."""
+    if not isinstance(raw, dict):
+        raise ScenarioError(path, "a description must be an object with count, up_to, filter")
+    unknown = set(raw) - FOR_KEYS - {"put"}
+    if unknown:
+        raise ScenarioError(path, _unknown(unknown, FOR_KEYS | {"put"}))
+    own_put = raw.get("put", put)
+    if own_put not in DESTINATIONS - {"set_aside"}:
+        raise ScenarioError(f"{path}.put", f"unknown destination {own_put!r}")
+    wanted = parse_filter(raw.get("filter"), f"{path}.filter")
+    if wanted.different_names:
+        raise ScenarioError(f"{path}.filter.different_names", "not within several descriptions")
+    return Description(
+        _parse_count(raw.get("count", 1), f"{path}.count"),
+        bool(raw.get("up_to", False)),
+        wanted,
+        own_put,
+    )
+
+
+def _unknown(unknown: set[str], accepted: frozenset[str]) -> str:
+    return f"unknown key(s) {sorted(unknown)}; the keys accepted here are {sorted(accepted)}"
 
 
 def _parse_count(value: Any, path: str) -> int:
@@ -855,7 +911,60 @@ def _parse_effect(raw: Any, path: str) -> tuple[Instruction, ...]:
         return ()
     if not isinstance(raw, list):
         raise ScenarioError(path, "an effect must be a list of instructions")
-    return tuple(parse_instruction(item, f"{path}[{i}]") for i, item in enumerate(raw))
+    return _one_search_per_run(
+        [parse_instruction(item, f"{path}[{i}]") for i, item in enumerate(raw)]
+    )
+
+
+_SAME_SEARCH = ("who", "whose", "zones", "may")
+
+
+def _one_search_per_run(instructions: list[Instruction]) -> tuple[Instruction, ...]:
+    """701.23h: search instructions one after another (before any shuffle) through the same
+    zones are one search for all those cards: merged into one search for several descriptions."""
+    merged: list[Instruction] = []
+    for instruction in instructions:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and instruction.verb == last.verb == "search"
+            and all(instruction.spec[k] == last.spec[k] for k in _SAME_SEARCH)
+            and _describable(last.spec)
+            and _describable(instruction.spec)
+            and not instruction.spec.get("if")
+        ):
+            first, second = last.spec, instruction.spec
+            descriptions = _descriptions_of(first) + _descriptions_of(second)
+            merged[-1] = Instruction(
+                "search",
+                {
+                    **first,
+                    "count": first["count"] + second["count"],
+                    "up_to": first["up_to"] and second["up_to"],
+                    "filter": Filter(any_of=tuple(d.filter for d in descriptions)),
+                    "descriptions": descriptions,
+                    "reveal": first["reveal"] or second["reveal"],
+                    "tapped": first["tapped"] or second["tapped"],
+                },
+            )
+            continue
+        merged.append(instruction)
+    return tuple(merged)
+
+
+def _describable(spec: Mapping[str, Any]) -> bool:
+    return (
+        isinstance(spec["count"], int)
+        and spec["split"] is None
+        and not spec["filter"].different_names
+        and not spec.get("rest")
+    )
+
+
+def _descriptions_of(spec: Mapping[str, Any]) -> tuple[Description, ...]:
+    if spec.get("descriptions"):
+        return tuple(spec["descriptions"])
+    return (Description(spec["count"], spec["up_to"], spec["filter"], spec["put"]),)
 
 
 def _parse_abilities(

@@ -22,7 +22,7 @@ from .effects import (
 from .errors import ScenarioError
 from .mana import mana_produced
 from .scenario import Choices, Fact, Scenario, Step, definition_of
-from .search import SearchSpace, check_found_set, plan_search
+from .search import SearchSpace, check_found_set, max_fill, plan_search
 from .state import ZONES, CardInstance, GameState
 from .verdict import Verdict
 
@@ -815,6 +815,9 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
     if space.controlled_by is not None and space.put == "exile":
         _apply_found_controlled(run, space, fixed)
         return
+    if len({d.put for d in space.descriptions}) > 1:
+        _apply_found_several(run, space, fixed)
+        return
     if fixed is not None:
         moved = False
         for label in fixed:
@@ -876,6 +879,68 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
             run.maybe_move(
                 card, {destination}, verdict.rule, f"{card.name} may or may not be found."
             )
+
+
+def _apply_found_several(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
+    """A search for several descriptions with their own destinations ("put the creature card
+    into your hand and the land card onto the battlefield"): a found card goes where the
+    description it fills says; which one it fills may be the searcher's choice."""
+    descriptions = space.descriptions
+    if fixed is not None:
+        mine = [label for label in fixed if label in space.finds]
+        verdict = check_found_set([space], mine, {x: run.state.card(x).name for x in mine})
+        if not verdict.value:
+            raise ScenarioError(
+                f"choices.{space.searcher}.find", f"{verdict.reason} ({verdict.rule})"
+            )
+        run.found_fixed = mine
+        caps = [d.count for d in descriptions]
+        for label in mine:
+            others = [(1, space.masks[x][0]) for x in mine if x != label]
+            fits = space.masks[label][0]
+            zones = set()
+            for i, description in enumerate(descriptions):
+                if not fits >> i & 1:
+                    continue
+                room = [c - (j == i) for j, c in enumerate(caps)]
+                if max_fill(others, room) == len(others):
+                    zones.add(DESTINATION_ZONE.get(description.put, description.put))
+            card = run.state.card(label)
+            if len(zones) == 1:
+                zone = zones.pop()
+                run.move(
+                    card,
+                    zone,
+                    "701.23h",
+                    f"The found {card.name} fills the description whose cards go to the {zone}.",
+                )
+            else:
+                run.possible[label] = set()
+                run.maybe_move(
+                    card,
+                    zones,
+                    "701.23h",
+                    f"The found {card.name} can fill more than one description; "
+                    f"{space.searcher} chooses which, and so where it goes.",
+                )
+        return
+    run.found_fixed = None
+    if space.performed == "no":
+        return
+    for label in sorted(space.findable):
+        card = run.state.card(label)
+        fits = space.masks.get(label, (0, 0))[0]
+        zones = {
+            DESTINATION_ZONE.get(d.put, d.put)
+            for i, d in enumerate(descriptions)
+            if fits >> i & 1
+        }
+        run.maybe_move(
+            card,
+            zones,
+            "701.23h",
+            f"If found, {card.name} goes where the description it fills says.",
+        )
 
 
 def _apply_found_controlled(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
