@@ -619,11 +619,22 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
         ),
         "descriptions": descriptions if descriptions and len(descriptions) > 1 else None,
         "may": bool(raw.get("may", False)),
+        # "Search your library and/or graveyard": the searcher chooses which zones.
+        "choose_zones": _choose_zones(raw, zones, path),
         "reveal": bool(raw.get("reveal", False)),
         "put": put,
         "tapped": bool(raw.get("tapped", False)),
         "split": split,
     }
+
+
+def _choose_zones(raw: Mapping[str, Any], zones: tuple[str, ...], path: str) -> bool:
+    choose = raw.get("choose_zones", False)
+    if not isinstance(choose, bool):
+        raise ScenarioError(f"{path}.choose_zones", "must be true or false")
+    if choose and len(zones) < 2:
+        raise ScenarioError(f"{path}.choose_zones", "needs at least two zones to choose from")
+    return choose
 
 
 def _parse_description(raw: Any, path: str, put: str) -> Description:

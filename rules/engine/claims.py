@@ -271,11 +271,18 @@ def searched_this_turn(ev: Evaluation, player: str) -> Verdict:
                 )
     if best is not None:
         return best
-    blocked = [
+    skipped = [
         s
         for s in ev.resolution.spaces_of(player, player)
         if "library" in s.zones and "library" not in s.searched_zones
     ]
+    if any(s.zone_choice for s in skipped):
+        return Verdict(
+            "no",
+            "701.23a",
+            f"{player} chose which zones to search and didn't choose their library.",
+        )
+    blocked = skipped
     if blocked:
         return Verdict(
             "no",

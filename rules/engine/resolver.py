@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from .cards import Ability, CardDefinition, Instruction, TargetSpec, with_article
@@ -22,7 +23,7 @@ from .effects import (
 from .errors import ScenarioError
 from .mana import mana_produced
 from .scenario import Choices, Fact, Scenario, Step, definition_of
-from .search import SearchSpace, check_found_set, max_fill, plan_search
+from .search import SearchSpace, check_found_set, max_fill, merge_zone_choices, plan_search
 from .state import ZONES, CardInstance, GameState
 from .verdict import Verdict
 
@@ -705,16 +706,21 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         )
         if controller_effect is not None:
             decision = _controlled_decision(run, searcher, controller_effect, zone_cards)
-        space = plan_search(
+        plan = partial(
+            plan_search,
             searcher=searcher,
             whose=whose,
-            spec=spec,
             zone_cards=zone_cards,
             name_options=name_options,
             prohibited=prohibited,
             escape_unpaid=escape_unpaid,
             portion=portion,
             decision=decision,
+        )
+        space = (
+            _zone_choice_space(run, spec, searcher, zone_cards, plan)
+            if spec.get("choose_zones")
+            else plan(spec=spec)
         )
         if controller_effect is not None and space.status.value != "cannot":
             space = replace(
@@ -735,6 +741,45 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     run.result.search_groups.append(tuple(s.searcher for s in spaces if s.status.value != "cannot"))
     run.last_searchers = searchers
     run.last_spaces = spaces
+
+
+def _zone_choice_space(
+    run: _Run,
+    spec: Mapping[str, Any],
+    searcher: str,
+    zone_cards: Mapping[str, Sequence[CardInstance]],
+    plan: Any,
+) -> SearchSpace:
+    """ "Search your library and/or graveyard": the searcher chooses the zones (their `zones`
+    choice); unchosen, every non-empty choice is a line of play and the spaces are merged."""
+    zones = tuple(spec["zones"])
+    chosen = run.choices.get(searcher, {}).get("zones")
+    if chosen is not None:
+        stray = [z for z in chosen if z not in zones]
+        if stray:
+            raise ScenarioError(
+                f"choices.{searcher}.zones",
+                f"{stray[0]} is not one of the zones this search may look at ({list(zones)})",
+            )
+        picked = tuple(z for z in zones if z in chosen)
+        space = plan(spec={**spec, "zones": picked})
+        finds = dict(space.finds)
+        for zone in zones:
+            if zone in picked:
+                continue
+            for card in zone_cards.get(zone, ()):
+                finds[card.label] = Verdict(
+                    "cannot",
+                    "701.23a",
+                    f"{searcher} chose not to search their {zone}, so {card.name} can't be found.",
+                )
+        run.result.explanation.append(f"{searcher} chooses to search: {', '.join(picked)}.")
+        return replace(space, finds=finds, zones=zones, zone_choice=True)
+    subsets = [
+        tuple(z for i, z in enumerate(zones) if mask >> i & 1)
+        for mask in range((1 << len(zones)) - 1, 0, -1)
+    ]
+    return merge_zone_choices([plan(spec={**spec, "zones": subset}) for subset in subsets], searcher)
 
 
 def _unpaid(
@@ -1062,10 +1107,25 @@ def _apply_split(
 def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     for player in run.players_for(spec["who"], path):
         spaces = [s for s in run.last_spaces if s.searcher == player]
+        # A shuffle tied to searching follows the choice of zones: searching only the
+        # graveyard of "library and/or graveyard" doesn't search the library.
+        if any(s.zone_choice and "library" not in s.searched_zones for s in spaces):
+            run.result.shuffles[player] = Verdict(
+                "no",
+                "608.2c",
+                f"{player} chose not to search their library, so the shuffle that goes with "
+                "searching it doesn't happen.",
+            )
+            run.result.shuffled_portion[player] = Verdict(
+                "none", "608.2c", f"{player} doesn't shuffle."
+            )
+            continue
         conditional = spec["if_searched"]
         if conditional is None:
             # "You may search ... then shuffle" shuffles only if you searched (Ashiok rulings).
-            conditional = any(s.optional for s in spaces)
+            # (and "search your library and/or graveyard ... if you search your library this
+            # way, shuffle" only if the library was among the zones chosen.)
+            conditional = any(s.optional or s.zone_choice for s in spaces)
         if conditional and spaces:
             performed = _combine_performed([s.performed for s in spaces])
             blocked = all(s.status.value == "cannot" for s in spaces)

@@ -7,7 +7,7 @@ must, may or cannot be found, and it bounds how many cards can be found as [min,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .cards import Description, Filter, with_article
 from .effects import ActiveEffect
@@ -50,6 +50,8 @@ class SearchSpace:
     # fits, the ones it must fill when able) as bit masks.
     descriptions: tuple[Description, ...] = ()
     masks: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    # "Search your library and/or graveyard": the searcher chose (or may choose) the zones.
+    zone_choice: bool = False
 
     @property
     def searched_own_library(self) -> bool:
@@ -686,3 +688,43 @@ def _check_descriptions(space: SearchSpace, chosen: Sequence[str]) -> Verdict | 
                 "can't be left unfound.",
             )
     return None
+
+
+def merge_zone_choices(spaces: Sequence[SearchSpace], searcher: str) -> SearchSpace:
+    """The space of a search whose zones the searcher chooses, not yet chosen: the union of
+    the spaces for each choice of zones (the first is the one through every zone)."""
+    full = spaces[0]
+    labels = {label for space in spaces for label in space.finds}
+    finds: dict[str, Verdict] = {}
+    unsearched = Verdict("cannot", "701.23a", "")
+    for label in labels:
+        verdicts = [space.finds.get(label, unsearched) for space in spaces]
+        values = {v.value for v in verdicts}
+        if len(values) == 1:
+            finds[label] = next(v for v in verdicts if v.reason)
+        else:
+            finds[label] = Verdict(
+                "may",
+                "701.23a",
+                f"Whether it can be found depends on which of the zones ({', '.join(full.zones)}) "
+                f"{searcher} chooses to search.",
+            )
+    must = frozenset(x for x, v in finds.items() if v.value == "must")
+    findable = frozenset(x for x, v in finds.items() if v.value != "cannot")
+    low = min(s.found_count.value[0] for s in spaces)
+    high = max(s.found_count.value[1] for s in spaces)
+    return replace(
+        full,
+        finds=finds,
+        must_find=must,
+        may_find=findable - must,
+        found_count=Verdict(
+            [low, high],
+            full.found_count.rule,
+            f"{searcher} chooses which of the zones to search; between {low} and {high} cards "
+            "can be found.",
+        ),
+        min_if_searching=min(s.min_if_searching for s in spaces),
+        performed="if_searched" if full.performed == "yes" else full.performed,
+        zone_choice=True,
+    )
