@@ -83,7 +83,22 @@ PLAYER_REFS = SEARCH_WHO | {"searcher", "chooser"}
 FOR_KEYS = frozenset({"count", "up_to", "filter"})
 SEARCH_ZONES = ("library", "hand", "graveyard", "exile", "outside")
 DESTINATIONS = frozenset(
-    {"hand", "battlefield", "graveyard", "exile", "library_top", "library", "set_aside"}
+    {
+        "hand",
+        "battlefield",
+        "graveyard",
+        "exile",
+        "library_top",
+        "library",
+        "library_bottom",
+        "set_aside",
+        "exile_face_down",
+    }
+)
+# Where the cards a search or a look leaves may go ("exile the rest", "the rest on the bottom
+# in a random order", "the rest into your graveyard").
+REST_DESTINATIONS = frozenset(
+    {"hand", "graveyard", "exile", "library_top", "library", "library_bottom", "exile_face_down"}
 )
 INSTRUCTION_VERBS = (
     "search",
@@ -621,11 +636,75 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
         "may": bool(raw.get("may", False)),
         # "Search your library and/or graveyard": the searcher chooses which zones.
         "choose_zones": _choose_zones(raw, zones, path),
+        "rest": _rest(raw.get("rest"), f"{path}.rest"),
+        # Exiled face down (406.3): who may look at the found cards there.
+        "may_look": _may_look(raw.get("may_look"), put, f"{path}.may_look"),
         "reveal": bool(raw.get("reveal", False)),
         "put": put,
         "tapped": bool(raw.get("tapped", False)),
         "split": split,
     }
+
+
+def _rest(value: Any, path: str) -> str | None:
+    if value is not None and value not in REST_DESTINATIONS:
+        raise ScenarioError(path, f"unknown destination {value!r}; use {sorted(REST_DESTINATIONS)}")
+    return value
+
+
+LOOKERS = ("you", "owner", "nobody")
+
+
+def _may_look(value: Any, put: str, path: str) -> str:
+    if value is None:
+        return "nobody"
+    if put != "exile_face_down" or value not in LOOKERS:
+        raise ScenarioError(
+            path,
+            f'names who may look at cards exiled face down ({list(LOOKERS)}); needs "put": '
+            '"exile_face_down"',
+        )
+    return value
+
+
+def _parse_look(value: Any, where: str) -> Instruction:
+    """ "Look at the top N cards of your library. You may put a creature card from among them
+    into your hand. Put the rest on the bottom in a random order." Looking is never searching."""
+    if not isinstance(value, dict) or not ({"take", "rest", "put_one"} & set(value)):
+        return Instruction("look", {"value": value})  # a look no claim asks about: recorded
+    if "top" in value or "put_one" in value:
+        # The short form: {"top": 3, "put_one": "hand", "rest": ...} (Anticipate, Impulse).
+        value = {k: v for k, v in value.items() if k not in ("top", "put_one")} | {
+            "count": value.get("top", value.get("count", 1)),
+            "take": {"count": 1, "up_to": False, "put": value.get("put_one", "hand")},
+        }
+    unknown = set(value) - LOOK_KEYS
+    if unknown:
+        raise ScenarioError(where, _unknown(unknown, LOOK_KEYS))
+    take = value.get("take") or {"count": 0}
+    if not isinstance(take, dict) or set(take) - TAKE_KEYS:
+        raise ScenarioError(f"{where}.take", _unknown(set(take) - TAKE_KEYS, TAKE_KEYS))
+    put = take.get("put", "hand")
+    if put not in DESTINATIONS - {"set_aside"}:
+        raise ScenarioError(f"{where}.take.put", f"unknown destination {put!r}")
+    rest = _rest(value.get("rest", "library_bottom"), f"{where}.rest")
+    return Instruction(
+        "look",
+        {
+            "who": _player_ref(value.get("who"), f"{where}.who"),
+            "count": _parse_count(value.get("count", 1), f"{where}.count"),
+            "take": _parse_count(take.get("count", 1), f"{where}.take.count"),
+            "up_to": bool(take.get("up_to", True)),
+            "filter": parse_filter(take.get("filter"), f"{where}.take.filter"),
+            "put": put,
+            "reveal": bool(take.get("reveal", False)),
+            "rest": rest,
+        },
+    )
+
+
+LOOK_KEYS = frozenset({"who", "count", "take", "rest"})
+TAKE_KEYS = frozenset({"count", "up_to", "filter", "put", "reveal"})
 
 
 def _choose_zones(raw: Mapping[str, Any], zones: tuple[str, ...], path: str) -> bool:
@@ -684,6 +763,8 @@ def parse_instruction(raw: Any, path: str) -> Instruction:
     where = f"{path}.{verb}"
     if verb == "search":
         return Instruction(verb, _parse_search(value, where))
+    if verb == "look":
+        return _parse_look(value, where)
     if verb == "shuffle":
         if_searched = raw.get("if_searched")
         if isinstance(value, dict):

@@ -40,6 +40,8 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "tapped_after": (("card",), ()),
     "counters": (("card",), ("kind",)),
     "life_total": (("player",), ()),
+    "exiled_face_down": (("card",), ()),
+    "may_look_at": (("card", "player"), ()),
 }
 PLAYER_KEYS = frozenset({"player", "searcher", "whose"})
 # An outside author may name a claim's one player either way; the contract's key is kept.
@@ -592,6 +594,70 @@ def _life_total(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return Verdict(total, "119.1", f"Nothing here changes {player}'s life total ({total}).")
 
 
+def _end_zones(ev: Evaluation, label: str) -> list[str]:
+    verdict = ev.resolution.zone_after.get(label)
+    if verdict is None:
+        return [ev.scenario.state.card(label).zone]
+    return str(verdict.value).split(" or ")
+
+
+def _exiled_face_down(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    label = subject["card"]
+    card = ev.scenario.state.card(label)
+    face_down = ev.resolution.face_down.get(label)
+    if face_down is None:
+        return Verdict(False, "406.3", f"Nothing here exiles {card.name} face down.")
+    if _end_zones(ev, label) == ["exile"]:
+        return Verdict(True, "406.3", face_down.reason)
+    return Verdict(
+        False,
+        "406.3",
+        f"{card.name} is exiled face down only if it is the card found; on this line of play "
+        "that isn't fixed.",
+    )
+
+
+_PUBLIC_END = frozenset({"battlefield", "graveyard", "exile", "stack"})
+
+
+def _may_look_at(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    """After the resolution, may this player look at the card? (400.2, 406.3)"""
+    label, player = subject["card"], subject["player"]
+    card = ev.scenario.state.card(label)
+    zones = _end_zones(ev, label)
+    face_down = ev.resolution.face_down.get(label)
+    answers = []
+    for zone in zones:
+        if zone == "exile" and face_down is not None:
+            answers.append(Verdict(player in face_down.value, "406.3", face_down.reason))
+        elif zone in _PUBLIC_END:
+            answers.append(
+                Verdict(
+                    True, "400.2", f"{card.name} is in a public zone ({zone}): anyone may look."
+                )
+            )
+        elif zone in ("hand", "outside"):
+            answers.append(
+                Verdict(
+                    player == card.owner,
+                    "400.2",
+                    f"{card.name} is in {card.owner}'s {zone}, a hidden zone only they may look at.",
+                )
+            )
+        else:
+            answers.append(
+                Verdict(False, "401.2", f"{card.name} is in a library: no player may look at it.")
+            )
+    if all(a.value for a in answers) or not any(a.value for a in answers):
+        return answers[0]
+    return Verdict(
+        False,
+        answers[0].rule,
+        f"Where {card.name} ends isn't fixed on this line of play ({' or '.join(zones)}), so "
+        f"{player} can't count on looking at it.",
+    )
+
+
 _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "finds": _finds,
     "found_count": _found_count,
@@ -615,6 +681,8 @@ _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "tapped_after": _tapped_after,
     "counters": _counters,
     "life_total": _life_total,
+    "exiled_face_down": _exiled_face_down,
+    "may_look_at": _may_look_at,
 }
 
 

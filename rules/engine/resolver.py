@@ -28,7 +28,12 @@ from .state import ZONES, CardInstance, GameState
 from .verdict import Verdict
 
 NAME_NOT_IN_GAME = "(a name no card in this game has)"
-DESTINATION_ZONE = {"library_top": "library", "set_aside": "set_aside"}
+DESTINATION_ZONE = {
+    "library_top": "library",
+    "library_bottom": "library",
+    "set_aside": "set_aside",
+    "exile_face_down": "exile",
+}
 
 
 @dataclass
@@ -47,6 +52,8 @@ class Resolution:
     mana: dict[str, Verdict] = field(default_factory=dict)
     dredge: dict[str, Verdict] = field(default_factory=dict)
     tapped_after: dict[str, Verdict] = field(default_factory=dict)
+    # Cards that end (or may end) exiled face down, with the players who may look (406.3).
+    face_down: dict[str, Verdict] = field(default_factory=dict)
     counters: dict[tuple[str, str], Verdict] = field(default_factory=dict)
     life: dict[str, Verdict] = field(default_factory=dict)
     created_effects: list[ActiveEffect] = field(default_factory=list)
@@ -738,6 +745,8 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         run.result.searches.append(space)
         _explain_search(run, space)
         _apply_found(run, space, decision)
+        _apply_rest(run, space, zone_cards)
+        _record_face_down(run, space, decision.get("find"))
     run.result.search_groups.append(tuple(s.searcher for s in spaces if s.status.value != "cannot"))
     run.last_searchers = searchers
     run.last_spaces = spaces
@@ -779,7 +788,9 @@ def _zone_choice_space(
         tuple(z for i, z in enumerate(zones) if mask >> i & 1)
         for mask in range((1 << len(zones)) - 1, 0, -1)
     ]
-    return merge_zone_choices([plan(spec={**spec, "zones": subset}) for subset in subsets], searcher)
+    return merge_zone_choices(
+        [plan(spec={**spec, "zones": subset}) for subset in subsets], searcher
+    )
 
 
 def _unpaid(
@@ -926,6 +937,73 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
             )
 
 
+def _apply_rest(
+    run: _Run, space: SearchSpace, zone_cards: Mapping[str, Sequence[CardInstance]]
+) -> None:
+    """ "Exile the rest", "the rest on the bottom in a random order": every card of the
+    searched zones that isn't found goes there (608.2c); the whole zone, even when only its
+    top cards could be searched (701.23f)."""
+    if space.rest is None or space.performed == "no":
+        return
+    rest = DESTINATION_ZONE.get(space.rest, space.rest)
+    found = run.found_fixed
+    certain = space.performed == "yes" or found is not None
+    rule = "701.23f" if space.portion.value.startswith("top") else "608.2c"
+    for zone in space.searched_zones:
+        for card in list(zone_cards.get(zone, ())):
+            label = card.label
+            if found is not None:
+                if label not in found:
+                    run.move(
+                        card, rest, rule, f"{card.name} isn't found, so it goes with the rest."
+                    )
+                continue
+            if label in space.must_find and space.performed == "yes":
+                continue
+            if label in space.findable and certain:
+                run.possible[label] = run.possible.get(label, {card.zone}) - {card.zone}
+                run.maybe_move(
+                    card,
+                    {rest},
+                    rule,
+                    f"{card.name} goes where the found cards go, or with the rest.",
+                )
+            elif certain:
+                run.move(card, rest, rule, f"{card.name} isn't found, so it goes with the rest.")
+            else:
+                run.maybe_move(
+                    card,
+                    {rest},
+                    rule,
+                    f"If {space.searcher} searches, {card.name} may go with the rest.",
+                )
+            if space.rest == "exile_face_down":
+                run.result.face_down[label] = _lookers(run, space, card, "nobody")
+
+
+def _lookers(run: _Run, space: SearchSpace, card: CardInstance, who: str) -> Verdict:
+    """Who may look at a card exiled face down (406.3): only whom the effect allows."""
+    players = {
+        "you": [run.result.controller or space.searcher],
+        "owner": [card.owner],
+        "nobody": [],
+    }[who]
+    names = " and ".join(players) or "no player"
+    return Verdict(
+        tuple(players),
+        "406.3",
+        f"{card.name} is exiled face down: {names} may look at it, as the effect allows.",
+    )
+
+
+def _record_face_down(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
+    if space.put != "exile_face_down" or space.controlled_by is not None:
+        return
+    labels = [x for x in fixed if x in space.finds] if fixed is not None else space.findable
+    for label in sorted(labels):
+        run.result.face_down[label] = _lookers(run, space, run.state.card(label), space.may_look)
+
+
 def _apply_found_several(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
     """A search for several descriptions with their own destinations ("put the creature card
     into your hand and the land card onto the battlefield"): a found card goes where the
@@ -976,9 +1054,7 @@ def _apply_found_several(run: _Run, space: SearchSpace, fixed: list[str] | None)
         card = run.state.card(label)
         fits = space.masks.get(label, (0, 0))[0]
         zones = {
-            DESTINATION_ZONE.get(d.put, d.put)
-            for i, d in enumerate(descriptions)
-            if fits >> i & 1
+            DESTINATION_ZONE.get(d.put, d.put) for i, d in enumerate(descriptions) if fits >> i & 1
         }
         run.maybe_move(
             card,
@@ -1447,6 +1523,62 @@ def _do_discard(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         run.result.explanation.append(f"{player} discards {count} card(s).")
 
 
+def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    """Look at the top N cards, take some, put the rest somewhere: never a search."""
+    if "value" in spec:
+        run.result.explanation.append("(look: not modelled in detail; looking isn't searching.)")
+        return
+    wanted = spec["filter"]
+    put = DESTINATION_ZONE.get(spec["put"], spec["put"])
+    rest = DESTINATION_ZONE.get(spec["rest"], spec["rest"])
+    for player in run.players_for(spec["who"], path):
+        looked = list(run.zones[(player, "library")][: spec["count"]])
+        fitting = [c for c in looked if wanted.matches(c.definition, {})]
+        fixed = run.choices.get(player, {}).get("take")
+        least = 0 if spec["up_to"] else min(spec["take"], len(fitting))
+        run.result.explanation.append(
+            f"{player} looks at the top {len(looked)} card(s) of their library (not a search)."
+        )
+        if fixed is not None:
+            where = f"choices.{player}.take"
+            labels = {c.label for c in fitting}
+            stray = [x for x in fixed if x not in labels]
+            if stray:
+                raise ScenarioError(
+                    where,
+                    f"{stray[0]} is not {with_article(wanted.describe())} among the cards "
+                    f"{player} looks at",
+                )
+            if not least <= len(fixed) <= spec["take"]:
+                raise ScenarioError(
+                    where, f"takes between {least} and {spec['take']} of the cards looked at"
+                )
+        for card in looked:
+            if fixed is not None:
+                taken = card.label in fixed
+                zone = put if taken else rest
+                why = "is taken" if taken else "goes with the rest"
+                run.move(card, zone, "608.2c", f"{card.name} {why}, to the {zone}.")
+            elif card in fitting and len(fitting) > least:
+                run.possible[card.label] = set()
+                run.maybe_move(
+                    card,
+                    {put, rest},
+                    "608.2c",
+                    f"{player} chooses whether {card.name} is one of the cards taken.",
+                )
+            elif card in fitting:
+                run.move(card, put, "608.2c", f"{card.name} must be taken: it goes to the {put}.")
+            else:
+                run.move(
+                    card,
+                    rest,
+                    "608.2c",
+                    f"{card.name} isn't {with_article(wanted.describe())}, so it goes with the "
+                    "rest.",
+                )
+
+
 def _do_add_mana(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     return  # recorded by the activation (mana_produced) before costs are paid
 
@@ -1478,6 +1610,7 @@ _HANDLERS = {
     "draw": _do_draw,
     "add_mana": _do_add_mana,
     "discard": _do_discard,
+    "look": _do_look,
     "create_effect": _do_create_effect,
 }
 

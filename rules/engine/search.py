@@ -52,6 +52,8 @@ class SearchSpace:
     masks: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     # "Search your library and/or graveyard": the searcher chose (or may choose) the zones.
     zone_choice: bool = False
+    rest: str | None = None  # where the cards not found go ("exile the rest")
+    may_look: str = "nobody"  # exile_face_down: who may look at the found cards (406.3)
 
     @property
     def searched_own_library(self) -> bool:
@@ -612,6 +614,8 @@ def plan_search(
         split=spec.get("split"),
         descriptions=tuple(spec.get("descriptions") or ()),
         masks=masks,
+        rest=spec.get("rest"),
+        may_look=spec.get("may_look", "nobody"),
     )
 
 
