@@ -410,6 +410,10 @@ class Instruction:
 
     verb: str
     spec: Mapping[str, Any]
+    # Kicker (702.33): "if": "kicked" / "not_kicked" runs it only on that line; `kicked` is the
+    # instruction used instead when the spell was kicked ("up to two instead").
+    condition: str = ""
+    kicked: Instruction | None = None
 
 
 @dataclass(frozen=True)
@@ -747,6 +751,40 @@ def _parse_count(value: Any, path: str) -> int:
     return value
 
 
+INSTRUCTION_EXTRAS = frozenset({"if", "kicked", "if_searched", "duration"})
+KICK_CONDITIONS = ("kicked", "not_kicked")
+# The keys an instruction's object may have, per verb (instructions only recorded take any).
+VERB_KEYS = {
+    "search": frozenset(
+        {
+            "who",
+            "whose",
+            "zones",
+            "for",
+            "may",
+            "reveal",
+            "put",
+            "tapped",
+            "split",
+            "choose_zones",
+            "rest",
+            "may_look",
+        }
+    ),
+    "mill": frozenset({"who", "count"}),
+    "draw": frozenset({"who", "count"}),
+    "shuffle": frozenset({"who", "whose", "player", "if_searched"}),
+    "exile": frozenset({"what", "card"}),
+    "destroy": frozenset({"what", "card"}),
+    "reveal_hand": frozenset({"who", "whose", "player"}),
+    "choose": frozenset({"from", "chooser", "filter"}),
+    "opponent_chooses": frozenset({"opponent", "count", "from", "chosen_to", "rest_to"}),
+    "exile_graveyards": frozenset({"whose", "who"}),
+    "return": frozenset({"what", "to"}),
+    "put": frozenset({"what", "to"}),
+}
+
+
 def parse_instruction(raw: Any, path: str) -> Instruction:
     """Parse one instruction object such as {"search": {...}} or {"shuffle": "searcher"}."""
     if not isinstance(raw, dict):
@@ -759,8 +797,26 @@ def parse_instruction(raw: Any, path: str) -> Instruction:
             f"got {sorted(raw)}",
         )
     verb = verbs[0]
+    unknown = set(raw) - {verb} - INSTRUCTION_EXTRAS
+    if unknown:
+        raise ScenarioError(path, _unknown(unknown, frozenset({verb}) | INSTRUCTION_EXTRAS))
     value = raw[verb]
-    where = f"{path}.{verb}"
+    accepted = VERB_KEYS.get(verb)
+    if accepted is not None and isinstance(value, dict) and set(value) - accepted:
+        raise ScenarioError(f"{path}.{verb}", _unknown(set(value) - accepted, accepted))
+    instruction = _parse_verb(raw, verb, value, f"{path}.{verb}")
+    condition = raw.get("if", "")
+    if condition and condition not in KICK_CONDITIONS:
+        raise ScenarioError(f"{path}.if", f"unknown condition {condition!r}; use {KICK_CONDITIONS}")
+    kicked = None
+    if "kicked" in raw:
+        kicked = parse_instruction(raw["kicked"], f"{path}.kicked")
+    if condition or kicked is not None:
+        instruction = Instruction(instruction.verb, instruction.spec, condition, kicked)
+    return instruction
+
+
+def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> Instruction:
     if verb == "search":
         return Instruction(verb, _parse_search(value, where))
     if verb == "look":
@@ -1023,7 +1079,7 @@ def _one_search_per_run(instructions: list[Instruction]) -> tuple[Instruction, .
             and all(instruction.spec[k] == last.spec[k] for k in _SAME_SEARCH)
             and _describable(last.spec)
             and _describable(instruction.spec)
-            and not instruction.spec.get("if")
+            and not (instruction.condition or instruction.kicked or last.condition or last.kicked)
         ):
             first, second = last.spec, instruction.spec
             descriptions = _descriptions_of(first) + _descriptions_of(second)
@@ -1165,6 +1221,8 @@ def _keyword_item(item: Any, path: str) -> tuple[str, Any]:
     name, _, number = item.strip().rpartition(" ")
     if name and number.isdigit():
         return name.lower(), int(number)
+    if name and number.startswith("{"):
+        return name.lower(), number  # "Kicker {2}{G}"
     return item.strip().lower(), True
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
+from itertools import zip_longest
 from typing import Any
 
 from .cards import Ability, CardDefinition, Instruction, TargetSpec, with_article
-from .costs import MOVES, CostPart, check_cost, eligible
+from .costs import MOVES, CostPart, check_cost, eligible, parse_cost
 from .effects import (
     ActiveEffect,
     battlefield_effects,
@@ -23,7 +24,14 @@ from .effects import (
 from .errors import ScenarioError
 from .mana import mana_produced
 from .scenario import Choices, Fact, Scenario, Step, definition_of
-from .search import SearchSpace, check_found_set, max_fill, merge_zone_choices, plan_search
+from .search import (
+    SearchSpace,
+    check_found_set,
+    max_fill,
+    merge_spaces,
+    merge_zone_choices,
+    plan_search,
+)
 from .state import ZONES, CardInstance, GameState
 from .verdict import Verdict
 
@@ -332,6 +340,36 @@ def _pay_choosing_part(
             )
 
 
+def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition) -> None:
+    """Kicker is an additional cost paid as the spell is cast (702.33a, 601.2f): a kicker such
+    as "Sacrifice a creature" moves what it says (mana needs nothing more here)."""
+    kicker = definition.keywords.get("kicker")
+    if not isinstance(kicker, str):
+        return
+    controller = run.step.by or ""
+    parts = parse_cost(kicker, definition.name, f"{definition.name}.keywords.kicker")
+    source = card or CardInstance.fast(
+        "", definition.name, controller, controller, "stack", 0, definition, False, False, True
+    )
+    chosen = list(run.choices.get(controller, {}).get("cost", []))
+    for part in parts:
+        if part.chooses:
+            if (
+                not run.in_history
+                and len(eligible(run.state, source, part, controller)) < part.count
+            ):
+                raise ScenarioError(
+                    f"choices.{controller}.kicked",
+                    f"{definition.name}'s kicker ({kicker}) can't be paid (118.3)",
+                )
+            _pay_choosing_part(run, source, part, controller, chosen)
+        elif part.kind == "pay_life":
+            _change_life(
+                run, controller, -part.count, "119.4", f"{controller} pays {part.count} life."
+            )
+    run.result.explanation.append(f"{controller} pays the kicker cost {kicker} (702.33a).")
+
+
 def _change_life(run: _Run, player: str, amount: int, rule: str, reason: str) -> None:
     before = run.result.life.get(player)
     total = (before.value if before else run.state.life_total(player)) + amount
@@ -365,6 +403,8 @@ def _resolve_step(run: _Run) -> None:
             # A spell is on the stack while it resolves, not in the zone it was cast from (601.2a).
             run.cast_from = card.zone
             run.move(card, "stack", "601.2a", f"{card.name} is on the stack while it resolves.")
+        if _kicked(run):
+            _pay_kicker(run, card, definition)
         _run_effect(run, definition.spell, definition)
         if card is not None:
             _finish_spell(run, card, definition)
@@ -668,13 +708,57 @@ def _open_draw_reason(card: CardInstance, here: str, zones: set[str], drawer: st
 
 
 def _run_effect(run: _Run, effect: tuple[Instruction, ...], definition: CardDefinition) -> None:
+    kicked = _kicked(run) if _uses_kicker(effect) else None
     for index, instruction in enumerate(effect):
+        if instruction.condition:
+            if (instruction.condition == "kicked") != bool(kicked):
+                continue  # "if this spell was kicked, ..." on the other line of play (702.33d)
+        if instruction.kicked is not None and kicked:
+            instruction = instruction.kicked  # "... up to two instead" (702.33d)
         path = f"{definition.name}.effect[{index}].{instruction.verb}"
         handler = _HANDLERS.get(instruction.verb)
         if handler is None:
             run.result.explanation.append(f"({instruction.verb}: not modelled in detail.)")
             continue
         handler(run, instruction.spec, path)
+
+
+def _uses_kicker(effect: tuple[Instruction, ...]) -> bool:
+    return any(i.condition or i.kicked is not None for i in effect)
+
+
+def _kicked(run: _Run) -> bool:
+    """Was the resolving spell kicked? The caster's `kicked` choice, else `resolve.kicked`."""
+    return bool(run.choices.get(run.step.by or "", {}).get("kicked", run.step.kicked))
+
+
+def kick_is_open(scenario: Scenario, step: Step, choices: Choices) -> bool:
+    """A spell with kicker whose effect depends on it, cast without saying whether it was."""
+    if step.kind != "cast":
+        return False
+    _, definition = definition_of(scenario, step)
+    return (
+        "kicker" in definition.keywords
+        and _uses_kicker(definition.spell)
+        and choices.get(step.by or "", {}).get("kicked", step.kicked) is None
+    )
+
+
+def _check_kicked(scenario: Scenario, step: Step, choices: Choices, path: str) -> None:
+    """A `kicked` choice is validated: only a spell with kicker can be kicked (702.33a)."""
+    for player, decisions in choices.items():
+        if "kicked" not in decisions:
+            continue
+        where = f"choices.{player}.kicked"
+        if step.kind != "cast" or player != step.by:
+            raise ScenarioError(where, f"{player} isn't casting a spell here")
+        _, definition = definition_of(scenario, step)
+        if decisions["kicked"] and "kicker" not in definition.keywords:
+            raise ScenarioError(where, f"{definition.name} has no kicker (702.33a)")
+    if step.kicked and step.kind == "cast":
+        _, definition = definition_of(scenario, step)
+        if "kicker" not in definition.keywords:
+            raise ScenarioError(f"{path}.kicked", f"{definition.name} has no kicker (702.33a)")
 
 
 def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
@@ -1636,13 +1720,83 @@ def resolve_history(scenario: Scenario) -> TurnRecord:
     for index, item in enumerate(scenario.history):
         if isinstance(item, Fact):
             continue
-        run = _Run(
+        result = _play(
             scenario, item, effects + tuple(turn_effects), facts, item.choices, f"history[{index}]"
         )
-        _resolve_step(run)
-        turn_effects.extend(run.result.created_effects)
-        steps.append(run.result)
+        turn_effects.extend(result.created_effects)
+        steps.append(result)
     return TurnRecord(facts, tuple(steps), tuple(turn_effects))
+
+
+def _play(
+    scenario: Scenario,
+    step: Step,
+    effects: tuple[ActiveEffect, ...],
+    facts: Sequence[Fact],
+    choices: Choices,
+    path: str = "resolve",
+) -> Resolution:
+    """Resolve one step; a kicker left open is both lines of play, merged."""
+    _check_kicked(scenario, step, choices, path)
+    if not kick_is_open(scenario, step, choices):
+        run = _Run(scenario, step, effects, facts, choices, path)
+        _resolve_step(run)
+        if path == "resolve":
+            _check_unused_finds(run)
+        return run.result
+    runs = []
+    for kicked in (False, True):
+        line = {**choices, step.by: {**choices.get(step.by, {}), "kicked": kicked}}
+        run = _Run(scenario, step, effects, facts, line, path)
+        _resolve_step(run)
+        if path == "resolve":
+            _check_unused_finds(run)
+        runs.append(run)
+    return _merge_runs(runs)
+
+
+def _merge_runs(runs: list[_Run]) -> Resolution:
+    """Lines of play that differ only by an open choice (was it kicked?), as one resolution:
+    values they agree on stay; the rest become the possibilities (702.33d)."""
+    first, second = (run.result for run in runs)
+    merged = Resolution(first.step, first.controller, first.source_label)
+    why = "It depends on whether the spell was kicked (702.33d), which isn't fixed here."
+    for one, other in zip_longest(first.searches, second.searches):
+        if one is None or other is None:
+            merged.searches.append(one or other)
+        else:
+            merged.searches.append(merge_spaces([one, other], why))
+    merged.search_groups = list(dict.fromkeys(first.search_groups + second.search_groups))
+    for label in {**first.zone_after, **second.zone_after}:
+        options = set().union(
+            *(run.possible.get(label, {run.state.card(label).zone}) for run in runs)
+        )
+        verdicts = [r.result.zone_after.get(label) for r in runs]
+        if len(options) == 1 and all(verdicts):
+            merged.zone_after[label] = verdicts[0]
+        else:
+            merged.zone_after[label] = Verdict(_zones_text(options), "702.33d", why)
+    for name in ("shuffles", "shuffled_portion", "mills", "mana", "dredge", "tapped_after"):
+        mine, theirs = getattr(first, name), getattr(second, name)
+        target = getattr(merged, name)
+        for key in {**mine, **theirs}:
+            a, b = mine.get(key), theirs.get(key)
+            if a is not None and b is not None and a.value == b.value:
+                target[key] = a
+            elif a is not None:
+                target[key] = Verdict(a.value, a.rule, f"If not kicked: {a.reason} {why}")
+            else:
+                target[key] = Verdict(b.value, b.rule, f"If kicked: {b.reason} {why}")
+    for name in ("counters", "life", "face_down"):
+        getattr(merged, name).update({**getattr(second, name), **getattr(first, name)})
+    merged.created_effects = list(first.created_effects)
+    merged.condition = first.condition
+    merged.explanation = [
+        *first.explanation,
+        "If kicked:",
+        *(line for line in second.explanation if line not in first.explanation),
+    ]
+    return merged
 
 
 def resolve_step(
@@ -1653,10 +1807,7 @@ def resolve_step(
     if step is None:
         return Resolution(None)
     effects = battlefield_effects(scenario.state) + turn.effects
-    run = _Run(scenario, step, effects, turn.facts, step.choices if choices is None else choices)
-    _resolve_step(run)
-    _check_unused_finds(run)
-    return run.result
+    return _play(scenario, step, effects, turn.facts, step.choices if choices is None else choices)
 
 
 def _check_unused_finds(run: _Run) -> None:

@@ -698,6 +698,28 @@ def merge_zone_choices(spaces: Sequence[SearchSpace], searcher: str) -> SearchSp
     """The space of a search whose zones the searcher chooses, not yet chosen: the union of
     the spaces for each choice of zones (the first is the one through every zone)."""
     full = spaces[0]
+    why = (
+        f"Whether it can be found depends on which of the zones ({', '.join(full.zones)}) "
+        f"{searcher} chooses to search."
+    )
+    merged = merge_spaces(spaces, why)
+    return replace(
+        merged,
+        found_count=Verdict(
+            merged.found_count.value,
+            full.found_count.rule,
+            f"{searcher} chooses which of the zones to search; between "
+            f"{merged.found_count.value[0]} and {merged.found_count.value[1]} cards can be found.",
+        ),
+        performed="if_searched" if full.performed == "yes" else full.performed,
+        zone_choice=True,
+    )
+
+
+def merge_spaces(spaces: Sequence[SearchSpace], why: str) -> SearchSpace:
+    """One search on several lines of play (an open choice): what they agree on stays, the
+    rest is "may"; the bounds span every line."""
+    full = spaces[0]
     labels = {label for space in spaces for label in space.finds}
     finds: dict[str, Verdict] = {}
     unsearched = Verdict("cannot", "701.23a", "")
@@ -707,28 +729,27 @@ def merge_zone_choices(spaces: Sequence[SearchSpace], searcher: str) -> SearchSp
         if len(values) == 1:
             finds[label] = next(v for v in verdicts if v.reason)
         else:
-            finds[label] = Verdict(
-                "may",
-                "701.23a",
-                f"Whether it can be found depends on which of the zones ({', '.join(full.zones)}) "
-                f"{searcher} chooses to search.",
-            )
+            finds[label] = Verdict("may", "701.23a", why)
     must = frozenset(x for x, v in finds.items() if v.value == "must")
     findable = frozenset(x for x, v in finds.items() if v.value != "cannot")
     low = min(s.found_count.value[0] for s in spaces)
     high = max(s.found_count.value[1] for s in spaces)
+    statuses = {s.status.value for s in spaces}
+    performed = {s.performed for s in spaces}
+    masks: dict[str, tuple[int, int]] = {}
+    for space in spaces:
+        for label, (fits, required) in space.masks.items():
+            known = masks.get(label, (0, required))
+            masks[label] = (known[0] | fits, known[1] & required)
     return replace(
         full,
         finds=finds,
         must_find=must,
         may_find=findable - must,
-        found_count=Verdict(
-            [low, high],
-            full.found_count.rule,
-            f"{searcher} chooses which of the zones to search; between {low} and {high} cards "
-            "can be found.",
-        ),
+        found_count=Verdict([low, high], full.found_count.rule, full.found_count.reason),
         min_if_searching=min(s.min_if_searching for s in spaces),
-        performed="if_searched" if full.performed == "yes" else full.performed,
-        zone_choice=True,
+        status=full.status if len(statuses) == 1 else Verdict("may", full.status.rule, why),
+        performed=performed.pop() if len(performed) == 1 else "if_searched",
+        searched_zones=tuple(z for z in full.zones if any(z in s.searched_zones for s in spaces)),
+        masks=masks,
     )
