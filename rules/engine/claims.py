@@ -641,7 +641,8 @@ def _may_look_at(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
                 Verdict(
                     player == card.owner,
                     "400.2",
-                    f"{card.name} is in {card.owner}'s {zone}, a hidden zone only they may look at.",
+                    f"{card.name} is in {card.owner}'s {zone}, a hidden zone only its owner "
+                    "may look at.",
                 )
             )
         else:

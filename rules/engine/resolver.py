@@ -710,9 +710,8 @@ def _open_draw_reason(card: CardInstance, here: str, zones: set[str], drawer: st
 def _run_effect(run: _Run, effect: tuple[Instruction, ...], definition: CardDefinition) -> None:
     kicked = _kicked(run) if _uses_kicker(effect) else None
     for index, instruction in enumerate(effect):
-        if instruction.condition:
-            if (instruction.condition == "kicked") != bool(kicked):
-                continue  # "if this spell was kicked, ..." on the other line of play (702.33d)
+        if instruction.condition and (instruction.condition == "kicked") != bool(kicked):
+            continue  # "if this spell was kicked, ..." on the other line of play (702.33d)
         if instruction.kicked is not None and kicked:
             instruction = instruction.kicked  # "... up to two instead" (702.33d)
         path = f"{definition.name}.effect[{index}].{instruction.verb}"
@@ -1045,7 +1044,10 @@ def _apply_rest(
             if label in space.must_find and space.performed == "yes":
                 continue
             if label in space.findable and certain:
-                run.possible[label] = run.possible.get(label, {card.zone}) - {card.zone}
+                puts = {DESTINATION_ZONE.get(d.put, d.put) for d in space.descriptions} or {
+                    DESTINATION_ZONE.get(space.put, space.put)
+                }
+                run.possible[label] = (run.possible.get(label, {card.zone}) - {card.zone}) | puts
                 run.maybe_move(
                     card,
                     {rest},
