@@ -114,6 +114,16 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
             fields["rule"] = verdict.rule
             fields["reason"] = verdict.reason
             add(result)
+    # Costs and effects that tap, put or remove counters, or change life (usually none).
+    for label, verdict in resolution.tapped_after.items():
+        add(fast("tapped_after", {"card": label}, verdict.value, verdict.rule, verdict.reason))
+    for (label, kind), verdict in resolution.counters.items():
+        subject = {"card": label, "kind": kind}
+        add(fast("counters", subject, verdict.value, verdict.rule, verdict.reason))
+    for label in resolution.face_down:
+        claim("exiled_face_down", {"card": label})
+    for player, verdict in resolution.life.items():
+        add(fast("life_total", {"player": player}, verdict.value, verdict.rule, verdict.reason))
     for card in state.cards:
         zone = card.zone
         if zone == "hand":
@@ -263,8 +273,13 @@ def _same_claim(
             and subject is not None
             and _library_size(scenario, subject) <= int(got[4:])
         )
-    if name == "zone_after" and isinstance(expected, str):
-        expected = _ZONE_SYNONYMS.get(expected.strip().lower(), expected.strip().lower())
+    if name == "zone_after" and isinstance(expected, str) and isinstance(computed, str):
+        # "exile or library" names the same possibilities as "library or exile".
+        wanted = {
+            _ZONE_SYNONYMS.get(part.strip(), part.strip())
+            for part in expected.strip().lower().split(" or ")
+        }
+        return wanted == set(computed.split(" or "))
     return _same(expected, computed)
 
 

@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .costs import CostPart, parse_cost
 from .errors import ScenarioError
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
@@ -79,9 +80,25 @@ SEARCH_WHO = frozenset(
     }
 )
 PLAYER_REFS = SEARCH_WHO | {"searcher", "chooser"}
+FOR_KEYS = frozenset({"count", "up_to", "filter"})
 SEARCH_ZONES = ("library", "hand", "graveyard", "exile", "outside")
 DESTINATIONS = frozenset(
-    {"hand", "battlefield", "graveyard", "exile", "library_top", "library", "set_aside"}
+    {
+        "hand",
+        "battlefield",
+        "graveyard",
+        "exile",
+        "library_top",
+        "library",
+        "library_bottom",
+        "set_aside",
+        "exile_face_down",
+    }
+)
+# Where the cards a search or a look leaves may go ("exile the rest", "the rest on the bottom
+# in a random order", "the rest into your graveyard").
+REST_DESTINATIONS = frozenset(
+    {"hand", "graveyard", "exile", "library_top", "library", "library_bottom", "exile_face_down"}
 )
 INSTRUCTION_VERBS = (
     "search",
@@ -378,11 +395,25 @@ class Filter:
 
 
 @dataclass(frozen=True)
+class Description:
+    """One description of a search for several (701.23h): how many cards, of what, to where."""
+
+    count: int
+    up_to: bool
+    filter: Filter
+    put: str
+
+
+@dataclass(frozen=True)
 class Instruction:
     """One instruction of an effect: `verb` (e.g. "search") and its normalised `spec` mapping."""
 
     verb: str
     spec: Mapping[str, Any]
+    # Kicker (702.33): "if": "kicked" / "not_kicked" runs it only on that line; `kicked` is the
+    # instruction used instead when the spell was kicked ("up to two instead").
+    condition: str = ""
+    kicked: Instruction | None = None
 
 
 @dataclass(frozen=True)
@@ -402,6 +433,7 @@ class Ability:
     when: str = ""
     targets: tuple[TargetSpec, ...] = ()
     condition: str = ""  # an intervening "if" (603.4), e.g. "opponent_controls_more_lands"
+    cost_parts: tuple[CostPart, ...] = ()  # the cost, read (costs.parse_cost)
 
     @property
     def is_mana_ability(self) -> bool:
@@ -555,18 +587,33 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
             f"{path}.zones", f"unknown or missing zone(s) {bad}; use {SEARCH_ZONES}"
         )
     wanted = raw.get("for", {})
-    if not isinstance(wanted, dict):
-        raise ScenarioError(f"{path}.for", "must be an object with count, up_to and filter")
-    count = wanted.get("count", 1)
-    if not (
-        count in ("all", "any_number") or (isinstance(count, int) and not isinstance(count, bool))
-    ) or (isinstance(count, int) and count < 0):
-        raise ScenarioError(f"{path}.for.count", 'must be a number, "all" or "any_number"')
     put = raw.get("put", "hand")
     if put not in DESTINATIONS:
         raise ScenarioError(
             f"{path}.put", f"unknown destination {put!r}; use {sorted(DESTINATIONS)}"
         )
+    descriptions = None
+    if isinstance(wanted, list):
+        # "a Forest card and a Plains card": one search for several descriptions (701.23h).
+        descriptions = tuple(
+            _parse_description(item, f"{path}.for[{i}]", put) for i, item in enumerate(wanted)
+        )
+        if not descriptions:
+            raise ScenarioError(f"{path}.for", "must list at least one description")
+        wanted = {
+            "count": sum(d.count for d in descriptions),
+            "up_to": all(d.up_to for d in descriptions),
+        }
+    if not isinstance(wanted, dict):
+        raise ScenarioError(f"{path}.for", "must be an object with count, up_to and filter")
+    unknown = set(wanted) - FOR_KEYS
+    if unknown:
+        raise ScenarioError(f"{path}.for", _unknown(unknown, FOR_KEYS))
+    count = wanted.get("count", 1)
+    if not (
+        count in ("all", "any_number") or (isinstance(count, int) and not isinstance(count, bool))
+    ) or (isinstance(count, int) and count < 0):
+        raise ScenarioError(f"{path}.for.count", 'must be a number, "all" or "any_number"')
     split = raw.get("split")
     if split is not None:
         # Cultivate: "put one onto the battlefield tapped and the other into your hand".
@@ -584,8 +631,18 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
         "zones": zones,
         "count": count,
         "up_to": bool(wanted.get("up_to", False)),
-        "filter": parse_filter(wanted.get("filter"), f"{path}.for.filter"),
+        "filter": (
+            Filter(any_of=tuple(d.filter for d in descriptions))
+            if descriptions
+            else parse_filter(wanted.get("filter"), f"{path}.for.filter")
+        ),
+        "descriptions": descriptions if descriptions and len(descriptions) > 1 else None,
         "may": bool(raw.get("may", False)),
+        # "Search your library and/or graveyard": the searcher chooses which zones.
+        "choose_zones": _choose_zones(raw, zones, path),
+        "rest": _rest(raw.get("rest"), f"{path}.rest"),
+        # Exiled face down (406.3): who may look at the found cards there.
+        "may_look": _may_look(raw.get("may_look"), put, f"{path}.may_look"),
         "reveal": bool(raw.get("reveal", False)),
         "put": put,
         "tapped": bool(raw.get("tapped", False)),
@@ -593,10 +650,139 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
     }
 
 
+def _rest(value: Any, path: str) -> str | None:
+    if value is not None and value not in REST_DESTINATIONS:
+        raise ScenarioError(path, f"unknown destination {value!r}; use {sorted(REST_DESTINATIONS)}")
+    return value
+
+
+LOOKERS = ("you", "owner", "nobody")
+
+
+def _may_look(value: Any, put: str, path: str) -> str:
+    if value is None:
+        return "nobody"
+    if put != "exile_face_down" or value not in LOOKERS:
+        raise ScenarioError(
+            path,
+            f'names who may look at cards exiled face down ({list(LOOKERS)}); needs "put": '
+            '"exile_face_down"',
+        )
+    return value
+
+
+def _parse_look(value: Any, where: str) -> Instruction:
+    """ "Look at the top N cards of your library. You may put a creature card from among them
+    into your hand. Put the rest on the bottom in a random order." Looking is never searching."""
+    if not isinstance(value, dict) or not ({"take", "rest", "put_one"} & set(value)):
+        return Instruction("look", {"value": value})  # a look no claim asks about: recorded
+    if "top" in value or "put_one" in value:
+        # The short form: {"top": 3, "put_one": "hand", "rest": ...} (Anticipate, Impulse).
+        value = {k: v for k, v in value.items() if k not in ("top", "put_one")} | {
+            "count": value.get("top", value.get("count", 1)),
+            "take": {"count": 1, "up_to": False, "put": value.get("put_one", "hand")},
+        }
+    unknown = set(value) - LOOK_KEYS
+    if unknown:
+        raise ScenarioError(where, _unknown(unknown, LOOK_KEYS))
+    take = value.get("take") or {"count": 0}
+    if not isinstance(take, dict) or set(take) - TAKE_KEYS:
+        raise ScenarioError(f"{where}.take", _unknown(set(take) - TAKE_KEYS, TAKE_KEYS))
+    put = take.get("put", "hand")
+    if put not in DESTINATIONS - {"set_aside"}:
+        raise ScenarioError(f"{where}.take.put", f"unknown destination {put!r}")
+    rest = _rest(value.get("rest", "library_bottom"), f"{where}.rest")
+    return Instruction(
+        "look",
+        {
+            "who": _player_ref(value.get("who"), f"{where}.who"),
+            "count": _parse_count(value.get("count", 1), f"{where}.count"),
+            "take": _parse_count(take.get("count", 1), f"{where}.take.count"),
+            "up_to": bool(take.get("up_to", True)),
+            "filter": parse_filter(take.get("filter"), f"{where}.take.filter"),
+            "put": put,
+            "reveal": bool(take.get("reveal", False)),
+            "rest": rest,
+        },
+    )
+
+
+LOOK_KEYS = frozenset({"who", "count", "take", "rest"})
+TAKE_KEYS = frozenset({"count", "up_to", "filter", "put", "reveal"})
+
+
+def _choose_zones(raw: Mapping[str, Any], zones: tuple[str, ...], path: str) -> bool:
+    choose = raw.get("choose_zones", False)
+    if not isinstance(choose, bool):
+        raise ScenarioError(f"{path}.choose_zones", "must be true or false")
+    if choose and len(zones) < 2:
+        raise ScenarioError(f"{path}.choose_zones", "needs at least two zones to choose from")
+    return choose
+
+
+def _parse_description(raw: Any, path: str, put: str) -> Description:
+    """One description of a search for several: {count, up_to, filter, put}."""
+    if not isinstance(raw, dict):
+        raise ScenarioError(path, "a description must be an object with count, up_to, filter")
+    unknown = set(raw) - FOR_KEYS - {"put"}
+    if unknown:
+        raise ScenarioError(path, _unknown(unknown, FOR_KEYS | {"put"}))
+    own_put = raw.get("put", put)
+    if own_put not in DESTINATIONS - {"set_aside"}:
+        raise ScenarioError(f"{path}.put", f"unknown destination {own_put!r}")
+    wanted = parse_filter(raw.get("filter"), f"{path}.filter")
+    if wanted.different_names:
+        raise ScenarioError(f"{path}.filter.different_names", "not within several descriptions")
+    return Description(
+        _parse_count(raw.get("count", 1), f"{path}.count"),
+        bool(raw.get("up_to", False)),
+        wanted,
+        own_put,
+    )
+
+
+def _unknown(unknown: set[str], accepted: frozenset[str]) -> str:
+    return f"unknown key(s) {sorted(unknown)}; the keys accepted here are {sorted(accepted)}"
+
+
 def _parse_count(value: Any, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ScenarioError(path, "must be a non-negative whole number")
     return value
+
+
+INSTRUCTION_EXTRAS = frozenset({"if", "kicked", "if_searched", "duration"})
+KICK_CONDITIONS = ("kicked", "not_kicked")
+# The keys an instruction's object may have, per verb (instructions only recorded take any).
+VERB_KEYS = {
+    "search": frozenset(
+        {
+            "who",
+            "whose",
+            "zones",
+            "for",
+            "may",
+            "reveal",
+            "put",
+            "tapped",
+            "split",
+            "choose_zones",
+            "rest",
+            "may_look",
+        }
+    ),
+    "mill": frozenset({"who", "count"}),
+    "draw": frozenset({"who", "count"}),
+    "shuffle": frozenset({"who", "whose", "player", "if_searched"}),
+    "exile": frozenset({"what", "card"}),
+    "destroy": frozenset({"what", "card"}),
+    "reveal_hand": frozenset({"who", "whose", "player"}),
+    "choose": frozenset({"from", "chooser", "filter"}),
+    "opponent_chooses": frozenset({"opponent", "count", "from", "chosen_to", "rest_to"}),
+    "exile_graveyards": frozenset({"whose", "who"}),
+    "return": frozenset({"what", "to"}),
+    "put": frozenset({"what", "to"}),
+}
 
 
 def parse_instruction(raw: Any, path: str) -> Instruction:
@@ -611,10 +797,30 @@ def parse_instruction(raw: Any, path: str) -> Instruction:
             f"got {sorted(raw)}",
         )
     verb = verbs[0]
+    unknown = set(raw) - {verb} - INSTRUCTION_EXTRAS
+    if unknown:
+        raise ScenarioError(path, _unknown(unknown, frozenset({verb}) | INSTRUCTION_EXTRAS))
     value = raw[verb]
-    where = f"{path}.{verb}"
+    accepted = VERB_KEYS.get(verb)
+    if accepted is not None and isinstance(value, dict) and set(value) - accepted:
+        raise ScenarioError(f"{path}.{verb}", _unknown(set(value) - accepted, accepted))
+    instruction = _parse_verb(raw, verb, value, f"{path}.{verb}")
+    condition = raw.get("if", "")
+    if condition and condition not in KICK_CONDITIONS:
+        raise ScenarioError(f"{path}.if", f"unknown condition {condition!r}; use {KICK_CONDITIONS}")
+    kicked = None
+    if "kicked" in raw:
+        kicked = parse_instruction(raw["kicked"], f"{path}.kicked")
+    if condition or kicked is not None:
+        instruction = Instruction(instruction.verb, instruction.spec, condition, kicked)
+    return instruction
+
+
+def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> Instruction:
     if verb == "search":
         return Instruction(verb, _parse_search(value, where))
+    if verb == "look":
+        return _parse_look(value, where)
     if verb == "shuffle":
         if_searched = raw.get("if_searched")
         if isinstance(value, dict):
@@ -853,10 +1059,65 @@ def _parse_effect(raw: Any, path: str) -> tuple[Instruction, ...]:
         return ()
     if not isinstance(raw, list):
         raise ScenarioError(path, "an effect must be a list of instructions")
-    return tuple(parse_instruction(item, f"{path}[{i}]") for i, item in enumerate(raw))
+    return _one_search_per_run(
+        [parse_instruction(item, f"{path}[{i}]") for i, item in enumerate(raw)]
+    )
 
 
-def _parse_abilities(raw: Any, path: str, triggered: bool) -> tuple[Ability, ...]:
+_SAME_SEARCH = ("who", "whose", "zones", "may")
+
+
+def _one_search_per_run(instructions: list[Instruction]) -> tuple[Instruction, ...]:
+    """701.23h: search instructions one after another (before any shuffle) through the same
+    zones are one search for all those cards: merged into one search for several descriptions."""
+    merged: list[Instruction] = []
+    for instruction in instructions:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and instruction.verb == last.verb == "search"
+            and all(instruction.spec[k] == last.spec[k] for k in _SAME_SEARCH)
+            and _describable(last.spec)
+            and _describable(instruction.spec)
+            and not (instruction.condition or instruction.kicked or last.condition or last.kicked)
+        ):
+            first, second = last.spec, instruction.spec
+            descriptions = _descriptions_of(first) + _descriptions_of(second)
+            merged[-1] = Instruction(
+                "search",
+                {
+                    **first,
+                    "count": first["count"] + second["count"],
+                    "up_to": first["up_to"] and second["up_to"],
+                    "filter": Filter(any_of=tuple(d.filter for d in descriptions)),
+                    "descriptions": descriptions,
+                    "reveal": first["reveal"] or second["reveal"],
+                    "tapped": first["tapped"] or second["tapped"],
+                },
+            )
+            continue
+        merged.append(instruction)
+    return tuple(merged)
+
+
+def _describable(spec: Mapping[str, Any]) -> bool:
+    return (
+        isinstance(spec["count"], int)
+        and spec["split"] is None
+        and not spec["filter"].different_names
+        and not spec.get("rest")
+    )
+
+
+def _descriptions_of(spec: Mapping[str, Any]) -> tuple[Description, ...]:
+    if spec.get("descriptions"):
+        return tuple(spec["descriptions"])
+    return (Description(spec["count"], spec["up_to"], spec["filter"], spec["put"]),)
+
+
+def _parse_abilities(
+    raw: Any, path: str, triggered: bool, card_name: str = ""
+) -> tuple[Ability, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
@@ -888,6 +1149,7 @@ def _parse_abilities(raw: Any, path: str, triggered: bool) -> tuple[Ability, ...
                 when=when,
                 targets=_parse_targets(item.get("targets"), f"{where}.targets"),
                 condition=condition,
+                cost_parts=parse_cost(cost, card_name, f"{where}.cost") if not triggered else (),
             )
         )
     return tuple(abilities)
@@ -941,7 +1203,7 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         oracle=raw.get("oracle", ""),
         spell=_parse_effect(raw.get("spell"), f"{where}.spell"),
         targets=_parse_targets(raw.get("targets"), f"{where}.targets"),
-        activated=_parse_abilities(raw.get("activated"), f"{where}.activated", False),
+        activated=_parse_abilities(raw.get("activated"), f"{where}.activated", False, name),
         triggered=_parse_abilities(raw.get("triggered"), f"{where}.triggered", True),
         static=tuple(parse_static(s, f"{where}.static[{i}]") for i, s in enumerate(statics)),
         keywords={str(k).lower(): v for k, v in keywords.items()},
@@ -959,6 +1221,8 @@ def _keyword_item(item: Any, path: str) -> tuple[str, Any]:
     name, _, number = item.strip().rpartition(" ")
     if name and number.isdigit():
         return name.lower(), int(number)
+    if name and number.startswith("{"):
+        return name.lower(), number  # "Kicker {2}{G}"
     return item.strip().lower(), True
 
 

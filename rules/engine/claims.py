@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from .costs import check_cost
 from .errors import ScenarioError
-from .mana import BASIC_LAND_MANA, mana_produced
+from .mana import BASIC_LAND_MANA, INTRINSIC_COST, mana_produced
 from .outcome import ClaimResult
 from .resolver import Resolution, TurnRecord
 from .scenario import Scenario
@@ -36,6 +37,11 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "mana_value": (("card",), ()),
     "may_pay_mana_cost": (("card",), ("player",)),
     "cost_paid": (("card",), ("player",)),
+    "tapped_after": (("card",), ()),
+    "counters": (("card",), ("kind",)),
+    "life_total": (("player",), ()),
+    "exiled_face_down": (("card",), ()),
+    "may_look_at": (("card", "player"), ()),
 }
 PLAYER_KEYS = frozenset({"player", "searcher", "whose"})
 # An outside author may name a claim's one player either way; the contract's key is kept.
@@ -267,11 +273,18 @@ def searched_this_turn(ev: Evaluation, player: str) -> Verdict:
                 )
     if best is not None:
         return best
-    blocked = [
+    skipped = [
         s
         for s in ev.resolution.spaces_of(player, player)
         if "library" in s.zones and "library" not in s.searched_zones
     ]
+    if any(s.zone_choice for s in skipped):
+        return Verdict(
+            "no",
+            "701.23a",
+            f"{player} chose which zones to search and didn't choose their library.",
+        )
+    blocked = skipped
     if blocked:
         return Verdict(
             "no",
@@ -454,25 +467,12 @@ def _can_activate(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         raise ScenarioError("claim can_activate.ability", f"{card.name} has no ability {index}")
     if not abilities and not set(card.definition.subtypes) & set(BASIC_LAND_MANA):
         return Verdict(False, "602.1", f"{card.name} has no activated ability.")
-    cost = abilities[index].cost if abilities else "{T}"
-    if card.zone != "battlefield":
-        return Verdict(False, "602.2", f"{card.name} isn't on the battlefield.")
-    sick = (
-        card.entered_this_turn
-        and "Creature" in card.definition.types
-        and "haste" not in card.definition.keyword_names
-    )
-    if "{T}" in cost and card.tapped:
-        return Verdict(False, "107.5", f"{card.name} is already tapped, so it can't pay {{T}}.")
-    if "{Q}" in cost and not card.tapped:
-        return Verdict(False, "107.6", f"{card.name} is untapped, so it can't pay {{Q}}.")
-    if ("{T}" in cost or "{Q}" in cost) and sick:
-        return Verdict(
-            False,
-            "302.6",
-            f"{card.name} is a creature that hasn't been under its controller's control "
-            "continuously since their most recent turn began.",
-        )
+    ability = abilities[index] if abilities else None
+    cost = ability.cost if ability else "{T}"
+    parts = ability.cost_parts if ability else INTRINSIC_COST
+    blocked = check_cost(ev.scenario.state, card, parts, card.controller).blocked
+    if blocked is not None:
+        return blocked
     return Verdict(True, "602.2", f"{card.name}'s ability ({cost}) can be activated.")
 
 
@@ -565,6 +565,100 @@ def add_generic(cost: str, change: int) -> str:
     return f"{{{generic}}}{text}" if generic or not text else text
 
 
+def _tapped_after(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    label = subject["card"]
+    if label in ev.resolution.tapped_after:
+        return ev.resolution.tapped_after[label]
+    card = ev.scenario.state.card(label)
+    state = "tapped" if card.tapped else "untapped"
+    return Verdict(state, "110.5", f"Nothing taps or untaps {card.name}; it stays {state}.")
+
+
+def _counters(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    label = subject["card"]
+    kind = subject.get("kind", "+1/+1")
+    if (label, kind) in ev.resolution.counters:
+        return ev.resolution.counters[(label, kind)]
+    card = ev.scenario.state.card(label)
+    count = card.counters.get(kind, 0)
+    return Verdict(
+        count, "122.1", f"{card.name} has {count} {kind} counter(s); nothing changes that."
+    )
+
+
+def _life_total(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    player = subject["player"]
+    if player in ev.resolution.life:
+        return ev.resolution.life[player]
+    total = ev.scenario.state.life_total(player)
+    return Verdict(total, "119.1", f"Nothing here changes {player}'s life total ({total}).")
+
+
+def _end_zones(ev: Evaluation, label: str) -> list[str]:
+    verdict = ev.resolution.zone_after.get(label)
+    if verdict is None:
+        return [ev.scenario.state.card(label).zone]
+    return str(verdict.value).split(" or ")
+
+
+def _exiled_face_down(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    label = subject["card"]
+    card = ev.scenario.state.card(label)
+    face_down = ev.resolution.face_down.get(label)
+    if face_down is None:
+        return Verdict(False, "406.3", f"Nothing here exiles {card.name} face down.")
+    if _end_zones(ev, label) == ["exile"]:
+        return Verdict(True, "406.3", face_down.reason)
+    return Verdict(
+        False,
+        "406.3",
+        f"{card.name} is exiled face down only if it is the card found; on this line of play "
+        "that isn't fixed.",
+    )
+
+
+_PUBLIC_END = frozenset({"battlefield", "graveyard", "exile", "stack"})
+
+
+def _may_look_at(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    """After the resolution, may this player look at the card? (400.2, 406.3)"""
+    label, player = subject["card"], subject["player"]
+    card = ev.scenario.state.card(label)
+    zones = _end_zones(ev, label)
+    face_down = ev.resolution.face_down.get(label)
+    answers = []
+    for zone in zones:
+        if zone == "exile" and face_down is not None:
+            answers.append(Verdict(player in face_down.value, "406.3", face_down.reason))
+        elif zone in _PUBLIC_END:
+            answers.append(
+                Verdict(
+                    True, "400.2", f"{card.name} is in a public zone ({zone}): anyone may look."
+                )
+            )
+        elif zone in ("hand", "outside"):
+            answers.append(
+                Verdict(
+                    player == card.owner,
+                    "400.2",
+                    f"{card.name} is in {card.owner}'s {zone}, a hidden zone only its owner "
+                    "may look at.",
+                )
+            )
+        else:
+            answers.append(
+                Verdict(False, "401.2", f"{card.name} is in a library: no player may look at it.")
+            )
+    if all(a.value for a in answers) or not any(a.value for a in answers):
+        return answers[0]
+    return Verdict(
+        False,
+        answers[0].rule,
+        f"Where {card.name} ends isn't fixed on this line of play ({' or '.join(zones)}), so "
+        f"{player} can't count on looking at it.",
+    )
+
+
 _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "finds": _finds,
     "found_count": _found_count,
@@ -585,6 +679,11 @@ _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "mana_value": _mana_value,
     "may_pay_mana_cost": _may_pay_mana_cost,
     "cost_paid": _cost_paid,
+    "tapped_after": _tapped_after,
+    "counters": _counters,
+    "life_total": _life_total,
+    "exiled_face_down": _exiled_face_down,
+    "may_look_at": _may_look_at,
 }
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .cards import MANA_SYMBOLS, Ability
+from .costs import CostPart, check_cost
 from .state import CardInstance, GameState
 from .verdict import Verdict
 
 # CR 305.6: a land with a basic land type has that type's intrinsic mana ability.
 BASIC_LAND_MANA = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 COLORS = frozenset("WUBRG")
+INTRINSIC_COST = (CostPart("tap", "{T}", self_only=True),)  # "{T}: Add [mana]" (305.6)
 
 
 def mana_abilities(card: CardInstance) -> tuple[Ability, ...]:
@@ -116,23 +118,13 @@ def _base_mana_produced(state: GameState, card: CardInstance, chosen: str | None
     intrinsic = _intrinsic(card)
     if not abilities and not intrinsic:
         return Verdict("", "605.1a", f"{card.name} has no mana ability.")
-    cost = abilities[0].cost if abilities else "{T}"
-    if "{T}" in cost and card.tapped:
-        return Verdict(
-            "", "107.5", f"{card.name} is already tapped, so its {{T}} ability can't be activated."
-        )
-    if (
-        "{T}" in cost
-        and card.entered_this_turn
-        and "Creature" in card.definition.types
-        and "haste" not in card.definition.keyword_names
-    ):
-        return Verdict(
-            "",
-            "302.6",
-            f"{card.name} is a creature that came under its controller's "
-            "control this turn, so its {T} ability can't be activated.",
-        )
+    # A mana ability that can't be activated produces no mana: {T} on a tapped permanent
+    # (107.5), {Q} on an untapped one (107.6), a creature not controlled since its
+    # controller's most recent turn began (302.6), a cost that can't be paid (118.3, 119.4).
+    parts = abilities[0].cost_parts if abilities else INTRINSIC_COST
+    blocked = check_cost(state, card, parts, card.controller).blocked
+    if blocked is not None:
+        return Verdict("", blocked.rule, f"{blocked.reason[:-1]}; it produces no mana.")
     if intrinsic and not abilities:
         return _pick(
             card,

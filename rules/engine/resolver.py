@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
+from itertools import zip_longest
 from typing import Any
 
 from .cards import Ability, CardDefinition, Instruction, TargetSpec, with_article
+from .costs import MOVES, CostPart, check_cost, eligible, parse_cost
 from .effects import (
     ActiveEffect,
     battlefield_effects,
@@ -21,12 +24,24 @@ from .effects import (
 from .errors import ScenarioError
 from .mana import mana_produced
 from .scenario import Choices, Fact, Scenario, Step, definition_of
-from .search import SearchSpace, check_found_set, plan_search
+from .search import (
+    SearchSpace,
+    check_found_set,
+    max_fill,
+    merge_spaces,
+    merge_zone_choices,
+    plan_search,
+)
 from .state import ZONES, CardInstance, GameState
 from .verdict import Verdict
 
 NAME_NOT_IN_GAME = "(a name no card in this game has)"
-DESTINATION_ZONE = {"library_top": "library", "set_aside": "set_aside"}
+DESTINATION_ZONE = {
+    "library_top": "library",
+    "library_bottom": "library",
+    "set_aside": "set_aside",
+    "exile_face_down": "exile",
+}
 
 
 @dataclass
@@ -44,6 +59,11 @@ class Resolution:
     zone_after: dict[str, Verdict] = field(default_factory=dict)
     mana: dict[str, Verdict] = field(default_factory=dict)
     dredge: dict[str, Verdict] = field(default_factory=dict)
+    tapped_after: dict[str, Verdict] = field(default_factory=dict)
+    # Cards that end (or may end) exiled face down, with the players who may look (406.3).
+    face_down: dict[str, Verdict] = field(default_factory=dict)
+    counters: dict[tuple[str, str], Verdict] = field(default_factory=dict)
+    life: dict[str, Verdict] = field(default_factory=dict)
     created_effects: list[ActiveEffect] = field(default_factory=list)
     explanation: list[str] = field(default_factory=list)
     # A triggered ability's intervening "if" (603.4): False means it did nothing.
@@ -78,7 +98,12 @@ class _Run:
         self.state: GameState = scenario.state
         self.step = step
         self.effects = effects
-        self.paid_escape = {f.player for f in facts if f.kind == "ignored_search_prohibition"}
+        # Leonin Arbiter's {2}: paid by a player for themself, once per Arbiter (None: a fact
+        # written where no such permanent is on the board now, read as paid for any).
+        self.paid_escape: dict[str, set[str | None]] = {}
+        for fact in facts:
+            if fact.kind == "ignored_search_prohibition":
+                self.paid_escape.setdefault(fact.player, set()).add(fact.source)
         self.choices = choices
         self.zones: dict[tuple[str, str], list[CardInstance]] = {
             (p, z): list(self.state.cards_in(p, z)) for p in self.state.players for z in ZONES
@@ -93,6 +118,7 @@ class _Run:
         self.spell_exiled = False
         self.spell_to: str | None = None  # "Shuffle Green Sun's Zenith into its owner's library"
         self.cast_from: str | None = None
+        self.draws_made: dict[str, int] = {}  # draws so far per player (dredge choices)
 
     # ---------------------------------------------------------------- references
 
@@ -212,23 +238,153 @@ def _check_targets(run: _Run, specs: tuple[TargetSpec, ...], name: str) -> None:
 
 
 def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
-    parts = [p.strip() for p in ability.cost.split(",") if p.strip()]
-    for part in parts:
-        lowered = part.lower()
-        if part == "{T}" and card.tapped and not ability.is_mana_ability and not run.in_history:
+    """Pay every part of the cost (602.2b), or refuse the activation naming why it can't be."""
+    controller = run.result.controller or card.controller
+    parts = ability.cost_parts
+    if not run.in_history:
+        # A history step happened earlier: the board now is after its costs were paid.
+        check = check_cost(run.state, card, parts, controller)
+        if check.blocked is not None:
+            if ability.is_mana_ability:
+                return  # it can't be activated, so it produces no mana (mana_produced says why)
             raise ScenarioError(
-                f"{run.path}.activate", f"{card.name} is tapped, so {{T}} can't be paid (107.5)"
+                f"{run.path}.activate",
+                f"{card.name}'s ability can't be activated: {check.blocked.reason} "
+                f"({check.blocked.rule})",
             )
-        if lowered.startswith("sacrifice") and not lowered.startswith(
-            ("sacrifice a ", "sacrifice an ", "sacrifice another", "sacrifice two")
-        ):
+    chosen = list(run.choices.get(controller, {}).get("cost", []))
+    for part in parts:
+        if part.kind == "tap":
+            run.result.tapped_after[card.label] = Verdict(
+                "tapped", "107.5", f"{card.name} is tapped to pay {{T}}."
+            )
+        elif part.kind == "untap":
+            run.result.tapped_after[card.label] = Verdict(
+                "untapped", "107.6", f"{card.name} is untapped to pay {{Q}}."
+            )
+        elif part.kind in MOVES and part.self_only:
+            zone, rule = MOVES[part.kind]
             run.move(
                 card,
-                "graveyard",
-                "701.21a",
-                f"{card.name} is sacrificed to pay the cost, so it goes to its owner's graveyard.",
+                zone,
+                rule,
+                f"{card.name} is {_PAST[part.kind]} to pay the cost ({part.text}), so it goes to "
+                f"its owner's {zone}.",
             )
-            run.result.explanation.append(f"{card.name} is sacrificed as a cost.")
+            run.result.explanation.append(f"{card.name}: {part.text} (a cost).")
+        elif part.kind == "pay_life":
+            _change_life(
+                run, controller, -part.count, "119.4", f"{controller} pays {part.count} life."
+            )
+        elif part.kind == "remove_counters":
+            _change_counters(run, card, part.counter, -part.count, "602.2b", part.text)
+        elif part.kind == "loyalty" and "loyalty" in card.counters:
+            amount = int(part.text.replace("−", "-"))
+            _change_counters(run, card, "loyalty", amount, "606.4", f"loyalty cost {part.text}")
+        elif part.chooses:
+            _pay_choosing_part(run, card, part, controller, chosen)
+    if chosen:
+        raise ScenarioError(
+            f"choices.{controller}.cost",
+            f"{chosen[0]} pays no part of {card.name}'s cost ({ability.cost})",
+        )
+
+
+_PAST = {"sacrifice": "sacrificed", "discard": "discarded", "exile": "exiled", "return": "returned"}
+
+
+def _pay_choosing_part(
+    run: _Run, card: CardInstance, part: CostPart, controller: str, chosen: list[str]
+) -> None:
+    """ "Sacrifice a land", "Exile a card from your graveyard", "Tap an untapped creature":
+    the cards named in the `cost` choice, else any card that could pay it may be the one."""
+    usable = eligible(run.state, card, part, controller)
+    labels = {c.label for c in usable}
+    picked = [label for label in chosen if label in labels][: part.count]
+    for label in picked:
+        chosen.remove(label)
+    if not run.in_history and picked and len(picked) < part.count:
+        raise ScenarioError(
+            f"choices.{controller}.cost",
+            f"the cost “{part.text}” needs {part.count} card(s); {len(picked)} named",
+        )
+    certain = picked or ([c.label for c in usable] if len(usable) == part.count else [])
+    for other in usable:
+        if part.kind == "tap_other":
+            if other.label in certain:
+                run.result.tapped_after[other.label] = Verdict(
+                    "tapped", "602.2b", f"{other.name} is tapped to pay “{part.text}”."
+                )
+            elif not picked:
+                run.result.tapped_after[other.label] = Verdict(
+                    "tapped or untapped",
+                    "602.2b",
+                    f"{controller} chooses which untapped permanent(s) to tap for "
+                    f"“{part.text}”; {other.name} may be one.",
+                )
+            continue
+        zone, rule = MOVES[part.kind]
+        if other.label in certain:
+            run.move(
+                other,
+                zone,
+                rule,
+                f"{other.name} is {_PAST[part.kind]} to pay “{part.text}”.",
+            )
+        elif not picked:
+            run.maybe_move(
+                other,
+                {zone},
+                "602.2b",
+                f"{controller} chooses which card pays “{part.text}”; {other.name} may be the one.",
+            )
+
+
+def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition) -> None:
+    """Kicker is an additional cost paid as the spell is cast (702.33a, 601.2f): a kicker such
+    as "Sacrifice a creature" moves what it says (mana needs nothing more here)."""
+    kicker = definition.keywords.get("kicker")
+    if not isinstance(kicker, str):
+        return
+    controller = run.step.by or ""
+    parts = parse_cost(kicker, definition.name, f"{definition.name}.keywords.kicker")
+    source = card or CardInstance.fast(
+        "", definition.name, controller, controller, "stack", 0, definition, False, False, True
+    )
+    chosen = list(run.choices.get(controller, {}).get("cost", []))
+    for part in parts:
+        if part.chooses:
+            if (
+                not run.in_history
+                and len(eligible(run.state, source, part, controller)) < part.count
+            ):
+                raise ScenarioError(
+                    f"choices.{controller}.kicked",
+                    f"{definition.name}'s kicker ({kicker}) can't be paid (118.3)",
+                )
+            _pay_choosing_part(run, source, part, controller, chosen)
+        elif part.kind == "pay_life":
+            _change_life(
+                run, controller, -part.count, "119.4", f"{controller} pays {part.count} life."
+            )
+    run.result.explanation.append(f"{controller} pays the kicker cost {kicker} (702.33a).")
+
+
+def _change_life(run: _Run, player: str, amount: int, rule: str, reason: str) -> None:
+    before = run.result.life.get(player)
+    total = (before.value if before else run.state.life_total(player)) + amount
+    run.result.life[player] = Verdict(total, rule, f"{reason} {player} is at {total} life.")
+
+
+def _change_counters(
+    run: _Run, card: CardInstance, kind: str, amount: int, rule: str, why: str
+) -> None:
+    key = (card.label, kind)
+    before = run.result.counters.get(key)
+    total = max(0, (before.value if before else card.counters.get(kind, 0)) + amount)
+    run.result.counters[key] = Verdict(
+        total, rule, f"{card.name} has {total} {kind} counter(s) after {why}."
+    )
 
 
 def _resolve_step(run: _Run) -> None:
@@ -247,6 +403,8 @@ def _resolve_step(run: _Run) -> None:
             # A spell is on the stack while it resolves, not in the zone it was cast from (601.2a).
             run.cast_from = card.zone
             run.move(card, "stack", "601.2a", f"{card.name} is on the stack while it resolves.")
+        if _kicked(run):
+            _pay_kicker(run, card, definition)
         _run_effect(run, definition.spell, definition)
         if card is not None:
             _finish_spell(run, card, definition)
@@ -257,6 +415,10 @@ def _resolve_step(run: _Run) -> None:
         chosen = run.choices.get(step.by or "", {}).get("mana")
         result.mana[card.label] = mana_produced(run.state, card, chosen)
         result.explanation.append(f"{step.by} taps {card.name} for mana.")
+        if result.mana[card.label].value:
+            result.tapped_after[card.label] = Verdict(
+                "tapped", "107.5", f"{card.name} is tapped to pay {{T}}."
+            )
         return
     if step.kind == "activate":
         ability = _pick_ability(card.definition.activated, step, "activate", run.path)
@@ -364,8 +526,80 @@ def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> 
 
 
 def _draw_step(run: _Run) -> None:
-    drawer = run.step.source
+    _draw_cards(run, run.step.source, 1)
+
+
+@dataclass
+class _DrawLine:
+    """One line of play through a run of draws: where each card ends, what was milled."""
+
+    library: list[CardInstance]
+    graveyard: list[CardInstance]
+    ends: dict[str, tuple[str, str, str]]  # label -> (zone, rule, reason)
+    milled: int = 0
+
+
+_MAX_DRAW_LINES = 512
+
+
+def _draw_cards(run: _Run, drawer: str, count: int) -> None:
+    """Draw `count` cards one at a time; each draw may be replaced by dredge (702.52a), with
+    the library's size checked at that draw (702.52b). Fixed `dredge` choices fix the line;
+    open ones are every line of play, merged card by card."""
+    decisions = _dredge_decisions(run, drawer, count)
     library = run.zones[(drawer, "library")]
+    first = run.draws_made.get(drawer, 0) == 0
+    if first:
+        _record_can_dredge(run, drawer, library)
+    lines = [_DrawLine(list(library), list(run.zones[(drawer, "graveyard")]), {})]
+    for index in range(count):
+        decision = decisions[index] if index < len(decisions) else None
+        lines = [branch for line in lines for branch in _one_draw(run, drawer, line, decision)]
+        if len(lines) > _MAX_DRAW_LINES:
+            raise ScenarioError(
+                f"choices.{drawer}.dredge",
+                "too many ways to dredge these draws: fix the dredge choices (702.52a)",
+            )
+    run.draws_made[drawer] = run.draws_made.get(drawer, 0) + count
+    run.result.explanation.append(f"{drawer} would draw {count} card(s).")
+    moved = sorted({label for line in lines for label in line.ends})
+    for label in moved:
+        card = run.state.card(label)
+        now = run.possible.get(label, {card.zone})
+        here = next(iter(now)) if len(now) == 1 else card.zone
+        ends = [line.ends.get(label, (here, "", "")) for line in lines]
+        zones = {zone for zone, _, _ in ends}
+        if len(zones) == 1:
+            zone, rule, reason = next(e for e in ends if e[1])
+            run.move(card, zone, rule, reason)
+            continue
+        run.possible[label] = set()
+        run.maybe_move(card, zones, "702.52a", _open_draw_reason(card, here, zones, drawer))
+    milled = {line.milled for line in lines}
+    if len(milled) == 1 and (n := milled.pop()):
+        previous = run.result.mills.get(drawer)
+        total = n + (previous.value if previous else 0)
+        run.result.mills[drawer] = Verdict(
+            total, "702.52a", f"Dredge mills {n} card(s) instead of the draw."
+        )
+
+
+def _dredge_decisions(run: _Run, drawer: str, count: int) -> list[str | bool | None]:
+    """This run of draws' share of the drawer's fixed dredge choices (one per draw, in order).
+
+    A single value fixes the first draw of the resolution; with fixed choices, a draw they
+    don't reach is a plain draw.
+    """
+    raw = run.choices.get(drawer, {}).get("dredge")
+    if raw is None:
+        return []
+    per_draw = raw if isinstance(raw, list) else [raw]
+    done = run.draws_made.get(drawer, 0)
+    mine = per_draw[done : done + count]
+    return mine + [False] * (count - len(mine))
+
+
+def _record_can_dredge(run: _Run, drawer: str, library: list[CardInstance]) -> None:
     for card in run.zones[(drawer, "graveyard")]:
         dredge = card.definition.keywords.get("dredge")
         if dredge is None:
@@ -384,108 +618,146 @@ def _draw_step(run: _Run) -> None:
                 f"Dredge {dredge} needs at least "
                 f"{dredge} cards in the library; {drawer} has only {len(library)}.",
             )
+
+
+def _one_draw(
+    run: _Run, drawer: str, line: _DrawLine, decision: str | bool | None
+) -> list[_DrawLine]:
+    """The lines one draw can take from `line`: draw, or dredge with any card able to."""
     usable = [
-        (run.state.card(label), int(run.state.card(label).definition.keywords["dredge"]))
-        for label, verdict in run.result.dredge.items()
-        if verdict.value is True
+        (card, int(card.definition.keywords["dredge"]))
+        for card in line.graveyard
+        if card.definition.keywords.get("dredge") is not None
+        and len(line.library) >= int(card.definition.keywords["dredge"])
     ]
-    run.result.explanation.append(f"{drawer} would draw a card.")
-    decision = run.choices.get(drawer, {}).get("dredge")
-    if decision is not None:
-        usable = _fixed_dredge(run, drawer, decision, usable)
-        if usable:
-            card, n = usable[0]
-            for milled in list(library[:n]):
-                run.move(
-                    milled,
-                    "graveyard",
-                    "702.52a",
-                    f"{drawer} dredges {card.name} instead of drawing: {milled.name} is milled.",
-                )
-            run.move(
-                card,
-                "hand",
-                "702.52a",
-                f"{drawer} replaces the draw: mills {n} and returns {card.name} to hand.",
+    if decision is not None and decision is not False:
+        where = f"choices.{drawer}.dredge"
+        card = run.state.card(str(decision))
+        dredge = card.definition.keywords.get("dredge")
+        if dredge is None or card not in line.graveyard:
+            raise ScenarioError(
+                where, f"{decision} is not a dredge card in {drawer}'s graveyard (702.52a)"
             )
-            run.result.mills[drawer] = Verdict(
-                n, "702.52a", f"Dredge {n} mills {n} cards instead of the draw."
+        if len(line.library) < int(dredge):
+            raise ScenarioError(
+                where,
+                f"{decision} can't dredge: Dredge {dredge} needs at least {dredge} cards in the "
+                f"library; {drawer} has only {len(line.library)} at that draw (702.52b)",
             )
-            run.result.explanation.append(f"{drawer} dredges {card.name} (702.52a).")
-            return
-    if not library:
-        return
-    if not usable:
-        top = library[0]
-        if run.result.dredge:
-            # The deciding rule is why dredge can't replace this draw.
-            run.move(
-                top,
-                "hand",
-                "702.52b",
-                f"No dredge card can replace the draw (too few cards in the library), so "
-                f"{drawer} draws the top card, {top.name}.",
-            )
-        else:
-            run.move(
-                top, "hand", "121.1", f"{drawer} draws the top card of the library, {top.name}."
-            )
-        return
-    # The draw may be replaced by any usable dredge (702.52a): the line of play isn't fixed.
-    deepest = max(n for _, n in usable)
-    top = library[0]
-    run.possible[top.label] = {"hand"}  # it leaves the library either way
-    run.maybe_move(
-        top,
-        {"graveyard"},
-        "702.52a",
-        f"{top.name} is drawn, unless {drawer} dredges instead and mills it.",
-    )
-    for card in library[1:deepest]:
-        run.maybe_move(
-            card,
-            {"graveyard"},
-            "702.52a",
-            f"{card.name} is milled if {drawer} dredges deep enough.",
-        )
-    for card, n in usable:
-        run.maybe_move(
-            card,
-            {"hand"},
-            "702.52a",
-            f"{drawer} may replace the draw by milling {n} and returning {card.name} to hand.",
-        )
-
-
-def _fixed_dredge(
-    run: _Run, drawer: str, decision: str | bool, usable: list[tuple[CardInstance, int]]
-) -> list[tuple[CardInstance, int]]:
-    """The drawer's fixed dredge choice: `false` draws; a label must name a usable dredge card."""
+        return [_dredged(line, drawer, card, int(dredge))]
     if decision is False:
         run.result.explanation.append(f"{drawer} doesn't dredge (702.52a: dredge is a may).")
-        return []
-    where = f"choices.{drawer}.dredge"
-    verdict = run.result.dredge.get(str(decision))
-    if verdict is None:
-        raise ScenarioError(
-            where, f"{decision} is not a dredge card in {drawer}'s graveyard (702.52a)"
+        return [_drawn(line, drawer, _has_dredge(line) and not usable)]
+    return [_drawn(line, drawer, _has_dredge(line) and not usable)] + [
+        _dredged(line, drawer, card, n) for card, n in usable
+    ]
+
+
+def _has_dredge(line: _DrawLine) -> bool:
+    return any(c.definition.keywords.get("dredge") is not None for c in line.graveyard)
+
+
+def _drawn(line: _DrawLine, drawer: str, dredge_too_short: bool) -> _DrawLine:
+    if not line.library:
+        return line  # nothing to draw (the player would lose the game: 704.5b)
+    top, rest = line.library[0], line.library[1:]
+    ends = dict(line.ends)
+    if dredge_too_short:
+        ends[top.label] = (
+            "hand",
+            "702.52b",
+            f"No dredge card can replace the draw (too few cards in the library), so {drawer} "
+            f"draws the top card, {top.name}.",
         )
-    if not verdict.value:
-        raise ScenarioError(where, f"{decision} can't dredge: {verdict.reason} (702.52b)")
-    return [(card, n) for card, n in usable if card.label == decision]
+    else:
+        ends[top.label] = (
+            "hand",
+            "121.1",
+            f"{drawer} draws the top card of the library, {top.name}.",
+        )
+    return _DrawLine(rest, line.graveyard, ends, line.milled)
+
+
+def _dredged(line: _DrawLine, drawer: str, card: CardInstance, n: int) -> _DrawLine:
+    ends = dict(line.ends)
+    milled = line.library[:n]
+    for other in milled:
+        ends[other.label] = (
+            "graveyard",
+            "702.52a",
+            f"{drawer} dredges {card.name} instead of drawing: {other.name} is milled.",
+        )
+    ends[card.label] = (
+        "hand",
+        "702.52a",
+        f"{drawer} replaces the draw: mills {n} and returns {card.name} to hand.",
+    )
+    graveyard = [c for c in line.graveyard if c.label != card.label] + milled
+    return _DrawLine(line.library[n:], graveyard, ends, line.milled + n)
+
+
+def _open_draw_reason(card: CardInstance, here: str, zones: set[str], drawer: str) -> str:
+    if here == "graveyard":
+        return f"{drawer} may replace a draw by dredging {card.name}, returning it to hand."
+    if "library" in zones:
+        return f"{card.name} is milled if {drawer} dredges deep enough."
+    return f"{card.name} is drawn, unless {drawer} dredges instead and mills it."
 
 
 # ---------------------------------------------------------------- instructions
 
 
 def _run_effect(run: _Run, effect: tuple[Instruction, ...], definition: CardDefinition) -> None:
+    kicked = _kicked(run) if _uses_kicker(effect) else None
     for index, instruction in enumerate(effect):
+        if instruction.condition and (instruction.condition == "kicked") != bool(kicked):
+            continue  # "if this spell was kicked, ..." on the other line of play (702.33d)
+        if instruction.kicked is not None and kicked:
+            instruction = instruction.kicked  # "... up to two instead" (702.33d)
         path = f"{definition.name}.effect[{index}].{instruction.verb}"
         handler = _HANDLERS.get(instruction.verb)
         if handler is None:
             run.result.explanation.append(f"({instruction.verb}: not modelled in detail.)")
             continue
         handler(run, instruction.spec, path)
+
+
+def _uses_kicker(effect: tuple[Instruction, ...]) -> bool:
+    return any(i.condition or i.kicked is not None for i in effect)
+
+
+def _kicked(run: _Run) -> bool:
+    """Was the resolving spell kicked? The caster's `kicked` choice, else `resolve.kicked`."""
+    return bool(run.choices.get(run.step.by or "", {}).get("kicked", run.step.kicked))
+
+
+def kick_is_open(scenario: Scenario, step: Step, choices: Choices) -> bool:
+    """A spell with kicker whose effect depends on it, cast without saying whether it was."""
+    if step.kind != "cast":
+        return False
+    _, definition = definition_of(scenario, step)
+    return (
+        "kicker" in definition.keywords
+        and _uses_kicker(definition.spell)
+        and choices.get(step.by or "", {}).get("kicked", step.kicked) is None
+    )
+
+
+def _check_kicked(scenario: Scenario, step: Step, choices: Choices, path: str) -> None:
+    """A `kicked` choice is validated: only a spell with kicker can be kicked (702.33a)."""
+    for player, decisions in choices.items():
+        if "kicked" not in decisions:
+            continue
+        where = f"choices.{player}.kicked"
+        if step.kind != "cast" or player != step.by:
+            raise ScenarioError(where, f"{player} isn't casting a spell here")
+        _, definition = definition_of(scenario, step)
+        if decisions["kicked"] and "kicker" not in definition.keywords:
+            raise ScenarioError(where, f"{definition.name} has no kicker (702.33a)")
+    if step.kicked and step.kind == "cast":
+        _, definition = definition_of(scenario, step)
+        if "kicker" not in definition.keywords:
+            raise ScenarioError(f"{path}.kicked", f"{definition.name} has no kicker (702.33a)")
 
 
 def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
@@ -512,12 +784,9 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         escape_unpaid = False
         decision = run.choices.get(searcher, {})
         if "library" in spec["zones"]:
-            prohibited = prohibitions_on(run.effects, searcher, whose, controller)
-            escapable = prohibited and all(e.spec["escape"] for e in prohibited)
-            # The {2} escape is a special action (116.2d) taken while holding priority, before
-            # this resolves: only a recorded payment (fact or choice) lifts the prohibition.
-            if escapable and (searcher in run.paid_escape or decision.get("ignore_prohibition")):
-                prohibited = ()
+            prohibited = _unpaid(
+                run, searcher, prohibitions_on(run.effects, searcher, whose, controller)
+            )
         portion = portion_limit(run.effects, searcher) if "library" in spec["zones"] else None
         # Opposition Agent: an opponent controls the searcher while they search their library.
         controller_effect = (
@@ -527,16 +796,21 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         )
         if controller_effect is not None:
             decision = _controlled_decision(run, searcher, controller_effect, zone_cards)
-        space = plan_search(
+        plan = partial(
+            plan_search,
             searcher=searcher,
             whose=whose,
-            spec=spec,
             zone_cards=zone_cards,
             name_options=name_options,
             prohibited=prohibited,
             escape_unpaid=escape_unpaid,
             portion=portion,
             decision=decision,
+        )
+        space = (
+            _zone_choice_space(run, spec, searcher, zone_cards, plan)
+            if spec.get("choose_zones")
+            else plan(spec=spec)
         )
         if controller_effect is not None and space.status.value != "cannot":
             space = replace(
@@ -554,9 +828,89 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         run.result.searches.append(space)
         _explain_search(run, space)
         _apply_found(run, space, decision)
+        _apply_rest(run, space, zone_cards)
+        _record_face_down(run, space, decision.get("find"))
     run.result.search_groups.append(tuple(s.searcher for s in spaces if s.status.value != "cannot"))
     run.last_searchers = searchers
     run.last_spaces = spaces
+
+
+def _zone_choice_space(
+    run: _Run,
+    spec: Mapping[str, Any],
+    searcher: str,
+    zone_cards: Mapping[str, Sequence[CardInstance]],
+    plan: Any,
+) -> SearchSpace:
+    """ "Search your library and/or graveyard": the searcher chooses the zones (their `zones`
+    choice); unchosen, every non-empty choice is a line of play and the spaces are merged."""
+    zones = tuple(spec["zones"])
+    chosen = run.choices.get(searcher, {}).get("zones")
+    if chosen is not None:
+        stray = [z for z in chosen if z not in zones]
+        if stray:
+            raise ScenarioError(
+                f"choices.{searcher}.zones",
+                f"{stray[0]} is not one of the zones this search may look at ({list(zones)})",
+            )
+        picked = tuple(z for z in zones if z in chosen)
+        space = plan(spec={**spec, "zones": picked})
+        finds = dict(space.finds)
+        for zone in zones:
+            if zone in picked:
+                continue
+            for card in zone_cards.get(zone, ()):
+                finds[card.label] = Verdict(
+                    "cannot",
+                    "701.23a",
+                    f"{searcher} chose not to search their {zone}, so {card.name} can't be found.",
+                )
+        run.result.explanation.append(f"{searcher} chooses to search: {', '.join(picked)}.")
+        return replace(space, finds=finds, zones=zones, zone_choice=True)
+    subsets = [
+        tuple(z for i, z in enumerate(zones) if mask >> i & 1)
+        for mask in range((1 << len(zones)) - 1, 0, -1)
+    ]
+    return merge_zone_choices(
+        [plan(spec={**spec, "zones": subset}) for subset in subsets], searcher
+    )
+
+
+def _unpaid(
+    run: _Run, searcher: str, prohibited: tuple[ActiveEffect, ...]
+) -> tuple[ActiveEffect, ...]:
+    """The prohibitions still stopping `searcher` once recorded payments are counted.
+
+    Leonin Arbiter's {2} is a special action (116.2d) taken while holding priority, before this
+    resolves: only a recorded payment (a fact, or the `ignore_prohibition` choice) lifts it,
+    it lets only the player who paid ignore it, and each Arbiter's {2} is paid separately.
+    """
+    choice = run.choices.get(searcher, {}).get("ignore_prohibition")
+    escapable = [e.source_label for e in prohibited if e.spec.get("escape")]
+    if isinstance(choice, list):
+        stray = [label for label in choice if label not in escapable]
+        if stray:
+            raise ScenarioError(
+                f"choices.{searcher}.ignore_prohibition",
+                f"{stray[0]} is not a permanent whose prohibition {searcher} could pay to ignore "
+                f"here (use {escapable})",
+            )
+        paid = set(choice)
+    elif choice:
+        paid = set(escapable)
+    else:
+        paid = set()
+    recorded = run.paid_escape.get(searcher, set())
+    if None in recorded:
+        paid |= set(escapable)
+    paid |= recorded - {None}
+    kept = tuple(e for e in prohibited if not (e.spec.get("escape") and e.source_label in paid))
+    if kept and len(kept) < len(prohibited):
+        run.result.explanation.append(
+            f"{searcher} paid to ignore some prohibitions but not "
+            f"{', '.join(e.source_name for e in kept)}: each is paid for separately."
+        )
+    return kept
 
 
 def _controlled_decision(
@@ -599,6 +953,9 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
     reason_dest = f"{space.searcher} puts the found card into {destination.replace('_', ' ')}."
     if space.controlled_by is not None and space.put == "exile":
         _apply_found_controlled(run, space, fixed)
+        return
+    if len({d.put for d in space.descriptions}) > 1:
+        _apply_found_several(run, space, fixed)
         return
     if fixed is not None:
         moved = False
@@ -661,6 +1018,136 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
             run.maybe_move(
                 card, {destination}, verdict.rule, f"{card.name} may or may not be found."
             )
+
+
+def _apply_rest(
+    run: _Run, space: SearchSpace, zone_cards: Mapping[str, Sequence[CardInstance]]
+) -> None:
+    """ "Exile the rest", "the rest on the bottom in a random order": every card of the
+    searched zones that isn't found goes there (608.2c); the whole zone, even when only its
+    top cards could be searched (701.23f)."""
+    if space.rest is None or space.performed == "no":
+        return
+    rest = DESTINATION_ZONE.get(space.rest, space.rest)
+    found = run.found_fixed
+    certain = space.performed == "yes" or found is not None
+    rule = "701.23f" if space.portion.value.startswith("top") else "608.2c"
+    for zone in space.searched_zones:
+        for card in list(zone_cards.get(zone, ())):
+            label = card.label
+            if found is not None:
+                if label not in found:
+                    run.move(
+                        card, rest, rule, f"{card.name} isn't found, so it goes with the rest."
+                    )
+                continue
+            if label in space.must_find and space.performed == "yes":
+                continue
+            if label in space.findable and certain:
+                puts = {DESTINATION_ZONE.get(d.put, d.put) for d in space.descriptions} or {
+                    DESTINATION_ZONE.get(space.put, space.put)
+                }
+                run.possible[label] = (run.possible.get(label, {card.zone}) - {card.zone}) | puts
+                run.maybe_move(
+                    card,
+                    {rest},
+                    rule,
+                    f"{card.name} goes where the found cards go, or with the rest.",
+                )
+            elif certain:
+                run.move(card, rest, rule, f"{card.name} isn't found, so it goes with the rest.")
+            else:
+                run.maybe_move(
+                    card,
+                    {rest},
+                    rule,
+                    f"If {space.searcher} searches, {card.name} may go with the rest.",
+                )
+            if space.rest == "exile_face_down":
+                run.result.face_down[label] = _lookers(run, space, card, "nobody")
+
+
+def _lookers(run: _Run, space: SearchSpace, card: CardInstance, who: str) -> Verdict:
+    """Who may look at a card exiled face down (406.3): only whom the effect allows."""
+    players = {
+        "you": [run.result.controller or space.searcher],
+        "owner": [card.owner],
+        "nobody": [],
+    }[who]
+    names = " and ".join(players) or "no player"
+    return Verdict(
+        tuple(players),
+        "406.3",
+        f"{card.name} is exiled face down: {names} may look at it, as the effect allows.",
+    )
+
+
+def _record_face_down(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
+    if space.put != "exile_face_down" or space.controlled_by is not None:
+        return
+    labels = [x for x in fixed if x in space.finds] if fixed is not None else space.findable
+    for label in sorted(labels):
+        run.result.face_down[label] = _lookers(run, space, run.state.card(label), space.may_look)
+
+
+def _apply_found_several(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
+    """A search for several descriptions with their own destinations ("put the creature card
+    into your hand and the land card onto the battlefield"): a found card goes where the
+    description it fills says; which one it fills may be the searcher's choice."""
+    descriptions = space.descriptions
+    if fixed is not None:
+        mine = [label for label in fixed if label in space.finds]
+        verdict = check_found_set([space], mine, {x: run.state.card(x).name for x in mine})
+        if not verdict.value:
+            raise ScenarioError(
+                f"choices.{space.searcher}.find", f"{verdict.reason} ({verdict.rule})"
+            )
+        run.found_fixed = mine
+        caps = [d.count for d in descriptions]
+        for label in mine:
+            others = [(1, space.masks[x][0]) for x in mine if x != label]
+            fits = space.masks[label][0]
+            zones = set()
+            for i, description in enumerate(descriptions):
+                if not fits >> i & 1:
+                    continue
+                room = [c - (j == i) for j, c in enumerate(caps)]
+                if max_fill(others, room) == len(others):
+                    zones.add(DESTINATION_ZONE.get(description.put, description.put))
+            card = run.state.card(label)
+            if len(zones) == 1:
+                zone = zones.pop()
+                run.move(
+                    card,
+                    zone,
+                    "701.23h",
+                    f"The found {card.name} fills the description whose cards go to the {zone}.",
+                )
+            else:
+                run.possible[label] = set()
+                run.maybe_move(
+                    card,
+                    zones,
+                    "701.23h",
+                    f"The found {card.name} can fill more than one description; "
+                    f"{space.searcher} chooses which, and so where it goes.",
+                )
+        return
+    run.found_fixed = None
+    if space.performed == "no":
+        return
+    for label in sorted(space.findable):
+        card = run.state.card(label)
+        fits = space.masks.get(label, (0, 0))[0]
+        zones = {
+            DESTINATION_ZONE.get(d.put, d.put) for i, d in enumerate(descriptions) if fits >> i & 1
+        }
+        run.maybe_move(
+            card,
+            zones,
+            "701.23h",
+            f"If found, {card.name} goes where the description it fills says.",
+        )
 
 
 def _apply_found_controlled(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
@@ -782,10 +1269,25 @@ def _apply_split(
 def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     for player in run.players_for(spec["who"], path):
         spaces = [s for s in run.last_spaces if s.searcher == player]
+        # A shuffle tied to searching follows the choice of zones: searching only the
+        # graveyard of "library and/or graveyard" doesn't search the library.
+        if any(s.zone_choice and "library" not in s.searched_zones for s in spaces):
+            run.result.shuffles[player] = Verdict(
+                "no",
+                "608.2c",
+                f"{player} chose not to search their library, so the shuffle that goes with "
+                "searching it doesn't happen.",
+            )
+            run.result.shuffled_portion[player] = Verdict(
+                "none", "608.2c", f"{player} doesn't shuffle."
+            )
+            continue
         conditional = spec["if_searched"]
         if conditional is None:
             # "You may search ... then shuffle" shuffles only if you searched (Ashiok rulings).
-            conditional = any(s.optional for s in spaces)
+            # (and "search your library and/or graveyard ... if you search your library this
+            # way, shuffle" only if the library was among the zones chosen.)
+            conditional = any(s.optional or s.zone_choice for s in spaces)
         if conditional and spaces:
             performed = _combine_performed([s.performed for s in spaces])
             blocked = all(s.status.value == "cannot" for s in spaces)
@@ -1060,8 +1562,7 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
 
 def _do_draw(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     for player in run.players_for(spec["who"], path):
-        for card in list(run.zones[(player, "library")][: spec["count"]]):
-            run.move(card, "hand", "121.1", f"{player} draws {card.name}.")
+        _draw_cards(run, player, spec["count"])
 
 
 def _do_discard(run: _Run, spec: Mapping[str, Any], path: str) -> None:
@@ -1108,6 +1609,62 @@ def _do_discard(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         run.result.explanation.append(f"{player} discards {count} card(s).")
 
 
+def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    """Look at the top N cards, take some, put the rest somewhere: never a search."""
+    if "value" in spec:
+        run.result.explanation.append("(look: not modelled in detail; looking isn't searching.)")
+        return
+    wanted = spec["filter"]
+    put = DESTINATION_ZONE.get(spec["put"], spec["put"])
+    rest = DESTINATION_ZONE.get(spec["rest"], spec["rest"])
+    for player in run.players_for(spec["who"], path):
+        looked = list(run.zones[(player, "library")][: spec["count"]])
+        fitting = [c for c in looked if wanted.matches(c.definition, {})]
+        fixed = run.choices.get(player, {}).get("take")
+        least = 0 if spec["up_to"] else min(spec["take"], len(fitting))
+        run.result.explanation.append(
+            f"{player} looks at the top {len(looked)} card(s) of their library (not a search)."
+        )
+        if fixed is not None:
+            where = f"choices.{player}.take"
+            labels = {c.label for c in fitting}
+            stray = [x for x in fixed if x not in labels]
+            if stray:
+                raise ScenarioError(
+                    where,
+                    f"{stray[0]} is not {with_article(wanted.describe())} among the cards "
+                    f"{player} looks at",
+                )
+            if not least <= len(fixed) <= spec["take"]:
+                raise ScenarioError(
+                    where, f"takes between {least} and {spec['take']} of the cards looked at"
+                )
+        for card in looked:
+            if fixed is not None:
+                taken = card.label in fixed
+                zone = put if taken else rest
+                why = "is taken" if taken else "goes with the rest"
+                run.move(card, zone, "608.2c", f"{card.name} {why}, to the {zone}.")
+            elif card in fitting and len(fitting) > least:
+                run.possible[card.label] = set()
+                run.maybe_move(
+                    card,
+                    {put, rest},
+                    "608.2c",
+                    f"{player} chooses whether {card.name} is one of the cards taken.",
+                )
+            elif card in fitting:
+                run.move(card, put, "608.2c", f"{card.name} must be taken: it goes to the {put}.")
+            else:
+                run.move(
+                    card,
+                    rest,
+                    "608.2c",
+                    f"{card.name} isn't {with_article(wanted.describe())}, so it goes with the "
+                    "rest.",
+                )
+
+
 def _do_add_mana(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     return  # recorded by the activation (mana_produced) before costs are paid
 
@@ -1139,6 +1696,7 @@ _HANDLERS = {
     "draw": _do_draw,
     "add_mana": _do_add_mana,
     "discard": _do_discard,
+    "look": _do_look,
     "create_effect": _do_create_effect,
 }
 
@@ -1164,13 +1722,83 @@ def resolve_history(scenario: Scenario) -> TurnRecord:
     for index, item in enumerate(scenario.history):
         if isinstance(item, Fact):
             continue
-        run = _Run(
+        result = _play(
             scenario, item, effects + tuple(turn_effects), facts, item.choices, f"history[{index}]"
         )
-        _resolve_step(run)
-        turn_effects.extend(run.result.created_effects)
-        steps.append(run.result)
+        turn_effects.extend(result.created_effects)
+        steps.append(result)
     return TurnRecord(facts, tuple(steps), tuple(turn_effects))
+
+
+def _play(
+    scenario: Scenario,
+    step: Step,
+    effects: tuple[ActiveEffect, ...],
+    facts: Sequence[Fact],
+    choices: Choices,
+    path: str = "resolve",
+) -> Resolution:
+    """Resolve one step; a kicker left open is both lines of play, merged."""
+    _check_kicked(scenario, step, choices, path)
+    if not kick_is_open(scenario, step, choices):
+        run = _Run(scenario, step, effects, facts, choices, path)
+        _resolve_step(run)
+        if path == "resolve":
+            _check_unused_finds(run)
+        return run.result
+    runs = []
+    for kicked in (False, True):
+        line = {**choices, step.by: {**choices.get(step.by, {}), "kicked": kicked}}
+        run = _Run(scenario, step, effects, facts, line, path)
+        _resolve_step(run)
+        if path == "resolve":
+            _check_unused_finds(run)
+        runs.append(run)
+    return _merge_runs(runs)
+
+
+def _merge_runs(runs: list[_Run]) -> Resolution:
+    """Lines of play that differ only by an open choice (was it kicked?), as one resolution:
+    values they agree on stay; the rest become the possibilities (702.33d)."""
+    first, second = (run.result for run in runs)
+    merged = Resolution(first.step, first.controller, first.source_label)
+    why = "It depends on whether the spell was kicked (702.33d), which isn't fixed here."
+    for one, other in zip_longest(first.searches, second.searches):
+        if one is None or other is None:
+            merged.searches.append(one or other)
+        else:
+            merged.searches.append(merge_spaces([one, other], why))
+    merged.search_groups = list(dict.fromkeys(first.search_groups + second.search_groups))
+    for label in {**first.zone_after, **second.zone_after}:
+        options = set().union(
+            *(run.possible.get(label, {run.state.card(label).zone}) for run in runs)
+        )
+        verdicts = [r.result.zone_after.get(label) for r in runs]
+        if len(options) == 1 and all(verdicts):
+            merged.zone_after[label] = verdicts[0]
+        else:
+            merged.zone_after[label] = Verdict(_zones_text(options), "702.33d", why)
+    for name in ("shuffles", "shuffled_portion", "mills", "mana", "dredge", "tapped_after"):
+        mine, theirs = getattr(first, name), getattr(second, name)
+        target = getattr(merged, name)
+        for key in {**mine, **theirs}:
+            a, b = mine.get(key), theirs.get(key)
+            if a is not None and b is not None and a.value == b.value:
+                target[key] = a
+            elif a is not None:
+                target[key] = Verdict(a.value, a.rule, f"If not kicked: {a.reason} {why}")
+            else:
+                target[key] = Verdict(b.value, b.rule, f"If kicked: {b.reason} {why}")
+    for name in ("counters", "life", "face_down"):
+        getattr(merged, name).update({**getattr(second, name), **getattr(first, name)})
+    merged.created_effects = list(first.created_effects)
+    merged.condition = first.condition
+    merged.explanation = [
+        *first.explanation,
+        "If kicked:",
+        *(line for line in second.explanation if line not in first.explanation),
+    ]
+    return merged
 
 
 def resolve_step(
@@ -1181,18 +1809,24 @@ def resolve_step(
     if step is None:
         return Resolution(None)
     effects = battlefield_effects(scenario.state) + turn.effects
-    run = _Run(scenario, step, effects, turn.facts, step.choices if choices is None else choices)
-    _resolve_step(run)
-    _check_unused_finds(run)
-    return run.result
+    return _play(scenario, step, effects, turn.facts, step.choices if choices is None else choices)
 
 
 def _check_unused_finds(run: _Run) -> None:
     for player, decisions in run.choices.items():
-        if "dredge" in decisions and (run.step.kind != "draw" or run.step.source != player):
-            raise ScenarioError(
-                f"choices.{player}.dredge", f"{player} isn't drawing here; dredge replaces a draw"
-            )
+        if "dredge" in decisions:
+            draws = run.draws_made.get(player, 0)
+            wanted = decisions["dredge"]
+            if not draws:
+                raise ScenarioError(
+                    f"choices.{player}.dredge",
+                    f"{player} isn't drawing here; dredge replaces a draw",
+                )
+            if isinstance(wanted, list) and len(wanted) > draws:
+                raise ScenarioError(
+                    f"choices.{player}.dredge",
+                    f"{len(wanted)} dredge choices for {draws} draw(s) by {player}",
+                )
         for label in decisions.get("find", []):
             if not any(
                 label in s.finds

@@ -9,7 +9,7 @@ from typing import Any
 
 from .cards import CardDefinition, Catalog, default_catalog
 from .errors import ScenarioError
-from .state import PLAYER_ZONES, CardInstance, GameState
+from .state import NO_COUNTERS, PLAYER_ZONES, CardInstance, GameState
 
 STEP_KINDS = ("cast", "activate", "trigger", "draw")
 # A zone name as a choice key fixes which found cards go there when an effect splits them
@@ -27,12 +27,31 @@ CHOICE_KEYS = (
             "opponent_chooses",
             "alt_cost",
             "dredge",
+            "cost",
+            "zones",
+            "kicked",
+            "take",
         }
     )
     | SPLIT_CHOICE_KEYS
     | {"x"}
 )
 FACT_KINDS = frozenset({"searched_library", "ignored_search_prohibition"})
+# The keys a step, a fact and a zone's card object may have (anything else is refused).
+STEP_KEYS = frozenset({*STEP_KINDS, "by", "targets", "choices", "event", "ability", "x", "kicked"})
+FACT_KEYS = frozenset({"fact", "player", "source", "paid_by"})
+CARD_ENTRY_KEYS = frozenset(
+    {
+        "card",
+        "label",
+        "controller",
+        "tapped",
+        "entered_this_turn",
+        "summoning_sick",
+        "attached_to",
+        "counters",
+    }
+)
 
 Choices = Mapping[str, Mapping[str, Any]]
 # CR 305.6: these land types carry an intrinsic "{T}: Add [mana]" ability.
@@ -51,6 +70,7 @@ class Step:
     event: str = ""
     ability: int | None = None
     x: int | None = None  # the value of X chosen as the spell was cast (`resolve.x`)
+    kicked: bool | None = None  # whether the kicker cost was paid (`resolve.kicked`)
 
 
 @dataclass(frozen=True)
@@ -59,6 +79,7 @@ class Fact:
 
     kind: str
     player: str
+    source: str | None = None  # ignored_search_prohibition: the permanent paid for
 
 
 @dataclass(frozen=True)
@@ -87,30 +108,28 @@ def _split_entry(entry: Any, path: str) -> tuple[str, str | None, dict[str, Any]
         name = entry.get("card")
         if not isinstance(name, str):
             raise ScenarioError(path, 'a card object needs "card": NAME')
-        unknown = set(entry) - {
-            "card",
-            "label",
-            "controller",
-            "tapped",
-            "entered_this_turn",
-            "summoning_sick",
-            "attached_to",
-        }
+        unknown = set(entry) - CARD_ENTRY_KEYS
         if unknown:
+            raise ScenarioError(path, _unknown_keys(unknown, CARD_ENTRY_KEYS))
+        if entry.get("entered_this_turn") and entry.get("summoning_sick") is False:
+            # Entering this turn means it hasn't been controlled since its controller's most
+            # recent turn began; the reverse needn't hold (it arrived in an opponent's turn).
             raise ScenarioError(
-                path,
-                f"unknown key(s) {sorted(unknown)}; use card, label, controller, tapped, "
-                "entered_this_turn (or summoning_sick), attached_to",
+                f"{path}.summoning_sick",
+                "contradicts entered_this_turn: a creature that entered this turn hasn't been "
+                "under its controller's control since their most recent turn began (302.6)",
             )
-        if "summoning_sick" in entry:
-            # The usual name for the 302.6 condition: the same fact as entered_this_turn.
-            if "entered_this_turn" in entry and bool(entry["entered_this_turn"]) != bool(
-                entry["summoning_sick"]
-            ):
-                raise ScenarioError(
-                    f"{path}.summoning_sick", "contradicts entered_this_turn (302.6)"
-                )
-            entry = {**entry, "entered_this_turn": entry["summoning_sick"]}
+        counters = entry.get("counters")
+        if counters is not None and (
+            not isinstance(counters, dict)
+            or not all(
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                for k, v in counters.items()
+            )
+        ):
+            raise ScenarioError(
+                f"{path}.counters", 'must map counter kinds to numbers, e.g. {"+1/+1": 2}'
+            )
         label = entry.get("label")
         if label is not None and not isinstance(label, str):
             raise ScenarioError(f"{path}.label", "must be a string")
@@ -118,16 +137,28 @@ def _split_entry(entry: Any, path: str) -> tuple[str, str | None, dict[str, Any]
     raise ScenarioError(path, 'a card entry must be "Name", "Name#label" or an object')
 
 
+def _unknown_keys(unknown: set[str], accepted: frozenset[str]) -> str:
+    return f"unknown key(s) {sorted(unknown)}; the keys accepted here are {sorted(accepted)}"
+
+
+def _entry_path(card: CardInstance) -> str:
+    return f"zones.{card.owner}.{card.zone}[{card.position - 1}]"
+
+
 def _label_error(path: str, label: str, seen: Mapping[str, CardInstance]) -> ScenarioError:
-    return ScenarioError(
-        path,
-        f"label {label!r} is used twice"
-        if label in seen
-        else f"label {label!r} is also a player's name",
-    )
+    if label in seen:
+        first = _entry_path(seen[label])
+        return ScenarioError(path, f"label {label!r} is used twice: at {first} and at {path}")
+    return ScenarioError(path, f"label {label!r} is also a player's name")
 
 
-def _parse_zones(zones: Any, players: tuple[str, ...], active: str, catalog: Catalog) -> GameState:
+def _parse_zones(
+    zones: Any,
+    players: tuple[str, ...],
+    active: str,
+    catalog: Catalog,
+    life: Mapping[str, int] | None = None,
+) -> GameState:
     """Read every zone into card instances and index them as they are read (one pass)."""
     if not isinstance(zones, dict):
         raise ScenarioError("zones", "must be an object of players to zones")
@@ -169,6 +200,8 @@ def _parse_zones(zones: Any, players: tuple[str, ...], active: str, catalog: Cat
                 "entered_this_turn": False,
                 "generated_label": True,
                 "attached_to": None,
+                "summoning_sick": False,
+                "counters": NO_COUNTERS,
             }
             prefix = f"{player}.{zone}."
             zone_cards: list[CardInstance] = []
@@ -206,7 +239,8 @@ def _parse_zones(zones: Any, players: tuple[str, ...], active: str, catalog: Cat
                     f"zones.{card.owner}.{card.zone}[{card.position - 1}].attached_to",
                     f"no card is labelled {card.attached_to!r}",
                 )
-    return GameState.indexed(players, active, tuple(cards), by_label, by_zone)
+    listed = frozenset((p, z) for p, player_zones in zones.items() for z in player_zones)
+    return GameState.indexed(players, active, tuple(cards), by_label, by_zone, life, listed)
 
 
 def _parse_entry(
@@ -246,6 +280,8 @@ def _parse_entry(
         bool(extra.get("entered_this_turn", False)) if extra else False,
         generated,
         extra.get("attached_to") if extra else None,
+        bool(extra.get("summoning_sick", False)) if extra else False,
+        dict(extra["counters"]) if extra and extra.get("counters") else None,
     )
 
 
@@ -303,13 +339,48 @@ def parse_choices(raw: Any, path: str, state: GameState) -> Choices:
         ):
             raise ScenarioError(f"{where}.x", "X must be a non-negative whole number")
         if "dredge" in decisions:
-            # The drawer's dredge decision (702.52a): a dredge card's label, or false to draw.
+            # The drawer's dredge decisions (702.52a): per draw, a dredge card's label or false
+            # to draw; a single value fixes the first draw (any later ones are plain draws).
             dredge = decisions["dredge"]
-            if dredge is not False and (not isinstance(dredge, str) or state.card(dredge) is None):
+            per_draw = dredge if isinstance(dredge, list) else [dredge]
+            if not per_draw or not all(
+                d is False or (isinstance(d, str) and state.card(d) is not None) for d in per_draw
+            ):
                 raise ScenarioError(
-                    f"{where}.dredge", "must be the label of a dredge card, or false to draw"
+                    f"{where}.dredge",
+                    "must be the label of a dredge card, or false to draw (or a list of "
+                    "those, one per draw)",
                 )
-        for key in ("search", "ignore_prohibition", "alt_cost"):
+        for key in ("cost", "take"):
+            if key in decisions:
+                chosen = decisions[key]
+                if not isinstance(chosen, list) or any(
+                    not isinstance(x, str) or state.card(x) is None for x in chosen
+                ):
+                    raise ScenarioError(f"{where}.{key}", "must be a list of card labels")
+        if "zones" in decisions:
+            zones = decisions["zones"]
+            if (
+                not isinstance(zones, list)
+                or not zones
+                or any(z not in PLAYER_ZONES for z in zones)
+                or len(set(zones)) != len(zones)
+            ):
+                raise ScenarioError(
+                    f"{where}.zones", 'must list the zones searched, e.g. ["graveyard"]'
+                )
+        if "ignore_prohibition" in decisions:
+            # true: paid for every escapable prohibition; a list names the ones paid for.
+            paid = decisions["ignore_prohibition"]
+            if not isinstance(paid, bool) and (
+                not isinstance(paid, list)
+                or any(not isinstance(x, str) or state.card(x) is None for x in paid)
+            ):
+                raise ScenarioError(
+                    f"{where}.ignore_prohibition",
+                    "must be true or false, or the labels of the permanents paid for",
+                )
+        for key in ("search", "alt_cost", "kicked"):
             if key in decisions and not isinstance(decisions[key], bool):
                 raise ScenarioError(f"{where}.{key}", "must be true or false")
         parsed[player] = MappingProxyType(dict(decisions))
@@ -321,13 +392,10 @@ def parse_step(raw: Any, path: str, state: GameState, catalog: Catalog) -> Step 
     if not isinstance(raw, dict):
         raise ScenarioError(path, "must be an object")
     if "fact" in raw:
-        if raw["fact"] not in FACT_KINDS:
-            raise ScenarioError(
-                f"{path}.fact", f"unknown fact {raw['fact']!r}; use {sorted(FACT_KINDS)}"
-            )
-        if raw.get("player") not in state.players:
-            raise ScenarioError(f"{path}.player", f"{raw.get('player')!r} is not a player")
-        return Fact(raw["fact"], raw["player"])
+        return _parse_fact(raw, path, state)
+    unknown = set(raw) - STEP_KEYS
+    if unknown:
+        raise ScenarioError(path, _unknown_keys(unknown, STEP_KEYS))
     kinds = [k for k in STEP_KINDS if k in raw]
     if len(kinds) != 1:
         raise ScenarioError(path, f"needs exactly one of {list(STEP_KINDS)} (or a fact)")
@@ -384,6 +452,9 @@ def parse_step(raw: Any, path: str, state: GameState, catalog: Catalog) -> Step 
     x = raw.get("x")
     if x is not None and (isinstance(x, bool) or not isinstance(x, int) or x < 0):
         raise ScenarioError(f"{path}.x", "X must be a non-negative whole number")
+    kicked = raw.get("kicked")
+    if kicked is not None and not isinstance(kicked, bool):
+        raise ScenarioError(f"{path}.kicked", "must be true or false")
     return Step(
         kind=kind,
         source=source,
@@ -393,7 +464,64 @@ def parse_step(raw: Any, path: str, state: GameState, catalog: Catalog) -> Step 
         event=event if isinstance(event, str) else "",
         ability=ability,
         x=x,
+        kicked=kicked,
     )
+
+
+def _parse_fact(raw: Mapping[str, Any], path: str, state: GameState) -> Fact:
+    unknown = set(raw) - FACT_KEYS
+    if unknown:
+        raise ScenarioError(path, _unknown_keys(unknown, FACT_KEYS))
+    if raw["fact"] not in FACT_KINDS:
+        raise ScenarioError(
+            f"{path}.fact", f"unknown fact {raw['fact']!r}; use {sorted(FACT_KINDS)}"
+        )
+    player = raw.get("player")
+    if player not in state.players:
+        raise ScenarioError(f"{path}.player", f"{player!r} is not a player")
+    source = raw.get("source")
+    if raw["fact"] != "ignored_search_prohibition":
+        extra = {"source", "paid_by"} & set(raw)
+        if extra:
+            raise ScenarioError(
+                f"{path}.{sorted(extra)[0]}", "only an ignored_search_prohibition fact has it"
+            )
+        return Fact(raw["fact"], player)
+    paid_by = raw.get("paid_by", player)
+    if paid_by != player:
+        # Leonin Arbiter: "Any player may pay {2} for that player to ignore this effect": the
+        # payment lets only the paying player ignore it.
+        raise ScenarioError(
+            f"{path}.paid_by",
+            f"{paid_by!r} can't pay for {player}: each player pays for themself to ignore the "
+            "effect (Leonin Arbiter's ruling)",
+        )
+    if source is None:
+        escapable = _escapable_prohibitions(state)
+        if len(escapable) > 1:
+            raise ScenarioError(
+                f"{path}.source",
+                "the payment is made for one permanent's effect at a time: name which one "
+                f"(one of {escapable})",
+            )
+        source = escapable[0] if escapable else None
+    elif state.card(source) is None or source not in _escapable_prohibitions(state):
+        raise ScenarioError(
+            f"{path}.source",
+            f"{source!r} is not a permanent whose prohibition can be ignored by paying "
+            f"(use one of {_escapable_prohibitions(state)})",
+        )
+    return Fact(raw["fact"], player, source)
+
+
+def _escapable_prohibitions(state: GameState) -> list[str]:
+    """Labels of permanents whose search prohibition a payment lets a player ignore."""
+    return [
+        card.label
+        for card in state.permanents()
+        for static in card.definition.static
+        if static.kind == "search_prohibition" and static.spec.get("escape")
+    ]
 
 
 def parse_scenario(spec: Mapping[str, Any], catalog: Catalog | None = None) -> Scenario:
@@ -421,7 +549,14 @@ def parse_scenario(spec: Mapping[str, Any], catalog: Catalog | None = None) -> S
     base = catalog or default_catalog()
     local = spec.get("cards") or []
     full_catalog = base.extend(Catalog.from_json(local, "cards").definitions()) if local else base
-    state = _parse_zones(spec.get("zones", {}), players_t, active, full_catalog)
+    life = spec.get("life")
+    if life is not None and (
+        not isinstance(life, dict)
+        or any(p not in players_t for p in life)
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in life.values())
+    ):
+        raise ScenarioError("life", 'must map players to life totals, e.g. {"Alice": 20}')
+    state = _parse_zones(spec.get("zones", {}), players_t, active, full_catalog, life)
     history_raw = spec.get("history") or []
     if not isinstance(history_raw, list):
         raise ScenarioError("history", "must be a list of steps or facts")

@@ -7,9 +7,9 @@ must, may or cannot be found, and it bounds how many cards can be found as [min,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from .cards import Filter, with_article
+from .cards import Description, Filter, with_article
 from .effects import ActiveEffect
 from .errors import ScenarioError
 from .state import HIDDEN_ZONES, CardInstance
@@ -45,6 +45,15 @@ class SearchSpace:
     # The player who makes this search's decisions when another player controls the searcher
     # (Opposition Agent); None when the searcher decides.
     controlled_by: str | None = None
+    # One search for several descriptions (701.23h: "a Forest card and a Plains card"): each
+    # found card fills one description. `masks` maps a findable label to (the descriptions it
+    # fits, the ones it must fill when able) as bit masks.
+    descriptions: tuple[Description, ...] = ()
+    masks: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    # "Search your library and/or graveyard": the searcher chose (or may choose) the zones.
+    zone_choice: bool = False
+    rest: str | None = None  # where the cards not found go ("exile the rest")
+    may_look: str = "nobody"  # exile_face_down: who may look at the found cards (406.3)
 
     @property
     def searched_own_library(self) -> bool:
@@ -64,6 +73,7 @@ class _Branch:
     max_found: int
     rule: str
     reason: str
+    masks: dict[str, tuple[int, int]] | None = None
 
 
 def _count_text(count: object, up_to: bool) -> str:
@@ -137,6 +147,8 @@ def _branch(
         for card in below:
             finds[card.label] = below_portion
     candidates = public + hidden
+    if spec.get("descriptions"):
+        return _several_branch(finds, public, hidden, spec["descriptions"], names)
     if not wanted.has_quality:
         return _quantity_branch(finds, candidates, count, up_to)
     return _quality_branch(finds, public, hidden, count, up_to, wanted.different_names, description)
@@ -257,6 +269,143 @@ def _quality_branch(
     return _Branch(finds, low, high, "701.23b", _bounds_reason(low, high, bool(hidden)))
 
 
+def max_fill(groups: Sequence[tuple[int, int]], caps: Sequence[int]) -> int:
+    """Most cards that can each fill one description: a max flow from groups of `count`
+    interchangeable cards (with a bit mask of the descriptions they fit) to descriptions with
+    room for `caps[i]` cards. The graph is tiny (a few groups, at most a handful of
+    descriptions), so plain augmenting paths are enough."""
+    groups = [(n, mask) for n, mask in groups if n and mask]
+    left = [n for n, _ in groups]
+    room = list(caps)
+    # flow[g][d]: cards of group g filling description d
+    flow = [[0] * len(caps) for _ in groups]
+    total = 0
+    while True:
+        path = _augmenting_path(groups, left, room, flow)
+        if path is None:
+            return total
+        total += 1
+        for kind, g, d in path:
+            flow[g][d] += 1 if kind == "+" else -1
+        left[path[0][1]] -= 1
+        room[path[-1][2]] -= 1
+
+
+def _augmenting_path(
+    groups: Sequence[tuple[int, int]], left: list[int], room: list[int], flow: list[list[int]]
+) -> list[tuple[str, int, int]] | None:
+    """A breadth-first path source -> group -> description (-> group -> description ...)."""
+    count = len(room)
+    for start, spare in enumerate(left):
+        if not spare:
+            continue
+        # BFS over groups; parent[d] = (group, previous description or None)
+        parent: dict[int, tuple[int, int | None]] = {}
+        queue = [(start, None)]
+        seen_groups = {start}
+        while queue:
+            g, came = queue.pop(0)
+            for d in range(count):
+                if not groups[g][1] >> d & 1 or d in parent:
+                    continue
+                parent[d] = (g, came)
+                if room[d]:
+                    path: list[tuple[str, int, int]] = []
+                    while True:
+                        group, previous = parent[d]
+                        path.append(("+", group, d))
+                        if previous is None:
+                            break
+                        path.append(("-", group, previous))
+                        d = previous
+                    path.reverse()
+                    return path
+                for other, row in enumerate(flow):
+                    if row[d] and other not in seen_groups:
+                        seen_groups.add(other)
+                        queue.append((other, d))
+    return None
+
+
+def _required_mask(descriptions: Sequence[Description], card: CardInstance) -> int:
+    """Descriptions a card must fill when able: not "up to", and either no stated quality
+    (701.23d) or the card is in a public zone (701.23b)."""
+    mask = 0
+    for i, description in enumerate(descriptions):
+        if description.up_to:
+            continue
+        if not description.filter.has_quality or card.zone not in HIDDEN_ZONES:
+            mask |= 1 << i
+    return mask
+
+
+def _several_branch(
+    finds: dict[str, Verdict],
+    public: list[CardInstance],
+    hidden: list[CardInstance],
+    descriptions: Sequence[Description],
+    names: Names,
+) -> _Branch:
+    """701.23h: one search for several descriptions; each found card fills one of them.
+
+    The bounds are flows: at most as many cards as can each fill a different slot; at least as
+    many as the cards that must be found when able (public matches, 701.23b; any card for a
+    bare quantity, 701.23d) can fill. A card must be found when leaving it out always leaves a
+    slot it could fill open.
+    """
+    caps = [d.count for d in descriptions]
+    masks: dict[str, tuple[int, int]] = {}
+    groups: dict[tuple[int, int], list[CardInstance]] = {}
+    for card in public + hidden:
+        fits = 0
+        for i, description in enumerate(descriptions):
+            if description.filter.matches(card.definition, names):
+                fits |= 1 << i
+        required = fits & _required_mask(descriptions, card)
+        masks[card.label] = (fits, required)
+        groups.setdefault((fits, required), []).append(card)
+    high = max_fill([(len(cards), fits) for (fits, _), cards in groups.items()], caps)
+    low = max_fill([(len(cards), req) for (_, req), cards in groups.items()], caps)
+    text = " and ".join(with_article(d.filter.describe()) for d in descriptions)
+    for (fits, required), cards in groups.items():
+        must = False
+        if required:
+            others = [
+                (len(group) - (key == (fits, required)), key[0]) for key, group in groups.items()
+            ]
+            base = max_fill(others, caps)
+            must = max_fill([*others, (1, required)], caps) > base
+        fitting = [d.filter.describe() for i, d in enumerate(descriptions) if fits >> i & 1]
+        for card in cards:
+            if must:
+                verdict = Verdict(
+                    "must",
+                    "701.23b",
+                    f"{card.name} is in a public zone and fits {with_article(fitting[0])}, and "
+                    "without it that description can't be filled, so it must be found.",
+                )
+            else:
+                verdict = Verdict(
+                    "may",
+                    "701.23h",
+                    f"{card.name} can fill {' or '.join(with_article(f) for f in fitting)} in "
+                    f"this one search for {text}; the searcher chooses which cards fill them.",
+                )
+            finds[card.label] = verdict
+    reason = (
+        f"One search for {text} (701.23h): each found card fills one description, so between "
+        f"{low} and {high} can be found."
+    )
+    return _Branch(finds, low, high, "701.23h", reason, masks)
+
+
+def fits_descriptions(space: SearchSpace, labels: Sequence[str]) -> bool:
+    """Can these found cards each fill a different description of the search?"""
+    caps = [d.count for d in space.descriptions]
+    groups = [(1, space.masks[label][0]) for label in labels]
+    return max_fill(groups, caps) == len(labels)
+
+
 def _shared_names(cards: list[CardInstance]) -> set[str]:
     seen: set[str] = set()
     shared: set[str] = set()
@@ -288,9 +437,10 @@ def _status(
     if not searched_zones:
         names = ", ".join(sorted({e.source_name for e in prohibited}))
         escapes = [e for e in prohibited if e.spec.get("escape")]
+        each = f" for each of the {len(escapes)} of them, by {searcher}" if len(escapes) > 1 else ""
         note = (
-            f" ({escapes[0].spec['escape']} could have been paid for {searcher} as a special "
-            "action before this resolved, 116.2d, but nothing records that it was)"
+            f" ({escapes[0].spec['escape']} could have been paid{each} as a special action "
+            "before this resolved, 116.2d, but nothing records that it was)"
             if escapes and len(escapes) == len(prohibited)
             else ""
         )
@@ -353,6 +503,11 @@ def plan_search(
         if status.value != "cannot"
         else []
     )
+    masks: dict[str, tuple[int, int]] = {}
+    for branch in branches:
+        for label, (fits, required) in (branch.masks or {}).items():
+            known = masks.get(label, (0, required))
+            masks[label] = (known[0] | fits, known[1] & required)
     if len(branches) == 1:
         finds.update(branches[0].finds)
     elif branches:
@@ -457,6 +612,10 @@ def plan_search(
         min_if_searching=low_if_searching,
         optional=bool(spec["may"]) or escape_unpaid,
         split=spec.get("split"),
+        descriptions=tuple(spec.get("descriptions") or ()),
+        masks=masks,
+        rest=spec.get("rest"),
+        may_look=spec.get("may_look", "nobody"),
     )
 
 
@@ -499,8 +658,98 @@ def check_found_set(
                 space.found_count.rule,
                 f"At least {floor} card(s) must be found: {space.found_count.reason}",
             )
+        if space.descriptions:
+            verdict = _check_descriptions(space, in_space)
+            if verdict is not None:
+                return verdict
         if space.different_names:
             found_names = [names[x] for x in in_space]
             if len(set(found_names)) != len(found_names):
                 return Verdict(False, "701.23b", "The cards found must have different names.")
     return Verdict(True, "701.23b", "Those cards are a legal set to find.")
+
+
+def _check_descriptions(space: SearchSpace, chosen: Sequence[str]) -> Verdict | None:
+    """701.23h: the found cards must each fill a different description, and no card that must
+    be found when able (701.23b, 701.23d) may be left out while a slot it fits is open."""
+    if not fits_descriptions(space, chosen):
+        return Verdict(
+            False,
+            "701.23h",
+            "Those cards can't each fill a different description of the search "
+            f"({space.description}).",
+        )
+    caps = [d.count for d in space.descriptions]
+    groups = [(1, space.masks[label][0]) for label in chosen]
+    for label, (_, required) in space.masks.items():
+        if label in chosen or not required:
+            continue
+        if max_fill([*groups, (1, required)], caps) > len(chosen):
+            return Verdict(
+                False,
+                "701.23b",
+                f"{label} is in a public zone and a description it fits is still open, so it "
+                "can't be left unfound.",
+            )
+    return None
+
+
+def merge_zone_choices(spaces: Sequence[SearchSpace], searcher: str) -> SearchSpace:
+    """The space of a search whose zones the searcher chooses, not yet chosen: the union of
+    the spaces for each choice of zones (the first is the one through every zone)."""
+    full = spaces[0]
+    why = (
+        f"Whether it can be found depends on which of the zones ({', '.join(full.zones)}) "
+        f"{searcher} chooses to search."
+    )
+    merged = merge_spaces(spaces, why)
+    return replace(
+        merged,
+        found_count=Verdict(
+            merged.found_count.value,
+            full.found_count.rule,
+            f"{searcher} chooses which of the zones to search; between "
+            f"{merged.found_count.value[0]} and {merged.found_count.value[1]} cards can be found.",
+        ),
+        performed="if_searched" if full.performed == "yes" else full.performed,
+        zone_choice=True,
+    )
+
+
+def merge_spaces(spaces: Sequence[SearchSpace], why: str) -> SearchSpace:
+    """One search on several lines of play (an open choice): what they agree on stays, the
+    rest is "may"; the bounds span every line."""
+    full = spaces[0]
+    labels = {label for space in spaces for label in space.finds}
+    finds: dict[str, Verdict] = {}
+    unsearched = Verdict("cannot", "701.23a", "")
+    for label in labels:
+        verdicts = [space.finds.get(label, unsearched) for space in spaces]
+        values = {v.value for v in verdicts}
+        if len(values) == 1:
+            finds[label] = next(v for v in verdicts if v.reason)
+        else:
+            finds[label] = Verdict("may", "701.23a", why)
+    must = frozenset(x for x, v in finds.items() if v.value == "must")
+    findable = frozenset(x for x, v in finds.items() if v.value != "cannot")
+    low = min(s.found_count.value[0] for s in spaces)
+    high = max(s.found_count.value[1] for s in spaces)
+    statuses = {s.status.value for s in spaces}
+    performed = {s.performed for s in spaces}
+    masks: dict[str, tuple[int, int]] = {}
+    for space in spaces:
+        for label, (fits, required) in space.masks.items():
+            known = masks.get(label, (0, required))
+            masks[label] = (known[0] | fits, known[1] & required)
+    return replace(
+        full,
+        finds=finds,
+        must_find=must,
+        may_find=findable - must,
+        found_count=Verdict([low, high], full.found_count.rule, full.found_count.reason),
+        min_if_searching=min(s.min_if_searching for s in spaces),
+        status=full.status if len(statuses) == 1 else Verdict("may", full.status.rule, why),
+        performed=performed.pop() if len(performed) == 1 else "if_searched",
+        searched_zones=tuple(z for z in full.zones if any(z in s.searched_zones for s in spaces)),
+        masks=masks,
+    )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from .cards import CardDefinition
 
@@ -10,6 +12,7 @@ from .cards import CardDefinition
 ZONES = ("battlefield", "hand", "library", "graveyard", "exile", "outside", "stack")
 # CR 400.2: library and hand are hidden; cards outside the game are treated as hidden (701.23j).
 HIDDEN_ZONES = frozenset({"library", "hand", "outside"})
+NO_COUNTERS: Mapping[str, int] = MappingProxyType({})
 PLAYER_ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "outside")
 
 
@@ -28,6 +31,11 @@ class CardInstance:
     entered_this_turn: bool = False
     generated_label: bool = False
     attached_to: str | None = None  # an Aura's or Equipment's permanent
+    # 302.6: not under its controller's control continuously since their most recent turn
+    # began. Entering this turn implies it; a creature that arrived during an opponent's turn,
+    # before its controller's turn began again, is sick without having entered this turn.
+    summoning_sick: bool = False
+    counters: Mapping[str, int] = field(default_factory=dict)  # e.g. {"+1/+1": 2}
 
     @classmethod
     def fast(
@@ -43,6 +51,8 @@ class CardInstance:
         entered_this_turn: bool,
         generated_label: bool,
         attached_to: str | None = None,
+        summoning_sick: bool = False,
+        counters: Mapping[str, int] | None = None,
     ) -> CardInstance:
         """Build without the frozen __init__'s per-field setattr (parsing 400 cards stays cheap)."""
         card = object.__new__(cls)
@@ -58,7 +68,14 @@ class CardInstance:
         fields["entered_this_turn"] = entered_this_turn
         fields["generated_label"] = generated_label
         fields["attached_to"] = attached_to
+        fields["summoning_sick"] = summoning_sick
+        fields["counters"] = counters or NO_COUNTERS
         return card
+
+    @property
+    def sick(self) -> bool:
+        """Not under its controller's control continuously since their most recent turn began."""
+        return self.summoning_sick or self.entered_this_turn
 
     @property
     def hidden(self) -> bool:
@@ -73,6 +90,9 @@ class GameState:
     players: tuple[str, ...]
     active: str
     cards: tuple[CardInstance, ...]
+    life: Mapping[str, int] = field(default_factory=dict)  # life totals the scenario gives
+    # (player, zone) pairs the scenario writes, even empty: an unwritten zone is undescribed.
+    listed: frozenset[tuple[str, str]] = frozenset()
     _by_label: dict[str, CardInstance] = field(init=False, repr=False, compare=False)
     _by_zone: dict[tuple[str, str], tuple[CardInstance, ...]] = field(
         init=False, repr=False, compare=False
@@ -97,6 +117,8 @@ class GameState:
         cards: tuple[CardInstance, ...],
         by_label: dict[str, CardInstance],
         by_zone: dict[tuple[str, str], tuple[CardInstance, ...]],
+        life: Mapping[str, int] | None = None,
+        listed: frozenset[tuple[str, str]] = frozenset(),
     ) -> GameState:
         """Build from indexes the caller made while reading the cards (the scenario parser).
 
@@ -108,6 +130,8 @@ class GameState:
         fields["players"] = players
         fields["active"] = active
         fields["cards"] = cards
+        fields["life"] = life or {}
+        fields["listed"] = listed
         fields["_by_label"] = by_label
         fields["_by_zone"] = by_zone
         return state
@@ -147,6 +171,10 @@ class GameState:
     def permanents_controlled_by(self, player: str) -> tuple[CardInstance, ...]:
         """Permanents `player` controls."""
         return tuple(c for c in self.cards if c.zone == "battlefield" and c.controller == player)
+
+    def life_total(self, player: str) -> int:
+        """The player's life total before the step resolves (20 unless the scenario says)."""
+        return self.life.get(player, 20)
 
     def labels(self) -> frozenset[str]:
         """Every card label."""

@@ -52,7 +52,7 @@ def test_the_parsers_fast_indexes_match_the_general_ones(spec: dict) -> None:
     scenario must give the same outcome."""
     scenario = parse_scenario(spec)
     state = scenario.state
-    rebuilt = GameState(state.players, state.active, state.cards)
+    rebuilt = GameState(state.players, state.active, state.cards, state.life, state.listed)
     assert state == rebuilt
     assert state._by_label == rebuilt._by_label
     assert list(state._by_zone.items()) == list(rebuilt._by_zone.items())

@@ -48,7 +48,8 @@ def test_dredging_with_too_short_a_library_is_an_error_citing_702_52b():
     assert "702.52b" in str(error.value)
 
 
-def test_summoning_sick_is_read_as_entered_this_turn():
+def test_summoning_sick_is_control_since_the_controllers_turn_began():
+    # 302.6: "under its controller's control continuously since their most recent turn began".
     elves = {"card": "Llanowar Elves", "label": "e", "summoning_sick": True}
     spec = {
         "format": "scenario/1",
@@ -63,8 +64,16 @@ def test_summoning_sick_is_read_as_entered_this_turn():
         "expect": [],
     }
     assert evaluate_claim(spec, {"claim": "mana_produced", "card": "e"}).value == ""
+    # Arrived during an opponent's turn: not "entered this turn", still sick.
+    earlier = copy.deepcopy(spec)
+    earlier["zones"]["Alice"]["battlefield"][0]["entered_this_turn"] = False
+    verdict = evaluate_claim(earlier, {"claim": "mana_produced", "card": "e"})
+    assert (verdict.value, verdict.rule) == ("", "302.6")
+    assert "this turn" not in verdict.reason
     contradictory = copy.deepcopy(spec)
-    contradictory["zones"]["Alice"]["battlefield"][0]["entered_this_turn"] = False
+    contradictory["zones"]["Alice"]["battlefield"][0].update(
+        {"entered_this_turn": True, "summoning_sick": False}
+    )
     with pytest.raises(ScenarioError) as error:
         parse_scenario(contradictory)
-    assert "zones.Alice.battlefield[0]" in str(error.value)
+    assert "zones.Alice.battlefield[0].summoning_sick" in str(error.value)

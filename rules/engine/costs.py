@@ -1,0 +1,304 @@
+"""Activation costs as data: what each part of a cost asks for, and whether it can be paid.
+
+A cost string such as "{1}{B}, Discard this card" or "{T}, Pay 1 life, Sacrifice this land" is
+read once, when the card is parsed, into `CostPart`s; the resolver pays them and `can_activate`
+asks the same questions (602.2b: costs are paid in full or the ability isn't activated).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import ScenarioError
+from .verdict import Verdict
+
+if TYPE_CHECKING:
+    from .cards import Filter
+    from .state import CardInstance, GameState
+
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "another": 1}
+_COUNT = r"(a|an|one|two|three|four|five|another|\d+)"
+_SELF = r"(this(?: \w+)?|~|cardname|{name})"
+# What each kind of part does to the cards it uses, and the rule that says so.
+MOVES = {
+    "sacrifice": ("graveyard", "701.21a"),
+    "discard": ("graveyard", "701.9a"),
+    "exile": ("exile", "701.13a"),
+    "return": ("hand", "608.2c"),
+}
+COST_FORMS = (
+    '"{T}", "{Q}", mana symbols, "Sacrifice this creature", "Sacrifice a land", "Discard this '
+    'card", "Discard a card", "Exile this card from your graveyard", "Exile a creature card from '
+    'your graveyard", "Pay 2 life", "Tap an untapped creature you control", "Remove a +1/+1 '
+    'counter from this creature", "Return a land you control to its owner\'s hand", "+1"/"−2"'
+)
+
+
+@dataclass(frozen=True)
+class CostPart:
+    """One part of a cost: `kind`, how many, of what (`filter`), from where (`zone`)."""
+
+    # mana, tap, untap, sacrifice, discard, exile, pay_life, tap_other, remove_counters,
+    # return, loyalty
+    kind: str
+    text: str
+    self_only: bool = False  # "this card"/"this creature": the source itself
+    count: int = 1
+    filter: Filter | None = None
+    zone: str = "battlefield"  # where the cards it uses are (hand, graveyard, battlefield)
+    counter: str = ""  # remove_counters: the kind of counter
+    other: bool = False  # "another": not the source
+
+    @property
+    def chooses(self) -> bool:
+        """Does paying it need a choice of cards (which land to sacrifice, which card to exile)?"""
+        return self.kind in (*MOVES, "tap_other") and not self.self_only
+
+
+def _count(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBERS[word]
+
+
+def _description(text: str, path: str) -> Filter:
+    """ "creature", "land", "nonland card", "basic land", "Goblin", "artifact or creature"."""
+    from .cards import CARD_TYPES, Filter
+
+    words = text.replace(" or ", " ").split()
+    types, supertypes, subtypes, excluded = [], [], [], []
+    for word in words:
+        bare = word.rstrip("s") if word.lower().rstrip("s") in _lower_types() else word
+        if bare.lower() in ("card", "cards", "permanent", "permanents", "untapped", "other"):
+            continue
+        if bare.lower().startswith("non") and bare[3:].capitalize() in CARD_TYPES:
+            excluded.append(bare[3:].capitalize())
+        elif bare.capitalize() in CARD_TYPES:
+            types.append(bare.capitalize())
+        elif bare.lower() in ("basic", "legendary", "snow"):
+            supertypes.append(bare.capitalize())
+        elif bare[:1].isupper():
+            subtypes.append(bare.rstrip("s") if bare.endswith("s") and len(bare) > 3 else bare)
+        else:
+            raise ScenarioError(path, f"can't read {text!r} as a kind of card")
+    return Filter(
+        types=tuple(types),
+        supertypes=tuple(supertypes),
+        subtypes=tuple(subtypes),
+        exclude=Filter(types=tuple(excluded)) if excluded else None,
+    )
+
+
+def _lower_types() -> frozenset[str]:
+    from .cards import CARD_TYPES
+
+    return frozenset(t.lower() for t in CARD_TYPES)
+
+
+def parse_cost(cost: str, card_name: str, path: str) -> tuple[CostPart, ...]:
+    """Read a cost string into parts; a part the engine can't read is an error naming it."""
+    parts: list[CostPart] = []
+    own = _SELF.replace("{name}", re.escape(card_name.lower()))
+    for raw in (p.strip() for p in cost.split(",")):
+        if not raw:
+            continue
+        text = raw.lower()
+        symbols = re.findall(r"\{([^}]+)\}", raw)
+        if symbols and re.fullmatch(r"(\{[^}]+\})+", raw):
+            if "T" in symbols:
+                parts.append(CostPart("tap", raw, self_only=True))
+            if "Q" in symbols:
+                parts.append(CostPart("untap", raw, self_only=True))
+            if any(s not in ("T", "Q") for s in symbols):
+                parts.append(CostPart("mana", raw))
+            continue
+        if re.fullmatch(r"[+−-]?\d+", raw):
+            parts.append(CostPart("loyalty", raw, self_only=True))
+            continue
+        if m := re.fullmatch(rf"(sacrifice|discard) {own}", text):
+            zone = "battlefield" if m.group(1) == "sacrifice" else "hand"
+            parts.append(CostPart(m.group(1), raw, self_only=True, zone=zone))
+            continue
+        if m := re.fullmatch(rf"exile {own} from your (graveyard|hand)", text):
+            parts.append(CostPart("exile", raw, self_only=True, zone=m.group(2)))
+            continue
+        if m := re.fullmatch(rf"sacrifice {_COUNT} (.+)", text):
+            parts.append(
+                CostPart(
+                    "sacrifice",
+                    raw,
+                    count=_count(m.group(1)),
+                    filter=_description(_original(raw, m.group(2)), path),
+                    other=m.group(1) == "another" or m.group(2).startswith("other "),
+                )
+            )
+            continue
+        if m := re.fullmatch(rf"discard {_COUNT} (.*?)\s*cards?", text):
+            parts.append(
+                CostPart(
+                    "discard",
+                    raw,
+                    count=_count(m.group(1)),
+                    filter=_description(_original(raw, m.group(2)), path),
+                    zone="hand",
+                )
+            )
+            continue
+        if m := re.fullmatch(rf"exile {_COUNT} (.*?)\s*cards? from your (hand|graveyard)", text):
+            parts.append(
+                CostPart(
+                    "exile",
+                    raw,
+                    count=_count(m.group(1)),
+                    filter=_description(_original(raw, m.group(2)), path),
+                    zone=m.group(3),
+                    other=m.group(1) == "another" or m.group(2).startswith("other "),
+                )
+            )
+            continue
+        if m := re.fullmatch(r"pay (\d+) life", text):
+            parts.append(CostPart("pay_life", raw, count=int(m.group(1))))
+            continue
+        if m := re.fullmatch(rf"tap {_COUNT} untapped (.+?) you control", text):
+            parts.append(
+                CostPart(
+                    "tap_other",
+                    raw,
+                    count=_count(m.group(1)),
+                    filter=_description(_original(raw, m.group(2)), path),
+                    other=m.group(1) == "another" or m.group(2).startswith("other "),
+                )
+            )
+            continue
+        if m := re.fullmatch(rf"remove {_COUNT} (.+?) counters? from {own}", text):
+            parts.append(
+                CostPart(
+                    "remove_counters",
+                    raw,
+                    self_only=True,
+                    count=_count(m.group(1)),
+                    counter=m.group(2),
+                )
+            )
+            continue
+        if m := re.fullmatch(rf"return {_COUNT} (.+?) you control to its owner's hand", text):
+            parts.append(
+                CostPart(
+                    "return",
+                    raw,
+                    count=_count(m.group(1)),
+                    filter=_description(_original(raw, m.group(2)), path),
+                )
+            )
+            continue
+        raise ScenarioError(path, f"can't read the cost {raw!r}; the engine reads {COST_FORMS}")
+    return tuple(parts)
+
+
+def _original(raw: str, lowered: str) -> str:
+    """The words of `lowered` as written in `raw` (subtypes keep their capital letter)."""
+    start = raw.lower().rindex(lowered) if lowered else 0
+    return raw[start : start + len(lowered)]
+
+
+def activation_zone(parts: tuple[CostPart, ...]) -> str:
+    """Where the ability can be activated from: a cost that discards or exiles the card itself
+    from a zone says so (cycling, transmute: the hand, 702.29a, 702.53a); else the battlefield."""
+    for part in parts:
+        if part.self_only and part.kind in ("discard", "exile"):
+            return part.zone
+    return "battlefield"
+
+
+@dataclass
+class CostCheck:
+    """Whether a cost can be paid and, per choosing part, the cards that could pay it."""
+
+    blocked: Verdict | None = None
+    options: list[tuple[CostPart, list[CardInstance]]] = field(default_factory=list)
+
+
+def check_cost(
+    state: GameState, card: CardInstance, parts: tuple[CostPart, ...], controller: str
+) -> CostCheck:
+    """Can `controller` pay every part now (107.5, 107.6, 302.6, 118.3, 119.4)?"""
+    check = CostCheck()
+    zone = activation_zone(parts)
+    if card.zone != zone:
+        where = "on the battlefield" if zone == "battlefield" else f"in its owner's {zone}"
+        check.blocked = Verdict(
+            False, "602.2", f"{card.name}'s ability works only while it is {where}."
+        )
+        return check
+    creature = "Creature" in card.definition.types
+    sick = card.sick and creature and "haste" not in card.definition.keyword_names
+    for part in parts:
+        if part.kind == "tap" and card.tapped:
+            check.blocked = Verdict(
+                False, "107.5", f"{card.name} is already tapped, so it can't pay {{T}}."
+            )
+        elif part.kind == "untap" and not card.tapped:
+            check.blocked = Verdict(
+                False, "107.6", f"{card.name} is untapped, so it can't pay {{Q}} (untap it)."
+            )
+        elif part.kind in ("tap", "untap") and sick:
+            symbol = "{T}" if part.kind == "tap" else "{Q}"
+            check.blocked = Verdict(
+                False,
+                "302.6",
+                f"{card.name} is a creature that hasn't been under its controller's control "
+                f"continuously since their most recent turn began, so its {symbol} ability "
+                "can't be activated.",
+            )
+        elif part.kind == "pay_life" and state.life_total(controller) < part.count:
+            check.blocked = Verdict(
+                False,
+                "119.4",
+                f"{controller} has {state.life_total(controller)} life, less than the "
+                f"{part.count} the cost asks for, so it can't be paid.",
+            )
+        elif part.kind == "remove_counters" and card.counters.get(part.counter, 0) < part.count:
+            check.blocked = Verdict(
+                False,
+                "118.3",
+                f"{card.name} has {card.counters.get(part.counter, 0)} {part.counter} "
+                f"counter(s), fewer than the {part.count} the cost removes.",
+            )
+        elif part.chooses:
+            usable = eligible(state, card, part, controller)
+            # A zone the scenario doesn't write is undescribed, not empty: not held against it.
+            if len(usable) < part.count and (controller, part.zone) in state.listed:
+                check.blocked = Verdict(
+                    False,
+                    "118.3",
+                    f"The cost \u201c{part.text}\u201d needs {part.count} card(s); "
+                    f"{controller} has only {len(usable)}.",
+                )
+            check.options.append((part, usable))
+        if check.blocked is not None:
+            return check
+    return check
+
+
+def eligible(
+    state: GameState, card: CardInstance, part: CostPart, controller: str
+) -> list[CardInstance]:
+    """The cards `controller` could use to pay a choosing part."""
+    if part.zone == "battlefield":
+        pool = [c for c in state.permanents() if c.controller == controller]
+    else:
+        pool = list(state.cards_in(controller, part.zone))
+    usable = []
+    for other in pool:
+        if part.kind == "tap_other" and other.tapped:
+            continue  # "tap an untapped creature you control"
+        if part.other and other.label == card.label:
+            continue  # "another": not the source
+        if part.filter is not None and not part.filter.matches(other.definition, _NO_NAMES):
+            continue
+        usable.append(other)
+    return usable
+
+
+_NO_NAMES: Mapping[str, Any] = {}
