@@ -227,12 +227,14 @@ def _step_text(step: Any, board_cards: Mapping[str, CardView], catalog: Any) -> 
         card = board_cards.get(ref)
         return card.phrase if card else ref
 
-    if not hasattr(step, "source"):  # a Fact
+    if not hasattr(step, "by"):  # a Fact
         facts = {
             "searched_library": "{player} searched their library",
-            "ignored_search_prohibition": "{player} ignored a search prohibition",
+            "ignored_search_prohibition": "{player} paid to ignore {source}'s search prohibition",
         }
-        return StackItem(facts.get(step.kind, step.kind).format(player=step.player), None)
+        source = named(step.source) if getattr(step, "source", None) else "a permanent"
+        text = facts.get(step.kind, "{player}: " + step.kind.replace("_", " "))
+        return StackItem(text.format(player=step.player, source=source), None)
     card = board_cards.get(step.source)
     if card is None and step.kind == "cast":
         definition = catalog.get(step.source)

@@ -39,6 +39,7 @@ class Subject:
     player: str = ""
     searcher: str = ""
     whose: str = ""
+    kind: str = ""  # a counter's kind, e.g. "+1/+1"
 
     @property
     def in_whose(self) -> str:
@@ -90,6 +91,11 @@ def _can(value: Any) -> str:
     return "can" if value else "can't"
 
 
+def _counters(count: Any, kind: str) -> str:
+    kind = kind or "+1/+1"
+    return _number(count, f"{kind} counter", f"{kind} counters")
+
+
 def _yes(value: Any) -> bool:
     return value is True or value == "yes"
 
@@ -114,6 +120,8 @@ class ClaimText:
     words: Callable[[Any], str]  # a value as a short answer
     answer: str = CHOICE
     domain: Callable[[Subject, Context], list[Any]] | None = None
+    low: int = 0  # a number answer's bounds
+    high: int = MAX_NUMBER
 
     def ask(self, subject: Subject) -> str:
         text = self.question.format(
@@ -122,6 +130,7 @@ class ClaimText:
             player_or_caster=subject.player_or_caster,
             searcher=subject.searcher,
             in_whose=subject.in_whose,
+            counter=subject.kind or "+1/+1",
         )
         return _sentence(text)
 
@@ -134,7 +143,7 @@ class ClaimText:
     def false_value(self, value: Any, subject: Subject, context: Context, rng: random.Random):
         """A plausible value the claim does not have (None when there is none)."""
         if self.answer == NUMBER and isinstance(value, int) and not isinstance(value, bool):
-            options = [n for n in (value - 1, value + 1, value + 2) if n >= 0]
+            options = [n for n in (value - 1, value + 1, value + 2) if self.low <= n <= self.high]
         elif self.answer == RANGE and isinstance(plain(value), list) and len(value) == 2:
             low, high = plain(value)
             options = [[low, high + 1], *([[low + 1, high]] if low < high else [])]
@@ -319,6 +328,38 @@ CLAIMS: dict[str, ClaimText] = {
         lambda value, s: f"{s.player_or_caster} pays {value} to cast {s.card}.",
         str,
         domain=_costs_near,
+    ),
+    "tapped_after": ClaimText(
+        "is {card} tapped or untapped afterwards?",
+        lambda value, s: f"afterwards, {s.card} is {value}.",
+        str,
+        domain=_fixed("tapped", "untapped"),
+    ),
+    "counters": ClaimText(
+        "how many {counter} counters are on {card} afterwards?",
+        lambda value, s: f"afterwards, {s.card} has {_counters(value, s.kind)}.",
+        lambda value: _number(value, "counter", "counters"),
+        answer=NUMBER,
+    ),
+    "life_total": ClaimText(
+        "what is {player}'s life total afterwards?",
+        lambda value, s: f"afterwards, {s.player}'s life total is {value}.",
+        str,
+        answer=NUMBER,
+        low=-99,
+        high=999,
+    ),
+    "exiled_face_down": ClaimText(
+        "is {card} exiled face down?",
+        lambda value, s: f"{s.card} is {'' if value else 'not '}exiled face down.",
+        lambda value: "yes" if value else "no",
+        domain=_fixed(True, False),
+    ),
+    "may_look_at": ClaimText(
+        "may {player} look at {card}?",
+        lambda value, s: f"{s.player} {'may' if value else 'may not'} look at {s.card}.",
+        lambda value: "yes" if value else "no",
+        domain=_fixed(True, False),
     ),
 }
 

@@ -99,7 +99,7 @@ def _named(ruling: Ruling, claim: Claim, names: dict[str, str]) -> str:
     text = claim_text(claim["claim"])
     subject = ruling.subject(claim)
     card = names.get(str(claim.get("card", "")), "")
-    named = type(subject)(card, subject.player, subject.searcher, subject.whose)
+    named = type(subject)(card, subject.player, subject.searcher, subject.whose, subject.kind)
     return text.ask(named)
 
 

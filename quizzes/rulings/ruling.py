@@ -156,6 +156,7 @@ class Ruling:
             player=str(claim.get("player", "")),
             searcher=str(claim.get("searcher", "")),
             whose=str(claim.get("whose", "")),
+            kind=str(claim.get("kind", "")),
         )
 
     def text_of(self, claim: Mapping[str, Any]) -> ClaimText:

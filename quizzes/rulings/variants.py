@@ -170,7 +170,7 @@ def _plain(definition) -> bool:
 
 def _substitute_cards(new_spec: dict[str, Any], scenario, rng: random.Random) -> dict[str, str]:
     state = scenario.state
-    steps = [step for step in (scenario.resolve, *scenario.history) if hasattr(step, "source")]
+    steps = [step for step in (scenario.resolve, *scenario.history) if hasattr(step, "by")]
     acting = {step.source for step in steps}
     acting |= {card.name for card in state.cards if card.label in acting}
     used = {card.name for card in state.cards} | acting
