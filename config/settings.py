@@ -114,10 +114,15 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "tutor",
+            # a Redis that stops answering fails a request in seconds instead of pinning a worker
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# /healthz gives the database and the cache this long each (seconds) before it says 503.
+HEALTHZ_TIMEOUT = float(os.environ.get("DJANGO_HEALTHZ_TIMEOUT", "2"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

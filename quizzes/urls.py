@@ -6,7 +6,6 @@ from quizzes import views
 from quizzes.instructors import views as instructors
 
 urlpatterns = [
-    path("healthz", views.healthz, name="healthz"),
     path("", views.home, name="home"),
     path("practice/", views.practice, name="practice"),
     path("practice/answer/", views.answer, name="answer"),
