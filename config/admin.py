@@ -8,6 +8,8 @@ from django import forms
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
 
+from config.throttling import throttled
+
 NOT_FOR_INSTRUCTORS = (
     "The admin is for site administrators. Instructors work in the app: banks at /banks/, "
     "cohorts at /cohorts/."
@@ -28,3 +30,7 @@ class SuperuserAdminSite(admin.AdminSite):
 
     def has_permission(self, request) -> bool:
         return request.user.is_active and request.user.is_superuser
+
+    def login(self, request, extra_context=None):
+        # the same per-address throttle as the app's log-in (axes locks accounts on both)
+        return throttled("login")(super().login)(request, extra_context)

@@ -114,7 +114,8 @@ def test_the_demo_instructor_works_in_the_app_not_the_admin(client):
     from django.core.management import call_command
 
     call_command("create_demo_users", "--force", stdout=StringIO())
-    assert client.login(username="instructor", password="teach-the-rulings-2025")
+    log_in = {"username": "instructor", "password": "teach-the-rulings-2025"}
+    assert client.post(reverse("login"), log_in).status_code == 302
     assert client.get(reverse("bank_index")).status_code == 200
     response = client.get(reverse("admin:quizzes_scenario_changelist"))
     assert response.status_code == 302
@@ -127,6 +128,7 @@ def test_the_demo_learner_cannot_use_the_admin(client):
     from django.core.management import call_command
 
     call_command("create_demo_users", "--force", stdout=StringIO())
-    assert client.login(username="learner", password="learn-the-rulings-2025")
+    log_in = {"username": "learner", "password": "learn-the-rulings-2025"}
+    assert client.post(reverse("login"), log_in).status_code == 302
     response = client.get(reverse("admin:quizzes_scenario_changelist"))
     assert response.status_code == 302
