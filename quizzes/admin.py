@@ -120,3 +120,11 @@ class ExamSittingAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+    def get_object(self, request, object_id, from_field=None):
+        # the key is the attempt's id: a related-field lookup has no guard against ids past
+        # 64 bits (SQLite raises OverflowError), unlike the plain id fields of other models
+        try:
+            return super().get_object(request, object_id, from_field)
+        except OverflowError:
+            return None

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.text import slugify
 
+from config.inputs import problems_in_json
 from quizzes.loading.read import TUTOR_KEYS
 from quizzes.models import Bank, Question, Scenario
 from quizzes.rulings import Ruling, asked_claim, ruling_of_spec
@@ -141,10 +142,13 @@ def document_text(scenario: Scenario) -> str:
 
 def parse_text(text: str) -> Any:
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno} column {error.colno}"
         raise AuthoringError(where, f"malformed JSON: {error.msg}") from error
+    for path, problem in problems_in_json(value):  # "\u0000" escapes decode to unstorable text
+        raise AuthoringError(path, problem)
+    return value
 
 
 def _at(prefix: str, path: str) -> str:

@@ -26,10 +26,6 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def healthz(request: HttpRequest) -> HttpResponse:
-    return HttpResponse("ok", content_type="text/plain")
-
-
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "home.html")

@@ -1,0 +1,71 @@
+"""Input no request may carry: text the databases cannot store or compare.
+
+PostgreSQL refuses a NUL character in any text (and SQLite keeps it, so the two would differ);
+a lone surrogate (from a JSON escape such as "\\ud800") cannot be encoded as UTF-8 at all. Both
+are refused at the door with a 400 that names the problem, instead of a 500 from the database.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def problem_in(text: str) -> str | None:
+    """What is wrong with `text`, or None when a database can store it."""
+    found = UNSTORABLE.search(text)
+    if found is None:
+        return None
+    if found.group() == "\x00":
+        return "holds a NUL character (\\u0000), which Tutor cannot store"
+    return "holds a lone surrogate (\\ud800-\\udfff), which is not valid Unicode text"
+
+
+def problems_in_json(value: Any) -> Iterator[tuple[str, str]]:
+    """(path, problem) for every key or string in a decoded JSON value that cannot be stored.
+    Walks without recursion, so it works on any depth json.loads accepted."""
+    pending: list[tuple[str, Any]] = [("", value)]
+    while pending:
+        path, item = pending.pop()
+        if isinstance(item, str):
+            if problem := problem_in(item):
+                yield path or "(the document)", problem
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                child_path = f"{path}.{key}" if path else str(key)
+                if problem := problem_in(key):
+                    yield child_path, "a key " + problem
+                pending.append((child_path, child))
+        elif isinstance(item, list):
+            pending.extend((f"{path}[{index}]", child) for index, child in enumerate(item))
+
+
+def _request_texts(request: HttpRequest) -> Iterator[tuple[str, str]]:
+    yield "the address", request.path_info
+    for source, data in (("query", request.GET), ("form", request.POST)):
+        for key, values in data.lists():
+            yield f"the {source} field name {key[:40]!r}", key
+            for value in values:
+                yield f"the {source} field {key[:40]!r}", value
+    for name, value in request.COOKIES.items():
+        yield f"the cookie {name[:40]!r}", name + value
+
+
+class RejectUnstorableInput:
+    """400 for a request whose address, query, form fields or cookies hold unstorable text."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        for where, text in _request_texts(request):
+            if problem := problem_in(text):
+                return HttpResponseBadRequest(
+                    f"Bad request: {where} {problem}.", content_type="text/plain; charset=utf-8"
+                )
+        return self.get_response(request)
