@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-" + "k" * 50)
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
@@ -19,3 +20,11 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# SQLite tests use a file, not the shared in-memory database: threads with their own connections
+# (tests/quizzes/test_concurrency.py) then lock and wait as in production (WAL, busy timeout)
+# instead of failing with "database table is locked".
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"tutor-test-{os.getpid()}.sqlite3")
+    }

@@ -1,11 +1,18 @@
 """Certification practice: draw a sitting from a blueprint, enforce its deadline, score it.
 
 Policies (see docs/architecture.md, "Certification practice"):
-- A sitting's questions are drawn once, at the start, from `selection.available_questions(user)`
-  (active, in banks the learner may use, never from scenarios the engine marks invalid or
-  disagreeing), per blueprint row at random in the database, one question per scenario where the
-  bank allows. A row the bank can't fill is filled as far as it goes; no questions at all is an
-  `ExamError`.
+- A sitting's questions are drawn once, at the start, from the blueprint's own banks (chosen by
+  its owner: their banks or the site's public ones, never another instructor's), as far as the
+  learner may use them (`selection.available_questions(user)`: active, never from scenarios the
+  engine marks invalid or disagreeing), per blueprint row at random in the database, one question
+  per scenario where the bank allows. A row the bank can't fill is filled as far as it goes; no
+  questions at all is an `ExamError`.
+- One sitting at a time per learner (a database constraint), and the blueprint's retake policy:
+  `retake_wait_hours` between two starts (default 24) and at most `max_sittings` in all. Both
+  are checked by one conditional UPDATE of the learner's `SittingQuota` row, so two starts sent
+  at once can't both pass.
+- While a sitting runs, practice is paused (`views.practice` and `views.answer`): practice gives
+  feedback at once, on questions the exam may draw from.
 - The deadline is the server's: every request checks it; once it has passed no answer is taken
   (but for `ANSWER_GRACE`, for a form sent just before) and the sitting is finished and scored.
 - Each question is answered once, in any order; skipping is allowed. While the exam runs an
@@ -28,19 +35,21 @@ from dataclasses import dataclass
 from functools import reduce
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from quizzes import answers, selection, variants
 from quizzes.models import (
     Attempt,
+    Bank,
     BlueprintArea,
     ExamBlueprint,
     ExamItem,
     ExamSitting,
     Question,
     Response,
+    SittingQuota,
 )
 from quizzes.models.exams import rule_is_under
 from rules.models import Rule
@@ -123,7 +132,8 @@ def draw(user, blueprint: ExamBlueprint, rng: random.Random | None = None) -> li
     areas = list(blueprint.areas.all())
     rule_ids = _rule_ids_by_area(areas)
     through = Question.rules.through
-    available = selection.available_questions(user)
+    banks = blueprint.banks.filter(pk__in=Bank.objects.usable_in_blueprint_of(blueprint.owner))
+    available = selection.available_questions(user).filter(bank__in=banks)
     drawn: list[Drawn] = []
     taken: set[int] = set()
     scenarios: set[int] = set()
@@ -171,37 +181,97 @@ def check_can_start(user, blueprint: ExamBlueprint) -> list[Drawn]:
 
 
 def start(user, blueprint: ExamBlueprint, now=None) -> ExamSitting:
-    """Start a sitting, or return the one still running (one sitting at a time)."""
+    """Start a sitting, or return the one still running (one sitting at a time).
+
+    Raises ExamError when the retake policy refuses the start; a start sent twice at once
+    (a double click) returns the sitting the first one opened.
+    """
     now = now or timezone.now()
     running = running_sitting(user, now)
     if running is not None:
         return running
     drawn = check_can_start(user, blueprint)
-    with transaction.atomic():
-        attempt = Attempt.objects.create(
-            user=user,
-            kind=Attempt.Kind.EXAM,
-            started_at=now,
-            deadline=now + datetime.timedelta(minutes=blueprint.time_limit_minutes),
+    try:
+        with transaction.atomic():
+            if not _claim_start(user, blueprint, now):
+                raise RetakeRefused(_retake_refusal(user, blueprint))
+            return _open_sitting(user, blueprint, drawn, now)
+    except (RetakeRefused, IntegrityError) as error:
+        running = running_sitting(user, now)  # opened by the request sent just before this one
+        if running is not None:
+            return running
+        if isinstance(error, RetakeRefused):
+            raise
+        message = "Another exam of yours is starting; open it from the exams page."
+        raise ExamError(message) from error
+
+
+class RetakeRefused(ExamError):
+    """The blueprint's retake policy refuses another start for now."""
+
+
+def _claim_start(user, blueprint: ExamBlueprint, now: datetime.datetime) -> bool:
+    """Count this start on the learner's quota row if the retake policy allows it: one UPDATE
+    whose WHERE is the policy, so of two starts at once only one can match."""
+    SittingQuota.objects.bulk_create(
+        [SittingQuota(user=user, blueprint=blueprint)], ignore_conflicts=True
+    )
+    allowed = Q(last_started_at__isnull=True)
+    if blueprint.retake_wait_hours:
+        allowed |= Q(last_started_at__lte=now - _retake_wait(blueprint))
+    else:
+        allowed = Q()
+    if blueprint.max_sittings is not None:
+        allowed &= Q(started_count__lt=blueprint.max_sittings)
+    return bool(
+        SittingQuota.objects.filter(allowed, user=user, blueprint=blueprint).update(
+            started_count=F("started_count") + 1, last_started_at=now
         )
-        sitting = ExamSitting.objects.create(
-            attempt=attempt,
-            blueprint=blueprint,
-            title=blueprint.title,
-            pass_mark=blueprint.pass_mark,
-            time_limit_minutes=blueprint.time_limit_minutes,
-            question_count=len(drawn),
+    )
+
+
+def _retake_wait(blueprint: ExamBlueprint) -> datetime.timedelta:
+    return datetime.timedelta(hours=blueprint.retake_wait_hours)
+
+
+def _retake_refusal(user, blueprint: ExamBlueprint) -> str:
+    quota = SittingQuota.objects.get(user=user, blueprint=blueprint)
+    if blueprint.max_sittings is not None and quota.started_count >= blueprint.max_sittings:
+        times = "once" if blueprint.max_sittings == 1 else f"{blueprint.max_sittings} times"
+        return f"This exam can be taken {times}; you have taken it {quota.started_count}."
+    again = timezone.localtime(quota.last_started_at + _retake_wait(blueprint))
+    hours = blueprint.retake_wait_hours
+    return (
+        f"This exam can be started once every {hours} hour{'s' if hours != 1 else ''}: "
+        f"you can start it again from {again:%d %b %Y, %H:%M:%S %Z}."
+    )
+
+
+def _open_sitting(user, blueprint: ExamBlueprint, drawn: list[Drawn], now) -> ExamSitting:
+    attempt = Attempt.objects.create(
+        user=user,
+        kind=Attempt.Kind.EXAM,
+        started_at=now,
+        deadline=now + datetime.timedelta(minutes=blueprint.time_limit_minutes),
+    )
+    sitting = ExamSitting.objects.create(
+        attempt=attempt,
+        blueprint=blueprint,
+        title=blueprint.title,
+        pass_mark=blueprint.pass_mark,
+        time_limit_minutes=blueprint.time_limit_minutes,
+        question_count=len(drawn),
+    )
+    ExamItem.objects.bulk_create(
+        ExamItem(
+            sitting=sitting,
+            position=position,
+            question_id=item.question_id,
+            variant_seed=variants.new_seed(),
+            area=item.area,
         )
-        ExamItem.objects.bulk_create(
-            ExamItem(
-                sitting=sitting,
-                position=position,
-                question_id=item.question_id,
-                variant_seed=variants.new_seed(),
-                area=item.area,
-            )
-            for position, item in enumerate(drawn, start=1)
-        )
+        for position, item in enumerate(drawn, start=1)
+    )
     return sitting
 
 
@@ -271,11 +341,27 @@ def needed_to_pass(pass_mark: float, question_count: int) -> int:
 def finish(sitting: ExamSitting, now=None) -> ExamSitting:
     """Close the sitting (at the deadline at the latest), grade its answers, store the score.
 
-    Idempotent: only the request that closes the attempt grades, so each answer is graded once.
+    Idempotent: only the request that closes the attempt records grades, so each answer is
+    graded once. The engine grades before the transaction, so no lock waits on it; inside, the
+    attempt row comes first, then every question of the sitting in id order, then masteries
+    (the order `answers._learn` keeps), so concurrent finishes cannot deadlock.
     """
     now = now or timezone.now()
     attempt = sitting.attempt
+    if attempt.finished_at is not None:
+        return sitting
     finished_at = min(now, attempt.deadline) if attempt.deadline else now
+    answered = list(
+        sitting.items.filter(answered_at__isnull=False)
+        .select_related("question__scenario")
+        .order_by("position")
+    )
+    graded = []
+    for item in answered:
+        try:
+            graded.append((item, answers.grade(item.question, item.answer, item.variant_seed)))
+        except answers.AnswerError:
+            continue  # an answer that does not fit the question counts as wrong
     with transaction.atomic():
         closed = Attempt.objects.filter(pk=attempt.pk, finished_at__isnull=True).update(
             finished_at=finished_at
@@ -285,18 +371,15 @@ def finish(sitting: ExamSitting, now=None) -> ExamSitting:
             attempt.refresh_from_db(fields=["finished_at"])
             return sitting
         attempt.finished_at = finished_at
-        answered = sitting.items.filter(answered_at__isnull=False).select_related(
-            "question__scenario"
-        )
+        question_ids = sorted({item.question_id for item, _ in graded})
+        locked = Question.objects.select_for_update().filter(pk__in=question_ids).order_by("pk")
+        list(locked.values_list("pk", flat=True))
         right = 0
-        for item in answered.order_by("position"):
-            try:
-                verdict = answers.submit(
-                    attempt, item.question, item.answer, seed=item.variant_seed
-                )
-            except answers.AnswerError:
-                continue  # an answer that does not fit the question counts as wrong
-            right += int(verdict.correct)
+        for item, verdict in graded:
+            recorded = answers.record(
+                attempt, item.question, item.answer, verdict, seed=item.variant_seed
+            )
+            right += int(recorded.correct)
         sitting.right_count = right
         sitting.passed = right >= needed_to_pass(sitting.pass_mark, sitting.question_count)
         sitting.save(update_fields=["right_count", "passed"])

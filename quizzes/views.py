@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
 from typing import Any
 
 from django.contrib.auth import login
@@ -72,9 +73,22 @@ def _practice_url(rule_number: str) -> str:
     return f"{url}?{urlencode({'rule': rule_number})}" if rule_number else url
 
 
+def _paused_by_exam(request: HtmxHttpRequest, status: int = 200) -> HttpResponse | None:
+    """While the learner sits an exam, practice (feedback at once, on the exam's pool) waits."""
+    sitting = exams.running_sitting(request.user)
+    if sitting is None:
+        return None
+    page = render(request, "quizzes/practice_paused.html", {"sitting": sitting}, status=status)
+    if request.htmx:  # htmx swaps no error response: send the whole page instead
+        page["HX-Redirect"] = reverse("practice")
+    return page
+
+
 @require_GET
 @login_required
 def practice(request: HtmxHttpRequest) -> HttpResponse:
+    if paused := _paused_by_exam(request):
+        return paused
     rule_number = request.GET.get("rule", "").strip()
     rule = Rule.objects.resolve_number(rule_number) if rule_number else None
     if rule_number and rule is None:
@@ -98,6 +112,11 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "quizzes/practice.html", context)
 
 
+def presentation_key(token: str) -> str:
+    """Names one serving of a question: the digest of the signed token its form carried."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 def _feedback_context(response: Response, rule_number: str) -> dict[str, Any]:
     verdict = answers.Verdict.from_json(response.verdict, response)
     return {
@@ -115,16 +134,16 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
         served = signing.loads(request.POST.get("token", ""), salt=TOKEN_SALT, max_age=86400)
     except signing.BadSignature:
         return HttpResponseBadRequest("This question has expired; open the next one.")
+    if paused := _paused_by_exam(request, status=409):
+        return paused
     user = request.user
     question = get_object_or_404(
         selection.available_questions(user).select_related("scenario"), pk=served["q"]
     )
-    # A form sent twice (double click, back button) gets the feedback it already got.
-    response = (
-        Response.objects.owned_by(user)
-        .filter(question=question, id__gt=served["a"], attempt__kind=Attempt.Kind.PRACTICE)
-        .first()
-    )
+    # A form sent twice (double click, retry, replay) gets the feedback it already got; sent
+    # twice at once, `answers.submit` stores it once and returns the first verdict to both.
+    key = presentation_key(request.POST["token"])
+    response = Response.objects.owned_by(user).filter(presentation_key=key).first()
     if response is None:
         context = _question_context(
             question,
@@ -140,7 +159,9 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
                 return reswap(retarget(page, "#answer-form"), "outerHTML")
             return render(request, "quizzes/practice.html", context, status=400)
         attempt = Attempt.objects.open_practice_for(user, question)
-        response = answers.submit(attempt, question, form.answer(), seed=served["s"]).response
+        response = answers.submit(
+            attempt, question, form.answer(), seed=served["s"], key=key
+        ).response
     if not request.htmx:
         return redirect("feedback", pk=response.pk)
     return render(

@@ -52,6 +52,14 @@ class Attempt(models.Model):
     class Meta:
         ordering = ["-started_at"]
         indexes = [models.Index(fields=["user", "kind", "finished_at"])]
+        constraints = [
+            # One exam at a time: two starts at once can't both open a sitting.
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(kind="exam", finished_at__isnull=True),
+                name="one_open_exam_per_user",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} by {self.user} from {self.started_at:%Y-%m-%d %H:%M}"
@@ -81,6 +89,13 @@ class Response(models.Model):
     correct = models.BooleanField(default=False)
     score = models.FloatField(default=0.0)
     variant_seed = models.PositiveIntegerField(default=0, help_text="0: the scenario as written.")
+    presentation_key = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="The question as it was served (practice: a digest of its form token), so a "
+        "form sent twice is stored once.",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = ResponseQuerySet.as_manager()
@@ -90,7 +105,12 @@ class Response(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["attempt", "question"], name="one_response_per_attempt_and_question"
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["user", "presentation_key"],
+                condition=~models.Q(presentation_key=""),
+                name="one_response_per_presentation",
+            ),
         ]
         indexes = [
             models.Index(fields=["user", "-created_at"]),
