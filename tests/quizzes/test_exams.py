@@ -434,6 +434,15 @@ def test_the_clock_sends_htmx_to_the_report_at_the_end(logged_in, sitting):
     assert clock["HX-Redirect"] == reverse("exam_sitting", args=[sitting.pk])
 
 
+def test_the_deadline_is_shown_to_the_second_with_a_local_time_hook(logged_in, sitting):
+    deadline = sitting.attempt.deadline
+    html = logged_in.get(reverse("exam_clock", args=[sitting.pk]), **HTMX).content.decode()
+    assert f'<time datetime="{deadline.isoformat()}" data-local-time>' in html
+    assert f"{deadline:%H:%M:%S} UTC</time>" in html  # the text without JavaScript
+    page = logged_in.get(question_url(sitting)).content.decode()
+    assert '<script src="/static/js/local-time.js" defer></script>' in page  # no inline script
+
+
 def test_the_clock_label():
     deadline = timezone.now()
     assert exams.Clock(deadline, 0).label == "Time is up"
