@@ -19,7 +19,7 @@ from typing import Any
 MAX_DOCUMENT_BYTES = 64 * 1024  # one scenario document (the seed content's largest: 4 KB)
 MAX_DEPTH = 24  # nesting of objects and lists (the seed content's deepest: 11)
 MAX_PLAYERS = 6
-MAX_CARDS = 250  # cards in all zones of all players
+MAX_CARDS = 500  # cards in all zones of all players (four 100-card decks and more)
 MAX_CARD_DEFINITIONS = 20  # cards defined in the scenario itself
 MAX_HISTORY = 20  # steps and facts in `history`
 MAX_LABEL_LENGTH = 40  # a player's name, a card's label

@@ -42,7 +42,7 @@ PAST_LIMITS = [
     (
         lambda: document(zones={"Alice": {"library": ["Island"] * (limits.MAX_CARDS + 1)}}),
         "zones",
-        "more cards than the limit of 250 per scenario",
+        "more cards than the limit of 500 per scenario",
     ),
     (
         lambda: document(cards=[{"name": f"Card {n}"} for n in range(21)]),
