@@ -26,7 +26,7 @@ MAX_LABEL_LENGTH = 40  # a player's name, a card's label
 MAX_CARD_NAME_LENGTH = 150  # the longest real card name has 141 characters
 MAX_TEXT_LENGTH = {"id": 100, "title": 200, "source": 300}  # the model fields' lengths
 MAX_IMPORT_BYTES = 2 * 1024 * 1024  # one bank file
-MAX_IMPORT_SCENARIOS = 100  # documents in one bank file: about 6 s of checking and saving
+MAX_IMPORT_SCENARIOS = 100  # documents in one bank file: 3 s to check and save at the limits
 
 
 class LimitError(ValueError):
