@@ -112,8 +112,8 @@ def measure(repetitions: int) -> list[dict]:
         rows.append({"name": name, "bytes": len(body), "seconds": seconds, "refused": False})
     baseline = rows[0]["seconds"]
     for row in rows:
+        row["ratio"] = round(row["seconds"] / baseline, 2)
         row["ms"] = round(1000 * row.pop("seconds"), 2)
-        row["ratio"] = round(row["ms"] / (1000 * baseline), 2)
     return rows
 
 
