@@ -17,6 +17,19 @@ def site_blueprints_draw_from_site_banks(apps, schema_editor):
         blueprint.banks.set(site_banks)
 
 
+def close_all_but_the_latest_open_exam(apps, schema_editor):
+    """Before `one_open_exam_per_user`: sittings opened by a race are closed (left ungraded)."""
+    from django.utils import timezone
+
+    Attempt = apps.get_model("quizzes", "Attempt")
+    seen = set()
+    for attempt in Attempt.objects.filter(kind="exam", finished_at=None).order_by("-started_at"):
+        if attempt.user_id in seen:
+            attempt.finished_at = min(timezone.now(), attempt.deadline or timezone.now())
+            attempt.save(update_fields=["finished_at"])
+        seen.add(attempt.user_id)
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -63,6 +76,7 @@ class Migration(migrations.Migration):
             name='spec',
             field=quizzes.models.content.ScenarioSpecField(help_text='The scenario as scenario/1 JSON.'),
         ),
+        migrations.RunPython(close_all_but_the_latest_open_exam, migrations.RunPython.noop),
         migrations.AddConstraint(
             model_name='attempt',
             constraint=models.UniqueConstraint(condition=models.Q(('finished_at__isnull', True), ('kind', 'exam')), fields=('user',), name='one_open_exam_per_user'),
