@@ -214,7 +214,7 @@ def record(
                     created_at=now,
                 )
         except IntegrityError:
-            first = first_response(attempt, question, key)
+            first = _first_response(attempt, question, key)
             if first is None:
                 raise
             return Verdict.from_json(first.verdict, first)
@@ -222,7 +222,7 @@ def record(
     return Verdict(verdict.parts, verdict.correct, verdict.score, response)
 
 
-def first_response(attempt: Attempt, question: Question, key: str = "") -> Response | None:
+def _first_response(attempt: Attempt, question: Question, key: str = "") -> Response | None:
     """The response already stored for this presentation, or for this question in `attempt`."""
     if key:
         stored = Response.objects.filter(user_id=attempt.user_id, presentation_key=key).first()

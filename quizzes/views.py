@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import secrets
 from typing import Any
 
 from django.contrib.auth import login
@@ -98,13 +99,9 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
     context = {"question": None, "rule": rule, "rule_number": rule.number if rule else ""}
     if pick.question is not None:
         seed = variants.new_seed()
-        after = (
-            Response.objects.owned_by(request.user).order_by("-id").values_list("id", flat=True)
-        ).first() or 0
-        token = signing.dumps(
-            {"q": pick.question.pk, "s": seed, "a": after, "r": context["rule_number"]},
-            salt=TOKEN_SALT,
-        )
+        # "n" names this serving: its digest is the answer's presentation key
+        served = {"q": pick.question.pk, "s": seed, "r": context["rule_number"]}
+        token = signing.dumps(served | {"n": secrets.token_urlsafe(12)}, salt=TOKEN_SALT)
         context |= _question_context(
             pick.question, seed, token=token, rule_number=context["rule_number"]
         )

@@ -91,6 +91,15 @@ def test_sending_the_same_form_twice_saves_one_response(logged_in, question, no_
     assert Response.objects.count() == 1
 
 
+def test_the_same_question_served_twice_is_answered_twice(logged_in, question, no_variants):
+    """Two tabs, the same question and variant in the same second: two servings, two answers."""
+    tabs = [logged_in.get(reverse("practice")) for _ in range(2)]
+    assert token_of(tabs[0]) != token_of(tabs[1])
+    first, second = (answer_cards(logged_in, tab) for tab in tabs)
+    assert first["Location"] != second["Location"]
+    assert Response.objects.count() == 2
+
+
 def test_a_form_replayed_later_returns_its_first_verdict(
     logged_in, question, scenario, bank, search_rule, no_variants
 ):
