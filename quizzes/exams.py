@@ -49,6 +49,7 @@ from quizzes.models import (
     ExamSitting,
     Question,
     Response,
+    Scenario,
     SittingQuota,
 )
 from quizzes.models.exams import rule_is_under
@@ -175,9 +176,19 @@ def check_can_start(user, blueprint: ExamBlueprint) -> list[Drawn]:
     if not blueprint.is_active:
         raise ExamError("This exam is not offered any more.")
     drawn = draw(user, blueprint)
+    if _drew_unservable(drawn):  # stored before the limits: now marked, so drawn no more
+        drawn = draw(user, blueprint)
     if not drawn:
         raise ExamError("There are no questions for this exam in the banks open to you yet.")
     return drawn
+
+
+def _drew_unservable(drawn: list[Drawn]) -> bool:
+    """Whether a drawn question's scenario is past the limits (each such one is marked)."""
+    ids = [item.question_id for item in drawn]
+    scenarios = Scenario.objects.filter(questions__pk__in=ids).distinct()
+    marked = [selection.mark_if_past_limits(scenario) for scenario in scenarios]  # mark them all
+    return any(marked)
 
 
 def start(user, blueprint: ExamBlueprint, now=None) -> ExamSitting:

@@ -58,12 +58,13 @@ MAX_SKIPPED = 3
 def _nearest(questions: QuerySet[Question], user, target: float, exclude_id) -> Question | None:
     for _ in range(MAX_SKIPPED + 1):
         question = _nearest_candidate(questions, user, target, exclude_id)
-        if question is None or not _mark_if_past_limits(question.scenario):
+        if question is None or not mark_if_past_limits(question.scenario):
             return question
     return None
 
 
-def _mark_if_past_limits(scenario: Scenario) -> bool:
+def mark_if_past_limits(scenario: Scenario) -> bool:
+    """Mark a stored scenario past the limits invalid (so it is never served); True if it is."""
     problem = limits.spec_problem(scenario.spec)
     if problem:
         Scenario.objects.filter(pk=scenario.pk).update(

@@ -187,3 +187,19 @@ def test_a_stored_scenario_past_the_limits_is_skipped_and_marked(learner, bank, 
     past.refresh_from_db()
     assert past.engine_status == Scenario.EngineStatus.INVALID and "9 players" in past.engine_report
     assert selection.next_question(learner).question == servable  # and stays skipped
+
+
+def test_an_exam_never_draws_a_scenario_past_the_limits(learner, bank, search_rule):
+    from quizzes import exams
+    from quizzes.models import BlueprintArea, ExamBlueprint
+
+    past = ScenarioFactory(spec=with_players(9))
+    make_question(past, bank, rules=[search_rule])
+    servable = make_question(ScenarioFactory(spec=land_tutor_spec()), bank, rules=[search_rule])
+    blueprint = ExamBlueprint.objects.create(slug="mock", title="Mock", time_limit_minutes=20)
+    blueprint.banks.set([bank])
+    BlueprintArea.objects.create(blueprint=blueprint, title="Search", rules="701.23", count=2)
+    sitting = exams.start(learner, blueprint)
+    assert list(sitting.items.values_list("question", flat=True)) == [servable.pk]
+    past.refresh_from_db()
+    assert past.engine_status == Scenario.EngineStatus.INVALID
