@@ -7,6 +7,9 @@ In one run, on a temporary SQLite database with the seed content loaded:
   preview 100k cards    a 100,000-card document: refused by its size
   preview deep nesting  30,000 nested lists: refused by its depth (no RecursionError)
   preview at limits     the largest document the limits allow (6 players, 500 cards)
+  view seed / view 100k cards
+                        the preview view through Django's whole stack in process (test client:
+                        middleware, session, form parsing of the 1 MB body, rendering)
   import 100 seed-size  a bank file of 100 documents (the count limit), checked and saved
   import 100 at limits  the same with 100 documents at the card limit
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import statistics
 import sys
 import tempfile
@@ -96,6 +100,24 @@ def measure(repetitions: int) -> list[dict]:
         assert (shown.error is None) == accepted, (name, shown.error)
         seconds = timed(lambda text=text: authoring.preview(text, catalog), repetitions)
         rows.append({"name": name, "bytes": len(text), "seconds": seconds, "refused": not accepted})
+    from django.contrib.auth.models import Group
+    from django.test import Client
+    from django.urls import reverse
+
+    instructor.groups.add(Group.objects.get_or_create(name=authoring.INSTRUCTORS_GROUP)[0])
+    client = Client()
+    client.force_login(instructor)
+    url = reverse("scenario_preview_new", args=[bank.slug])
+    for name, text, refused_by in (("view seed", seed, ""), ("view 100k cards", huge, "limit")):
+        page = client.post(url, {"document": text}, HTTP_HX_REQUEST="true")
+        assert page.status_code == 200 and (refused_by in page.content.decode()), name
+        seconds = timed(
+            lambda text=text: client.post(url, {"document": text}, HTTP_HX_REQUEST="true"),
+            repetitions,
+        )
+        rows.append(
+            {"name": name, "bytes": len(text), "seconds": seconds, "refused": bool(refused_by)}
+        )
     for name, players, cards in (
         ("import 100 seed-size", 2, 3),
         ("import 100 at limits", limits.MAX_PLAYERS, limits.MAX_CARDS),
@@ -125,7 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         os.environ["DATABASE_URL"] = f"sqlite:///{scratch}/bounds.sqlite3"
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-        os.environ.setdefault("DJANGO_DEBUG", "1")  # no secret key needed; nothing is served
+        os.environ |= {
+            "DJANGO_DEBUG": "0",  # production settings, but plain HTTP for the test client
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "DJANGO_ALLOWED_HOSTS": "testserver",
+            "DJANGO_SECURE_SSL_REDIRECT": "0",
+        }
         sys.path.insert(0, str(REPO))
         rows = measure(max(1, min(args.repetitions, 200)))
     for row in rows:
