@@ -338,10 +338,30 @@ def record_answer(sitting: ExamSitting, item: ExamItem, answer: dict[str, Any], 
     if now > sitting.attempt.deadline + ANSWER_GRACE:
         finish(sitting, now)
         raise TimeUp("Time was up before this answer arrived.")
-    saved = ExamItem.objects.filter(pk=item.pk, answered_at__isnull=True).update(
-        answer=answer, answered_at=now
-    )
+    with transaction.atomic():
+        # The attempt's row lock orders this against `finish`: an answer is either kept before
+        # the sitting closes (and graded by it) or refused after.
+        still_open = Attempt.objects.select_for_update().filter(
+            pk=sitting.pk, finished_at__isnull=True
+        )
+        if not list(still_open.values_list("pk", flat=True)):
+            raise TimeUp("This exam is finished.")
+        saved = ExamItem.objects.filter(pk=item.pk, answered_at__isnull=True).update(
+            answer=answer, answered_at=now
+        )
     return bool(saved)
+
+
+def _graded(items: QuerySet[ExamItem]) -> list[tuple[ExamItem, answers.Verdict]]:
+    """The engine's verdict on each answered item, in position order; an answer that does not
+    fit its question is left out (it counts as wrong)."""
+    graded = []
+    for item in items.select_related("question__scenario").order_by("position"):
+        try:
+            graded.append((item, answers.grade(item.question, item.answer, item.variant_seed)))
+        except answers.AnswerError:
+            continue
+    return graded
 
 
 def needed_to_pass(pass_mark: float, question_count: int) -> int:
@@ -362,17 +382,7 @@ def finish(sitting: ExamSitting, now=None) -> ExamSitting:
     if attempt.finished_at is not None:
         return sitting
     finished_at = min(now, attempt.deadline) if attempt.deadline else now
-    answered = list(
-        sitting.items.filter(answered_at__isnull=False)
-        .select_related("question__scenario")
-        .order_by("position")
-    )
-    graded = []
-    for item in answered:
-        try:
-            graded.append((item, answers.grade(item.question, item.answer, item.variant_seed)))
-        except answers.AnswerError:
-            continue  # an answer that does not fit the question counts as wrong
+    graded = _graded(sitting.items.filter(answered_at__isnull=False))
     with transaction.atomic():
         closed = Attempt.objects.filter(pk=attempt.pk, finished_at__isnull=True).update(
             finished_at=finished_at
@@ -382,6 +392,11 @@ def finish(sitting: ExamSitting, now=None) -> ExamSitting:
             attempt.refresh_from_db(fields=["finished_at"])
             return sitting
         attempt.finished_at = finished_at
+        # answers kept while the engine graded (`record_answer` waits for the close, not before)
+        late = sitting.items.filter(answered_at__isnull=False).exclude(
+            pk__in=[item.pk for item, _ in graded]
+        )
+        graded = sorted(graded + _graded(late), key=lambda pair: pair[0].position)
         question_ids = sorted({item.question_id for item, _ in graded})
         locked = Question.objects.select_for_update().filter(pk__in=question_ids).order_by("pk")
         list(locked.values_list("pk", flat=True))

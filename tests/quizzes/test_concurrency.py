@@ -162,3 +162,30 @@ def test_double_clicked_start_buttons_open_one_sitting(exam_blueprint, learner, 
     results = at_once([lambda s=s: s.post(url) for s in sessions])
     assert [getattr(r, "status_code", r) for r in results] == [302] * 4
     assert ExamSitting.objects.count() == 1
+
+
+def test_an_answer_sent_as_the_sitting_finishes_is_graded_or_refused(
+    exam_blueprint, learner, no_variants
+):
+    """Answers and a finish at the same moment: every kept answer is graded, none is lost."""
+    sitting = exams.start(learner, exam_blueprint)
+    items = list(sitting.items.order_by("position"))
+
+    def answer(item):
+        def send():
+            own = ExamSitting.objects.select_related("attempt").get(pk=sitting.pk)
+            try:
+                return exams.record_answer(own, item, {"parts": ["may", "cannot"]})
+            except exams.TimeUp:
+                return "refused"
+
+        return send
+
+    def finish():
+        return exams.finish(ExamSitting.objects.select_related("attempt").get(pk=sitting.pk))
+
+    results = at_once([answer(item) for item in items] + [finish])
+    assert not [r for r in results if isinstance(r, Exception)]
+    kept = sitting.items.filter(answered_at__isnull=False).count()
+    assert kept == sum(r is True for r in results[:-1])
+    assert Response.objects.filter(attempt_id=sitting.pk).count() == kept

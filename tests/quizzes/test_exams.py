@@ -37,7 +37,9 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 RIGHT = {"claim_0": "may", "claim_1": "cannot"}  # Land Tutor: may fail to find the Forest (701.23b)
 WRONG = {"claim_0": "must", "claim_1": "may"}
 QUESTION_PAGE_QUERIES = 5  # session, user, sitting, item statuses, the item with its scenario
-ANSWER_QUERIES = 6  # the same, and one UPDATE that keeps the answer
+# the same, then the attempt's row lock and one UPDATE that keeps the answer, in a transaction
+# (a savepoint inside the test's transaction: two statements more)
+ANSWER_QUERIES = 9
 
 
 @pytest.fixture
