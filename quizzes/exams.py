@@ -227,6 +227,15 @@ def _claim_start(user, blueprint: ExamBlueprint, now: datetime.datetime) -> bool
     SittingQuota.objects.bulk_create(
         [SittingQuota(user=user, blueprint=blueprint)], ignore_conflicts=True
     )
+    return bool(
+        SittingQuota.objects.filter(_policy(blueprint, now), user=user, blueprint=blueprint).update(
+            started_count=F("started_count") + 1, last_started_at=now
+        )
+    )
+
+
+def _policy(blueprint: ExamBlueprint, now: datetime.datetime) -> Q:
+    """The quota rows the blueprint's retake policy lets start a sitting at `now`."""
     allowed = Q(last_started_at__isnull=True)
     if blueprint.retake_wait_hours:
         allowed |= Q(last_started_at__lte=now - _retake_wait(blueprint))
@@ -234,11 +243,16 @@ def _claim_start(user, blueprint: ExamBlueprint, now: datetime.datetime) -> bool
         allowed = Q()
     if blueprint.max_sittings is not None:
         allowed &= Q(started_count__lt=blueprint.max_sittings)
-    return bool(
-        SittingQuota.objects.filter(allowed, user=user, blueprint=blueprint).update(
-            started_count=F("started_count") + 1, last_started_at=now
-        )
-    )
+    return allowed
+
+
+def start_refusal(user, blueprint: ExamBlueprint, now=None) -> str:
+    """Why the retake policy refuses `user` a start of `blueprint` now; "" when it allows one."""
+    now = now or timezone.now()
+    quota = SittingQuota.objects.filter(user=user, blueprint=blueprint)
+    if not quota.exists() or quota.filter(_policy(blueprint, now)).exists():
+        return ""
+    return _retake_refusal(user, blueprint)
 
 
 def _retake_wait(blueprint: ExamBlueprint) -> datetime.timedelta:

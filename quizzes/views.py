@@ -214,8 +214,11 @@ def _sitting(request: HtmxHttpRequest, pk: int) -> ExamSitting:
 
 def _exam_index_context(request: HtmxHttpRequest) -> dict[str, Any]:
     running = exams.running_sitting(request.user)
+    blueprints = list(exams.blueprints())
+    for blueprint in blueprints:
+        blueprint.refusal = exams.start_refusal(request.user, blueprint)
     return {
-        "blueprints": exams.blueprints(),
+        "blueprints": blueprints,
         "running": running,
         "clock": exams.clock(running) if running else None,
         "sittings": exams.sittings_of(request.user).exclude(attempt__finished_at=None)[:20],

@@ -273,6 +273,16 @@ def test_the_retake_policy_is_the_blueprints(learner, bank, search_rule, no_vari
     assert ExamSitting.objects.count() == 2
 
 
+def test_the_exams_page_says_when_a_retake_is_possible(logged_in, sitting):
+    finish_now(sitting)
+    html = logged_in.get(reverse("exam_index")).content.decode()
+    assert "you can start it again from" in html
+    assert reverse("exam_start", args=["mock-exam"]) not in html  # no start button for now
+    ExamBlueprint.objects.filter(slug="mock-exam").update(retake_wait_hours=0)
+    html = logged_in.get(reverse("exam_index")).content.decode()
+    assert reverse("exam_start", args=["mock-exam"]) in html
+
+
 def test_the_exams_page_states_the_retake_policy(logged_in, sitting):
     finish_now(sitting)
     ExamBlueprint.objects.filter(slug="mock-exam").update(max_sittings=3)
