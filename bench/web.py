@@ -218,6 +218,7 @@ def bench_database(database: str, args) -> list[Phase]:
     }
     try:
         manage(env, "migrate", "--noinput")
+        manage(env, "createcachetable")
         manage(env, "collectstatic", "--noinput")
         manage(env, "load_content")
         keys = json.loads(

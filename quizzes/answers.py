@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from quizzes import adaptive, rulings, scheduling
@@ -20,7 +20,8 @@ from quizzes.models import Attempt, Mastery, Presentation, Question, Response
 from quizzes.rulings import AnswerError, Part, Verdict
 from rules.models import Rule
 
-__all__ = ["AnswerError", "Part", "Verdict", "deciding_rules", "grade", "submit"]
+__all__ = ["AnswerError", "Part", "Verdict", "deciding_rules", "grade", "record", "submit"]
+LEARNED_FIELDS = ("theta", "answers", "correct", "fsrs_card", "due")
 
 
 def grade(question: Question, answer: dict[str, Any], seed: int = 0, learner_id=None) -> Verdict:
@@ -56,12 +57,30 @@ def submit(
     if ruling is None:
         ruling = rulings.ruling_for(question, seed, attempt.user_id)
     verdict = rulings.grade(ruling, answer)
+    return record(attempt, question, answer, verdict, seed=seed, presentation=presentation)
+
+
+def record(
+    attempt: Attempt,
+    question: Question,
+    answer: dict[str, Any],
+    verdict: Verdict,
+    *,
+    seed: int = 0,
+    presentation: Presentation | None = None,
+) -> Verdict:
+    """Save the graded answer once and learn from it, in one transaction.
+
+    Exactly once: an answer to a presentation already answered (the question as served)
+    or to a question its attempt already holds stores nothing and learns nothing; it returns the
+    first response's verdict (a double click, a retry, a replayed form).
+    """
     now = timezone.now()
     user = attempt.user
     with transaction.atomic():
         first_attempt = not Response.objects.filter(user=user, question=question).exists()
         try:
-            with transaction.atomic():
+            with transaction.atomic():  # a savepoint: the conflict below leaves the rest usable
                 response = Response.objects.create(
                     attempt=attempt,
                     question=question,
@@ -74,36 +93,75 @@ def submit(
                     presentation=presentation,
                     created_at=now,
                 )
-        except IntegrityError as error:
-            raise AnswerError("This question was already answered in this attempt.") from error
+        except IntegrityError:
+            first = _first_response(attempt, question, presentation)
+            if first is None:
+                raise
+            return Verdict.from_json(first.verdict, first)
         _learn(user, question, verdict, first_attempt, now)
     return Verdict(verdict.parts, verdict.correct, verdict.score, response)
 
 
+def _first_response(
+    attempt: Attempt, question: Question, presentation: Presentation | None = None
+) -> Response | None:
+    """The response already stored for this presentation, or for this question in `attempt`."""
+    if presentation is not None:
+        stored = Response.objects.filter(presentation=presentation).first()
+        if stored is not None:
+            return stored
+    return Response.objects.filter(attempt=attempt, question=question).first()
+
+
 def _learn(user, question: Question, verdict: Verdict, first_attempt: bool, now) -> None:
-    """Elo on each rule of the question, FSRS review per rule, and the question's difficulty."""
-    rule_ids = list(question.rules.values_list("id", flat=True))
+    """Elo on each rule of the question, FSRS review per rule, and the question's difficulty.
+
+    Read-modify-write under row locks, taken in one order in every transaction that learns
+    (practice answers, exam finishes): the question row first, then the learner's masteries by
+    rule id; so no update is lost and no two transactions wait on each other in a cycle. (SQLite
+    has no row locks: its IMMEDIATE transactions already run one writer at a time.)
+    """
+    rule_ids = sorted(set(question.rules.values_list("id", flat=True)))
     if not rule_ids:
-        rule_ids = list(deciding_rules(verdict.rule_numbers).values_list("id", flat=True))
-    masteries = {m.rule_id: m for m in Mastery.objects.filter(user=user, rule_id__in=rule_ids)}
+        rule_ids = sorted(deciding_rules(verdict.rule_numbers).values_list("id", flat=True))
+    difficulty, answer_count = (
+        Question.objects.select_for_update()
+        .filter(pk=question.pk)
+        .values_list("difficulty", "answer_count")
+        .get()
+    )
+    masteries = _locked_masteries(user, rule_ids)
     thetas = []
-    for rule_id in rule_ids:
-        mastery = masteries.get(rule_id) or Mastery(user=user, rule_id=rule_id)
+    for mastery in masteries:
         thetas.append(mastery.theta)
         if first_attempt:
             mastery.theta = adaptive.updated_theta(
-                mastery.theta, question.difficulty, verdict.correct, mastery.answers
+                mastery.theta, difficulty, verdict.correct, mastery.answers
             )
         mastery.answers += 1
         mastery.correct += int(verdict.correct)
         mastery.fsrs_card, mastery.due = scheduling.review(mastery.fsrs_card, verdict.correct, now)
-        mastery.save()
-    question.answer_count += 1
+        mastery.save(update_fields=[*LEARNED_FIELDS, "updated_at"])
     if first_attempt and thetas:
         mean_theta = sum(thetas) / len(thetas)
-        question.difficulty = adaptive.updated_difficulty(
-            mean_theta, question.difficulty, verdict.correct, question.answer_count - 1
+        difficulty = adaptive.updated_difficulty(
+            mean_theta, difficulty, verdict.correct, answer_count
         )
+    question.answer_count, question.difficulty = answer_count + 1, difficulty
     Question.objects.filter(pk=question.pk).update(
-        answer_count=question.answer_count, difficulty=question.difficulty
+        answer_count=F("answer_count") + 1, difficulty=difficulty
     )
+
+
+def _locked_masteries(user, rule_ids: list[int]) -> list[Mastery]:
+    """The learner's masteries of `rule_ids`, created when missing, locked in rule-id order."""
+    locked = Mastery.objects.select_for_update().filter(user=user, rule_id__in=rule_ids)
+    masteries = list(locked.order_by("rule_id"))
+    if len(masteries) < len(rule_ids):
+        have = {mastery.rule_id for mastery in masteries}
+        Mastery.objects.bulk_create(
+            [Mastery(user=user, rule_id=rule_id) for rule_id in rule_ids if rule_id not in have],
+            ignore_conflicts=True,  # made meanwhile by another answer of this learner
+        )
+        masteries = list(locked.order_by("rule_id"))
+    return masteries

@@ -19,6 +19,7 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 
 from config.inputs import problems_in_json
+from quizzes import limits
 from quizzes.loading.read import TUTOR_KEYS
 from quizzes.models import Bank, Question, Scenario
 from quizzes.rulings import Ruling, asked_claim, ruling_of_spec
@@ -140,9 +141,14 @@ def document_text(scenario: Scenario) -> str:
     return json.dumps(document_of(scenario).to_json(), indent=2, ensure_ascii=False)
 
 
-def parse_text(text: str) -> Any:
+def parse_text(
+    text: str, max_bytes: int = limits.MAX_DOCUMENT_BYTES, what: str = "document"
+) -> Any:
+    """The JSON of `text`, once it is within the size and nesting limits."""
     try:
-        value = json.loads(text)
+        value = limits.load_json(text, max_bytes, what)
+    except limits.LimitError as error:
+        raise AuthoringError(error.path, error.message) from error
     except json.JSONDecodeError as error:
         where = f"line {error.lineno} column {error.colno}"
         raise AuthoringError(where, f"malformed JSON: {error.msg}") from error
@@ -160,6 +166,10 @@ def read_document(raw: Any, catalog: Catalog, where: str = "") -> ScenarioDocume
     if not isinstance(raw, dict):
         raise AuthoringError(where, "must be a JSON object (a scenario/1 document)")
     spec = {key: value for key, value in raw.items() if key not in DOCUMENT_KEYS}
+    try:
+        limits.check_spec(raw)
+    except limits.LimitError as error:
+        raise AuthoringError(_at(where, error.path), error.message) from error
     for key in ("title", "source"):
         if not isinstance(spec.get(key), str) or not spec[key].strip():
             raise AuthoringError(_at(where, key), "give the scenario a non-empty " + key)

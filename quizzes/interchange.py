@@ -15,14 +15,13 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils.html import escape as html_escape
 
-from quizzes import authoring, rulings
+from quizzes import authoring, limits, rulings
 from quizzes.models import Bank, Question, Scenario
 from quizzes.rulings import Catalog, ScenarioError
 from quizzes.rulings.kinds import MoodleQuestion
 from rules.models import Card
 
 FORMAT = "tutor-bank/1"
-MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
 
 class InterchangeError(ValueError):
@@ -64,10 +63,11 @@ def check_import(
     """Every document of the file, validated; the first problem raises InterchangeError."""
     if not authoring.banks_of(user).filter(pk=bank.pk).exists():
         raise InterchangeError("You can only import into your own banks.")
-    if len(content) > MAX_IMPORT_BYTES:
-        raise InterchangeError(f"{filename}: larger than {MAX_IMPORT_BYTES // 1024 // 1024} MB")
+    if len(content) > limits.MAX_IMPORT_BYTES:
+        megabytes = limits.MAX_IMPORT_BYTES / 1024 / 1024
+        raise InterchangeError(f"{filename}: larger than the limit of {megabytes:g} MB per file")
     try:
-        raw = authoring.parse_text(content.decode("utf-8"))
+        raw = authoring.parse_text(content.decode("utf-8"), limits.MAX_IMPORT_BYTES, "file")
     except UnicodeDecodeError as error:
         raise InterchangeError(f"{filename}: not UTF-8 text") from error
     except authoring.AuthoringError as error:
@@ -80,6 +80,11 @@ def check_import(
         entries = raw  # a bare list of documents
     if not isinstance(entries, list) or not entries:
         raise InterchangeError(f"{filename}: scenarios: give a non-empty list of documents")
+    if len(entries) > limits.MAX_IMPORT_SCENARIOS:
+        raise InterchangeError(
+            f"{filename}: scenarios: {len(entries):,} documents, over the limit of "
+            f"{limits.MAX_IMPORT_SCENARIOS} per file (split the file)"
+        )
     catalog = catalog if catalog is not None else Card.objects.catalog()
     documents, ids = [], set()
     for index, entry in enumerate(entries):

@@ -16,7 +16,7 @@ from django.db.models import Avg, Count, F, Q, QuerySet, Value
 from django.db.models.functions import Abs
 from django.utils import timezone
 
-from quizzes import adaptive
+from quizzes import adaptive, limits
 from quizzes.models import Bank, Mastery, Question, Response, Scenario
 from rules.models import Rule
 
@@ -50,7 +50,32 @@ def last_answered_question_id(user) -> int | None:
     )
 
 
+# Stored scenarios found past the limits while serving are marked invalid; a few are skipped
+# per request, so a learner never meets (or stays stuck on) a question that can't be served.
+MAX_SKIPPED = 3
+
+
 def _nearest(questions: QuerySet[Question], user, target: float, exclude_id) -> Question | None:
+    for _ in range(MAX_SKIPPED + 1):
+        question = _nearest_candidate(questions, user, target, exclude_id)
+        if question is None or not mark_if_past_limits(question.scenario):
+            return question
+    return None
+
+
+def mark_if_past_limits(scenario: Scenario) -> bool:
+    """Mark a stored scenario past the limits invalid (so it is never served); True if it is."""
+    problem = limits.spec_problem(scenario.spec)
+    if problem:
+        Scenario.objects.filter(pk=scenario.pk).update(
+            engine_status=Scenario.EngineStatus.INVALID, engine_report=problem
+        )
+    return bool(problem)
+
+
+def _nearest_candidate(
+    questions: QuerySet[Question], user, target: float, exclude_id
+) -> Question | None:
     """Unseen questions first (a NOT IN on the learner's own answers, indexed), nearest the
     target difficulty; once every question has been seen, the least seen of them."""
     if exclude_id is not None:

@@ -70,9 +70,22 @@ def _practice_url(rule_number: str) -> str:
     return f"{url}?{urlencode({'rule': rule_number})}" if rule_number else url
 
 
+def _paused_by_exam(request: HtmxHttpRequest, status: int = 200) -> HttpResponse | None:
+    """While the learner sits an exam, practice (feedback at once, on the exam's pool) waits."""
+    sitting = exams.running_sitting(request.user)
+    if sitting is None:
+        return None
+    page = render(request, "quizzes/practice_paused.html", {"sitting": sitting}, status=status)
+    if request.htmx:  # htmx swaps no error response: send the whole page instead
+        page["HX-Redirect"] = reverse("practice")
+    return page
+
+
 @require_GET
 @login_required
 def practice(request: HtmxHttpRequest) -> HttpResponse:
+    if paused := _paused_by_exam(request):
+        return paused
     rule_number = request.GET.get("rule", "").strip()
     rule = Rule.objects.resolve_number(rule_number) if rule_number else None
     if rule_number and rule is None:
@@ -116,6 +129,8 @@ def _feedback_context(
 @require_POST
 @login_required
 def answer(request: HtmxHttpRequest) -> HttpResponse:
+    if paused := _paused_by_exam(request, status=409):
+        return paused
     user = request.user
     token = request.POST.get("token", "")[:40]
     # The token is bound to the learner it was shown to: anyone else's is unknown here.
@@ -229,8 +244,11 @@ def _sitting(request: HtmxHttpRequest, pk: int) -> ExamSitting:
 
 def _exam_index_context(request: HtmxHttpRequest) -> dict[str, Any]:
     running = exams.running_sitting(request.user)
+    blueprints = list(exams.blueprints())
+    for blueprint in blueprints:
+        blueprint.refusal = exams.start_refusal(request.user, blueprint)
     return {
-        "blueprints": exams.blueprints(),
+        "blueprints": blueprints,
         "running": running,
         "clock": exams.clock(running) if running else None,
         "sittings": exams.sittings_of(request.user).exclude(attempt__finished_at=None)[:20],

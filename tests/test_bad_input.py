@@ -88,7 +88,10 @@ def world():
     scenario = ScenarioFactory(spec=land_tutor_spec(), bank=bank, slug="probe-scenario")
     rule = RuleFactory(number="701.23b")
     make_question(scenario, bank, rules=[rule])
-    blueprint = ExamBlueprint.objects.create(slug="probe-exam", title="E", time_limit_minutes=30)
+    blueprint = ExamBlueprint.objects.create(
+        slug="probe-exam", title="E", time_limit_minutes=30, owner=prober
+    )
+    blueprint.banks.add(bank)  # the owner's choice of banks (an owner's own bank)
     BlueprintArea.objects.create(blueprint=blueprint, title="Search", rules="701.23", count=1)
     cohort = cohorts.do_create_cohort(prober, "Probe cohort")
     cohorts.do_join(learner, cohort)

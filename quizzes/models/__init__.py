@@ -7,9 +7,15 @@ from quizzes.models.progress import Attempt, Mastery, Presentation, Response
 
 __all__ = ["Bank", "Question", "Scenario", "Attempt", "Mastery", "Presentation", "Response"]
 
-from quizzes.models.exams import BlueprintArea, ExamBlueprint, ExamItem, ExamSitting  # noqa: E402
+from quizzes.models.exams import (  # noqa: E402
+    BlueprintArea,
+    ExamBlueprint,
+    ExamItem,
+    ExamSitting,
+    SittingQuota,
+)
 
-__all__ += ["BlueprintArea", "ExamBlueprint", "ExamItem", "ExamSitting"]
+__all__ += ["BlueprintArea", "ExamBlueprint", "ExamItem", "ExamSitting", "SittingQuota"]
 
 from quizzes.models.cohorts import Cohort, CohortMembership  # noqa: E402
 

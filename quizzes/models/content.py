@@ -5,9 +5,13 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.forms.fields import InvalidJSONInput
+
+from quizzes import limits
 
 RULE_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?\b")
 
@@ -15,6 +19,31 @@ RULE_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?\b")
 def _rule_numbers(citation: str | None) -> list[str]:
     """Rule numbers in an engine citation such as "701.23b" or "701.23f, 701.23i"."""
     return RULE_NUMBER.findall(citation or "")
+
+
+class ScenarioSpecFormField(forms.JSONField):
+    """The admin's JSON box for a spec: size and nesting checked before `json.loads` runs."""
+
+    def to_python(self, value):
+        if isinstance(value, str) and value.strip():
+            try:
+                limits.check_text(value)
+            except limits.LimitError as error:
+                raise ValidationError(str(error), code="limit") from error
+        return super().to_python(value)
+
+    def bound_data(self, data, initial):
+        """The text shown back in the form: too deeply nested, it is never parsed."""
+        if isinstance(data, str) and limits.text_depth(data) > limits.MAX_DEPTH:
+            return InvalidJSONInput(data)
+        return super().bound_data(data, initial)
+
+
+class ScenarioSpecField(models.JSONField):
+    """A scenario/1 spec: its form field refuses oversized or too deeply nested text."""
+
+    def formfield(self, **kwargs):
+        return super().formfield(**{"form_class": ScenarioSpecFormField, **kwargs})
 
 
 class EngineCheck(NamedTuple):
@@ -41,6 +70,12 @@ class BankQuerySet(models.QuerySet):
             pk__in=Cohort.banks.through.objects.filter(cohort__members=user).values("bank_id"),
         )
         return self.filter(public | models.Q(owner=user) | in_cohort)
+
+    def usable_in_blueprint_of(self, owner) -> BankQuerySet:
+        """Banks an exam set by `owner` may draw from: the owner's own and the site's public
+        ones. Never another instructor's: making a bank public does not put it in their exams."""
+        site = models.Q(owner=None, visibility=Bank.Visibility.PUBLIC)
+        return self.filter(site | models.Q(owner=owner)) if owner is not None else self.filter(site)
 
 
 class Bank(models.Model):
@@ -99,7 +134,7 @@ class Scenario(models.Model):
     slug = models.SlugField(max_length=120, unique=True)
     title = models.CharField(max_length=200)
     source = models.CharField(max_length=300, help_text="Where the ruling comes from.")
-    spec = models.JSONField(help_text="The scenario as scenario/1 JSON.")
+    spec = ScenarioSpecField(help_text="The scenario as scenario/1 JSON.")
     stored_ruling = models.TextField(
         blank=True, help_text="The ruling in words, as the source gives it."
     )
@@ -151,6 +186,9 @@ class Scenario(models.Model):
 
         if not isinstance(self.spec, dict):
             raise ValidationError({"spec": "The scenario must be a JSON object."})
+        problem = limits.spec_problem(self.spec)
+        if problem:
+            raise ValidationError({"spec": problem})
         try:
             parse_scenario(self.spec, Card.objects.catalog())
         except ScenarioError as error:
@@ -196,6 +234,11 @@ class Scenario(models.Model):
         catalog = catalog if catalog is not None else Card.objects.catalog()
         expect = self.spec.get("expect") or [] if isinstance(self.spec, dict) else []
         cited: set[str] = set()
+        problem = limits.spec_problem(self.spec)
+        if problem:  # never served (selection skips invalid scenarios)
+            self.engine_status = self.EngineStatus.INVALID
+            self.engine_report = problem
+            return EngineCheck(self.engine_status, self.engine_report, frozenset())
         try:
             mismatches = check_expectations(self.spec, catalog)
         except ScenarioError as error:

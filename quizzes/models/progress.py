@@ -54,6 +54,14 @@ class Attempt(models.Model):
     class Meta:
         ordering = ["-started_at"]
         indexes = [models.Index(fields=["user", "kind", "finished_at"])]
+        constraints = [
+            # One exam at a time: two starts at once can't both open a sitting.
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(kind="exam", finished_at__isnull=True),
+                name="one_open_exam_per_user",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} by {self.user} from {self.started_at:%Y-%m-%d %H:%M}"
@@ -136,7 +144,7 @@ class Response(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["attempt", "question"], name="one_response_per_attempt_and_question"
-            )
+            ),
         ]
         indexes = [
             models.Index(fields=["user", "-created_at"]),

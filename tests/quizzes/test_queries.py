@@ -12,8 +12,8 @@ from tests.quizzes.conftest import QUESTION_SHAPES
 
 pytestmark = pytest.mark.django_db
 
-PRACTICE_QUERIES = 7
-ANSWER_QUERIES = 18
+PRACTICE_QUERIES = 8  # one of them: is an exam running (practice then pauses)
+ANSWER_QUERIES = 20  # two of them: is an exam running, and the question's row lock
 
 
 def fill_bank(scenario, bank, rule, size: int) -> None:

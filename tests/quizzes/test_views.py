@@ -53,6 +53,10 @@ def test_page_holds_no_answer_key(logged_in, scenario, bank, kind):
     assert "The ruling" not in html
 
 
+RIGHT_CARDS = {"claim_0": "may", "claim_1": "cannot"}
+WRONG_CARDS = {"claim_0": "must", "claim_1": "may"}
+
+
 def answer_cards(client, page, **extra):
     data = {"token": token_of(page), "claim_0": "may", "claim_1": "cannot"}
     return client.post(reverse("answer"), data, **extra)
@@ -90,6 +94,28 @@ def test_sending_the_same_form_twice_saves_one_response(logged_in, question, no_
     again = answer_cards(logged_in, page, **HTMX)
     assert again.status_code == 200
     assert Response.objects.count() == 1
+
+
+def test_the_same_question_served_twice_is_answered_twice(logged_in, question, no_variants):
+    """Two tabs, the same question and variant in the same second: two servings, two answers."""
+    tabs = [logged_in.get(reverse("practice")) for _ in range(2)]
+    assert token_of(tabs[0]) != token_of(tabs[1])
+    first, second = (answer_cards(logged_in, tab) for tab in tabs)
+    assert first["Location"] != second["Location"]
+    assert Response.objects.count() == 2
+
+
+def test_a_form_replayed_later_returns_its_first_verdict(
+    logged_in, question, scenario, bank, search_rule, no_variants
+):
+    make_question(scenario, bank, rules=[search_rule])  # so the next page serves another one
+    first_page = logged_in.get(reverse("practice"))
+    first = logged_in.post(reverse("answer"), {"token": token_of(first_page), **WRONG_CARDS})
+    answer_cards(logged_in, logged_in.get(reverse("practice")))  # a later answer in between
+    replayed = logged_in.post(reverse("answer"), {"token": token_of(first_page), **RIGHT_CARDS})
+    assert replayed.status_code == 302 and replayed["Location"] == first["Location"]
+    assert Response.objects.count() == 2
+    assert not Response.objects.get(pk=first["Location"].rstrip("/").split("/")[-1]).correct
 
 
 def test_an_incomplete_answer_shows_errors_in_the_form(logged_in, question, no_variants):
