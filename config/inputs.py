@@ -60,8 +60,10 @@ def _request_texts(request: HttpRequest) -> Iterator[tuple[str, str, Callable]]:
     for source, data in (("query", request.GET), ("form", request.POST)):
         for key, values in data.lists():
             yield f"the {source} field name {key[:40]!r}", key, problem_in
+            # a password is never an id (and Django already refuses all-digit passwords)
+            check = problem_in if "password" in key else problem_in_field
             for value in values:
-                yield f"the {source} field {key[:40]!r}", value, problem_in_field
+                yield f"the {source} field {key[:40]!r}", value, check
     for name, value in request.COOKIES.items():
         yield f"the cookie {name[:40]!r}", name + value, problem_in
 

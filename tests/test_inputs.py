@@ -58,3 +58,8 @@ def test_a_json_document_with_unstorable_text_names_the_field(changes, path):
     with pytest.raises(authoring.AuthoringError) as raised:
         authoring.parse_text(text)
     assert raised.value.path == path
+
+
+def test_a_long_all_digit_password_is_not_taken_for_an_id(client):
+    response = client.post(reverse("login"), {"username": "x", "password": "1" * 25})
+    assert response.status_code == 200  # the form's own "enter a correct username and password"
