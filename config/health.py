@@ -15,7 +15,7 @@ from django.core.cache import caches
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 # A few threads shared by all probes: a hung check keeps one busy, later probes then time out.
 _checks = ThreadPoolExecutor(max_workers=4, thread_name_prefix="healthz")
@@ -66,7 +66,7 @@ def run_checks(timeout: float) -> dict[str, str]:
 
 
 @never_cache
-@require_GET
+@require_safe  # GET, and HEAD for load balancers that probe with it
 def healthz(request: HttpRequest) -> HttpResponse:
     results = run_checks(settings.HEALTHZ_TIMEOUT)
     healthy = all(result == "ok" for result in results.values())

@@ -8,12 +8,15 @@ are refused at the door with a 400 that names the problem, instead of a 500 from
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+# A whole field that is a number past 18 digits can only be meant as an id, and no id is that
+# large: SQLite cannot even compare it (OverflowError), so it is refused like the rest.
+HUGE_NUMBER = re.compile(r"\s*[-+]?\d{19,}\s*")
 
 
 def problem_in(text: str) -> str | None:
@@ -45,26 +48,36 @@ def problems_in_json(value: Any) -> Iterator[tuple[str, str]]:
             pending.extend((f"{path}[{index}]", child) for index, child in enumerate(item))
 
 
-def _request_texts(request: HttpRequest) -> Iterator[tuple[str, str]]:
-    yield "the address", request.path_info
+def problem_in_field(text: str) -> str | None:
+    """What is wrong with a query or form value (unstorable text, or a number past any id)."""
+    if HUGE_NUMBER.fullmatch(text):
+        return "holds a number too large for any id (more than 18 digits)"
+    return problem_in(text)
+
+
+def _request_texts(request: HttpRequest) -> Iterator[tuple[str, str, Callable]]:
+    yield "the address", request.path_info, problem_in
     for source, data in (("query", request.GET), ("form", request.POST)):
         for key, values in data.lists():
-            yield f"the {source} field name {key[:40]!r}", key
+            yield f"the {source} field name {key[:40]!r}", key, problem_in
+            # a password is never an id (and Django already refuses all-digit passwords)
+            check = problem_in if "password" in key else problem_in_field
             for value in values:
-                yield f"the {source} field {key[:40]!r}", value
+                yield f"the {source} field {key[:40]!r}", value, check
     for name, value in request.COOKIES.items():
-        yield f"the cookie {name[:40]!r}", name + value
+        yield f"the cookie {name[:40]!r}", name + value, problem_in
 
 
 class RejectUnstorableInput:
-    """400 for a request whose address, query, form fields or cookies hold unstorable text."""
+    """400 for a request whose address, query, form fields or cookies hold unstorable text, or
+    whose query or form value is a number no id can be."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        for where, text in _request_texts(request):
-            if problem := problem_in(text):
+        for where, text, check in _request_texts(request):
+            if problem := check(text):
                 return HttpResponseBadRequest(
                     f"Bad request: {where} {problem}.", content_type="text/plain; charset=utf-8"
                 )

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "django_ratelimit",
+    "csp",
     "template_partials",
     "rules",
     "quizzes",
@@ -61,6 +63,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.inputs.RejectUnstorableInput",  # 400 for NUL bytes, lone surrogates (config/inputs.py)
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -166,6 +170,8 @@ SILENCED_SYSTEM_CHECKS = [
     # axes locks accounts only; addresses are limited by THROTTLE_RATES["login_per_address"],
     # which counts every attempt (a successful log-in to one's own account cannot reset it).
     "axes.W006",
+    # security.W021 asks for HSTS preload; Tutor preloads only with DJANGO_HSTS_PRELOAD=1.
+    "security.W021",
     # django-ratelimit knows only django-redis and memcached: Django's own RedisCache counts
     # with atomic INCR too; the database cache's non-atomic increment may undercount a few
     # concurrent requests on one machine, which a throttle can afford.
@@ -213,6 +219,34 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Content-Security-Policy (django-csp): scripts, styles and everything else from this origin
+# only; no inline script or style anywhere (htmx's own indicator style is turned off in
+# base.html's htmx-config, and htmx may not eval), no plugins, no framing, forms post here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Browser features Tutor never uses, switched off for it and anything it might embed.
+PERMISSIONS_POLICY = dict.fromkeys(
+    [
+        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media",
+        "fullscreen", "geolocation", "gyroscope", "magnetometer", "microphone", "midi",
+        "payment", "picture-in-picture", "publickey-credentials-get", "screen-wake-lock",
+        "usb", "xr-spatial-tracking",
+    ],
+    [],
+)  # fmt: skip
+
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 X_FRAME_OPTIONS = "DENY"
@@ -226,7 +260,9 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", 60 * 60 * 24 * 365))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
+    # Preloading asks browsers to hard-code HTTPS for the domain and its subdomains, which is
+    # slow to undo: only when the operator asks for it.
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 LOGGING = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 
+from config.admin import ModelAdmin
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, ExamSitting, Question, Scenario
 
 
@@ -16,7 +17,7 @@ class QuestionInline(admin.TabularInline):
 
 
 @admin.register(Bank)
-class BankAdmin(admin.ModelAdmin):
+class BankAdmin(ModelAdmin):
     list_display = ["title", "slug", "owner", "visibility", "question_count", "updated_at"]
     list_filter = ["visibility"]
     search_fields = ["title", "slug", "description", "owner__username"]
@@ -29,7 +30,7 @@ class BankAdmin(admin.ModelAdmin):
 
 
 @admin.register(Scenario)
-class ScenarioAdmin(admin.ModelAdmin):
+class ScenarioAdmin(ModelAdmin):
     list_display = ["title", "slug", "engine_status", "version", "author", "updated_at"]
     list_filter = ["engine_status", "rules_exercised"]
     search_fields = ["title", "slug", "source", "stored_ruling"]
@@ -65,7 +66,7 @@ class ScenarioAdmin(admin.ModelAdmin):
 
 
 @admin.register(Question)
-class QuestionAdmin(admin.ModelAdmin):
+class QuestionAdmin(ModelAdmin):
     list_display = ["__str__", "kind", "bank", "position", "difficulty", "is_active"]
     list_filter = ["kind", "is_active", "bank", "rules"]
     search_fields = ["prompt", "key", "scenario__title", "scenario__slug"]
@@ -80,7 +81,7 @@ class BlueprintAreaInline(admin.TabularInline):
 
 
 @admin.register(ExamBlueprint)
-class ExamBlueprintAdmin(admin.ModelAdmin):
+class ExamBlueprintAdmin(ModelAdmin):
     list_display = [
         "title",
         "slug",
@@ -99,7 +100,7 @@ class ExamBlueprintAdmin(admin.ModelAdmin):
 
 
 @admin.register(ExamSitting)
-class ExamSittingAdmin(admin.ModelAdmin):
+class ExamSittingAdmin(ModelAdmin):
     """Sittings are the learners' record: read-only here."""
 
     list_display = ["title", "learner", "started_at", "right_count", "question_count", "passed"]

@@ -72,3 +72,7 @@ def test_a_database_that_hangs_is_reported_after_the_timeout(client, monkeypatch
 def test_healthz_is_served_over_plain_http_with_debug_off(client, settings):
     settings.SECURE_SSL_REDIRECT = True
     assert client.get(reverse("healthz")).status_code == 200
+
+
+def test_a_head_probe_gets_the_same_status(client):
+    assert client.head(reverse("healthz")).status_code == 200

@@ -117,6 +117,13 @@ class ScenarioQuerySet(models.QuerySet):
         asked = Question.objects.filter(bank=bank).values("scenario_id")
         return self.filter(models.Q(bank=bank) | models.Q(pk__in=asked))
 
+    def visible_to(self, user) -> ScenarioQuerySet:
+        """Scenarios of banks `user` may practise from (`Bank.objects.visible_to`): authored in
+        one, or asked about by an active question of one (seed scenarios)."""
+        banks = Bank.objects.visible_to(user).values("pk")
+        asked = Question.objects.filter(bank__in=banks, is_active=True).values("scenario_id")
+        return self.filter(models.Q(bank__in=banks) | models.Q(pk__in=asked))
+
 
 class Scenario(models.Model):
     """A game situation from a real ruling, stored as scenario/1 JSON.
