@@ -128,6 +128,7 @@ INSTRUCTION_VERBS = (
     "tap",
     "untap",
     "create_token",
+    "put_counters",
 )
 TRIGGER_EVENTS = frozenset(
     {
@@ -154,6 +155,8 @@ STATIC_KINDS = frozenset(
         "search_control",
         "mana_replacement",
         "cost_modifier",
+        "enters_with_counters",
+        "enters_mill",
         "other",
     }
 )
@@ -908,6 +911,20 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
             )
         static = parse_static(value, where)
         return Instruction(verb, {"static": static, "duration": raw.get("duration", "turn")})
+    if verb == "put_counters":
+        if not isinstance(value, dict) or set(value) - {"what", "kind", "count"}:
+            raise ScenarioError(where, 'must be {"what": "self" or "target", "kind", "count"}')
+        what = value.get("what", "self")
+        if what not in ("self", "target"):
+            raise ScenarioError(f"{where}.what", 'must be "self" or "target"')
+        return Instruction(
+            verb,
+            {
+                "what": what,
+                "kind": str(value.get("kind", "+1/+1")),
+                "count": _parse_count(value.get("count", 1), f"{where}.count"),
+            },
+        )
     if verb in ("return", "put"):
         value = {"what": value} if isinstance(value, str) else value
         if not isinstance(value, dict) or value.get("what") not in (
@@ -980,6 +997,32 @@ def parse_static(raw: Any, path: str) -> StaticAbility:
         )
     if kind == "other":
         return StaticAbility(kind, {"text": spec})
+    if kind == "enters_with_counters":
+        # "This creature enters with X +1/+1 counters on it" (107.3m: X is the spell's X).
+        if not isinstance(spec, dict) or set(spec) - {"kind", "count"}:
+            raise ScenarioError(f"{path}.{kind}", 'must be {"kind": "+1/+1", "count": N or "X"}')
+        count = spec.get("count", 1)
+        if count != "X":
+            count = _parse_count(count, f"{path}.{kind}.count")
+        return StaticAbility(kind, {"kind": str(spec.get("kind", "+1/+1")), "count": count})
+    if kind == "enters_mill":
+        # A replacement that mills as a permanent enters: "As a land enters the battlefield
+        # under your control, mill two cards" (cards entering from that library aren't milled).
+        if not isinstance(spec, dict) or set(spec) - {"who", "types", "count"}:
+            raise ScenarioError(f"{path}.{kind}", 'must be {"who", "types", "count"}')
+        who = spec.get("who", "you")
+        if who not in PROHIBITION_PLAYERS:
+            raise ScenarioError(
+                f"{path}.{kind}.who", f"must be one of {sorted(PROHIBITION_PLAYERS)}"
+            )
+        return StaticAbility(
+            kind,
+            {
+                "who": who,
+                "types": _strings(spec.get("types"), f"{path}.{kind}.types"),
+                "count": _parse_count(spec.get("count", 1), f"{path}.{kind}.count"),
+            },
+        )
     if not isinstance(spec, dict):
         raise ScenarioError(f"{path}.{kind}", "must be an object")
     if kind == "mana_replacement":

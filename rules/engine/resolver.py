@@ -60,6 +60,7 @@ class Resolution:
     mana: dict[str, Verdict] = field(default_factory=dict)
     dredge: dict[str, Verdict] = field(default_factory=dict)
     tapped_after: dict[str, Verdict] = field(default_factory=dict)
+    enters_x: dict[str, Verdict] = field(default_factory=dict)  # 107.3m
     # Cards that end (or may end) exiled face down, with the players who may look (406.3).
     face_down: dict[str, Verdict] = field(default_factory=dict)
     counters: dict[tuple[str, str], Verdict] = field(default_factory=dict)
@@ -103,7 +104,7 @@ class _Run:
         self.paid_escape: dict[str, set[str | None]] = {}
         for fact in facts:
             if fact.kind == "ignored_search_prohibition":
-                self.paid_escape.setdefault(fact.player, set()).add(fact.source)
+                self.paid_escape.setdefault(fact.player, set()).add(fact.paid_for)
         self.choices = choices
         self.zones: dict[tuple[str, str], list[CardInstance]] = {
             (p, z): list(self.state.cards_in(p, z)) for p in self.state.players for z in ZONES
@@ -168,15 +169,49 @@ class _Run:
                 self.result.explanation.append(
                     f"{card.name} has left the battlefield; its static abilities no longer apply."
                 )
-        for cards in self.zones.values():
+        left = None
+        for key, cards in self.zones.items():
             if card in cards:
                 cards.remove(card)
+                left = key[1]
                 break
         if zone in ZONES:
             owner_zone = (card.owner, zone)
             self.zones[owner_zone].append(card)
         self.possible[card.label] = {zone}
         self.result.zone_after[card.label] = Verdict(zone, rule, reason)
+        if zone == "battlefield" and left == "library":
+            self.mill_as_it_enters(card)
+
+    def mill_as_it_enters(self, card: CardInstance) -> None:
+        """A replacement that mills as a permanent enters: the card entering from that library
+        isn't among the cards milled, though it is still in the library as the effect applies
+        (the mill ruling; 614.12)."""
+        for effect in self.effects:
+            if effect.kind != "enters_mill":
+                continue
+            who = effect.spec["who"]
+            if (who == "you") != (card.controller == effect.controller) and who != "all":
+                continue
+            if effect.spec["types"] and not set(effect.spec["types"]) & set(card.definition.types):
+                continue
+            milled_cards = list(self.zones[(card.owner, "library")][: effect.spec["count"]])
+            for milled in milled_cards:
+                self.move(
+                    milled,
+                    "graveyard",
+                    "614.12",
+                    f"{effect.source_name} mills {milled.name} as {card.name} enters; "
+                    f"{card.name} itself, entering from that library, isn't milled.",
+                )
+            previous = self.result.mills.get(card.owner)
+            total = (previous.value if previous else 0) + len(milled_cards)
+            self.result.mills[card.owner] = Verdict(
+                total,
+                "614.12",
+                f"{effect.source_name} mills {card.owner} as {card.name} enters; the card "
+                "entering isn't included.",
+            )
 
     def maybe_move(self, card: CardInstance, zones: set[str], rule: str, reason: str) -> None:
         """Record that a card may end in any of `zones` (the line of play isn't fixed)."""
@@ -515,6 +550,7 @@ def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> 
             "608.3",
             f"{card.name} is a permanent spell and enters the battlefield.",
         )
+        _enters_with_counters(run, card, definition)
     else:
         run.move(
             card,
@@ -523,6 +559,46 @@ def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> 
             f"{card.name} is an instant or sorcery: it goes to its "
             "owner's graveyard as the final step of resolving.",
         )
+
+
+def _spell_x(run: _Run) -> int | None:
+    """The X chosen as the spell was cast (601.2b): the caster's choice, else `resolve.x`."""
+    return run.choices.get(run.step.by or "", {}).get("x", run.step.x)
+
+
+def _enters_with_counters(run: _Run, card: CardInstance, definition: CardDefinition) -> None:
+    """ "Enters with X +1/+1 counters": X is the X of the spell it was (107.3m), though the
+    permanent's own X is 0 on the battlefield (its mana value counts X as 0, 202.3)."""
+    x = _spell_x(run)
+    run.result.enters_x[card.label] = Verdict(
+        x or 0,
+        "107.3m",
+        f"{card.name}'s enters-the-battlefield effects use the X of the spell it was "
+        f"({x if x is not None else 'not chosen, so 0'}); on the battlefield its own X is 0.",
+    )
+    for static in definition.static:
+        if static.kind != "enters_with_counters":
+            continue
+        count = static.spec["count"]
+        amount = (x or 0) if count == "X" else count
+        key = (card.label, static.spec["kind"])
+        run.result.counters[key] = Verdict(
+            amount,
+            "107.3m" if count == "X" else "122.6",
+            f"{card.name} enters with {amount} {static.spec['kind']} counter(s)"
+            + (f": X is the spell's X, {x or 0} (107.3m)." if count == "X" else "."),
+        )
+
+
+def _do_put_counters(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    if spec["what"] == "self":
+        card = run.state.card(run.step.source)
+    else:
+        targets = run.card_targets()
+        card = targets[0] if targets else None
+    if card is None:
+        raise ScenarioError(path, "there is no permanent to put the counters on")
+    _change_counters(run, card, spec["kind"], spec["count"], "122.6", "the effect")
 
 
 def _draw_step(run: _Run) -> None:
@@ -765,7 +841,7 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     controller = run.result.controller or ""
     target_cards = run.card_targets()
     # X (chosen as the spell was cast) is remembered like a name: filters compare with it.
-    x = run.choices.get(controller, {}).get("x", run.step.x)
+    x = _spell_x(run)
     names_base: dict[str, Any] = {"target": target_cards[0].name if target_cards else None, "X": x}
     if spec["filter"].mana_value_x:
         run.result.explanation.append(
@@ -1697,6 +1773,7 @@ _HANDLERS = {
     "add_mana": _do_add_mana,
     "discard": _do_discard,
     "look": _do_look,
+    "put_counters": _do_put_counters,
     "create_effect": _do_create_effect,
 }
 
@@ -1789,7 +1866,7 @@ def _merge_runs(runs: list[_Run]) -> Resolution:
                 target[key] = Verdict(a.value, a.rule, f"If not kicked: {a.reason} {why}")
             else:
                 target[key] = Verdict(b.value, b.rule, f"If kicked: {b.reason} {why}")
-    for name in ("counters", "life", "face_down"):
+    for name in ("counters", "life", "face_down", "enters_x"):
         getattr(merged, name).update({**getattr(second, name), **getattr(first, name)})
     merged.created_effects = list(first.created_effects)
     merged.condition = first.condition

@@ -36,7 +36,7 @@ CHOICE_KEYS = (
     | SPLIT_CHOICE_KEYS
     | {"x"}
 )
-FACT_KINDS = frozenset({"searched_library", "ignored_search_prohibition"})
+FACT_KINDS = frozenset({"searched_library", "ignored_search_prohibition", "left_the_game"})
 # The keys a step, a fact and a zone's card object may have (anything else is refused).
 STEP_KEYS = frozenset({*STEP_KINDS, "by", "targets", "choices", "event", "ability", "x", "kicked"})
 FACT_KEYS = frozenset({"fact", "player", "source", "paid_by"})
@@ -79,7 +79,9 @@ class Fact:
 
     kind: str
     player: str
-    source: str | None = None  # ignored_search_prohibition: the permanent paid for
+    # ignored_search_prohibition: the permanent paid for (the fact's "source" key). Not named
+    # `source`: a Fact is told apart from a Step by having no `source`.
+    paid_for: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,9 @@ class Scenario:
     expect: tuple[Mapping[str, Any], ...]
     catalog: Catalog
     spec: Mapping[str, Any]
+    # The limited range of influence option (801): how many seats away a player can affect;
+    # None when the option isn't used.
+    range_of_influence: int | None = None
 
 
 _NO_EXTRA: dict[str, Any] = {}
@@ -571,6 +576,11 @@ def parse_scenario(spec: Mapping[str, Any], catalog: Catalog | None = None) -> S
             raise ScenarioError(
                 "resolve", "must be a step (cast, activate, trigger or draw), not a fact"
             )
+    reach = spec.get("range_of_influence")
+    if reach is not None and (isinstance(reach, bool) or not isinstance(reach, int) or reach < 1):
+        raise ScenarioError(
+            "range_of_influence", "must be a whole number of seats, 1 or more (801.2)"
+        )
     expect = spec.get("expect") or []
     if not isinstance(expect, list) or not all(isinstance(e, dict) for e in expect):
         raise ScenarioError("expect", "must be a list of claim objects")
@@ -584,6 +594,7 @@ def parse_scenario(spec: Mapping[str, Any], catalog: Catalog | None = None) -> S
         expect=tuple(expect),
         catalog=full_catalog,
         spec=spec,
+        range_of_influence=reach,
     )
 
 
