@@ -93,6 +93,19 @@ class Rule(models.Model):
     def __str__(self) -> str:
         return f"{self.number} ({self.language}, {self.edition_name})"
 
+    def former_meanings(self) -> models.QuerySet[RuleAlias]:
+        """Other rules that were printed under this rule's number in an earlier edition.
+
+        701.17b is Mill's today and was Search's (now 701.23b): a reader who arrives with an old
+        citation learns which edition it belongs to instead of reading the wrong rule.
+        """
+        return (
+            RuleAlias.objects.filter(number=self.number)
+            .exclude(rule=self)
+            .select_related("rule")
+            .order_by("rule__number")
+        )
+
     def clean(self) -> None:
         if self.canonical_id and self.canonical.canonical_id:
             raise ValidationError(

@@ -225,7 +225,7 @@ def _decision_order(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         if s.controlled_by is not None and s.searcher in searching
     }
     if deciders:
-        # A controlled player's decisions are made by the player controlling them (722.5).
+        # A controlled player's decisions are made by the player controlling them (723.5).
         by: list[str] = []
         for player in order:
             decider = deciders.get(player, player)
@@ -234,7 +234,7 @@ def _decision_order(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         controlled = ", ".join(f"{p} by {d}" for p, d in deciders.items())
         return Verdict(
             by,
-            "722.5",
+            "723.5",
             "A player who controls another player makes that player's decisions; the "
             f"searches are decided in APNAP order of the searching players ({controlled}), "
             "each deciding player listed once.",
