@@ -777,7 +777,7 @@ VERB_KEYS = {
     "mill": frozenset({"who", "count"}),
     "draw": frozenset({"who", "count"}),
     "shuffle": frozenset({"who", "whose", "player", "if_searched"}),
-    "exile": frozenset({"what", "card"}),
+    "exile": frozenset({"what", "card", "face_down", "may_look"}),
     "destroy": frozenset({"what", "card"}),
     "reveal_hand": frozenset({"who", "whose", "player"}),
     "choose": frozenset({"from", "chooser", "filter"}),
@@ -858,11 +858,20 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
             },
         )
     if verb in ("exile", "destroy"):
+        face_down, may_look = False, "nobody"
         if isinstance(value, dict):
+            if verb == "exile" and value.get("face_down"):
+                # "Exile it face down" (406.3); `may_look` names who may look at it there.
+                face_down = True
+                may_look = _may_look(value.get("may_look"), "exile_face_down", f"{where}.may_look")
+            elif "may_look" in value:
+                raise ScenarioError(f"{where}.may_look", 'needs "face_down": true')
             value = value.get("what", value.get("card"))
         value = {"targets": "target", "it": "target", "this": "self"}.get(value, value)
         if value not in ("target", "self", "found"):
             raise ScenarioError(where, 'must be "target", "self" or "found"')
+        if face_down:
+            return Instruction(verb, {"what": value, "face_down": True, "may_look": may_look})
         return Instruction(verb, {"what": value})
     if verb == "reveal_hand":
         if isinstance(value, dict):

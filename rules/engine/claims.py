@@ -48,6 +48,8 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "trigger_game_state": (("card",), ("ability",)),
 }
 PLAYER_KEYS = frozenset({"player", "searcher", "whose", "other"})
+# Keys a claim may carry besides its subject: its value, a line of play, a statement's proposal.
+CLAIM_KEYS = frozenset({"claim", "value", "given", "proposed"})
 # An outside author may name a claim's one player either way; the contract's key is kept.
 SUBJECT_SYNONYMS = {"searcher": "player", "player": "searcher"}
 MANA_TRIGGERS = frozenset({"tapped_for_mana", "enchanted_tapped_for_mana", "land_tapped_for_mana"})
@@ -87,6 +89,14 @@ def claim_subject(scenario: Scenario, claim: Mapping[str, Any]) -> tuple[str, di
     if name not in CLAIM_SUBJECTS:
         raise ScenarioError("claim", f"unknown claim {name!r}; use one of {sorted(CLAIM_SUBJECTS)}")
     required, optional = CLAIM_SUBJECTS[name]
+    accepted = {*CLAIM_KEYS, *required, *optional}
+    accepted |= {SUBJECT_SYNONYMS[k] for k in required if k in SUBJECT_SYNONYMS}
+    unknown = set(claim) - accepted
+    if unknown:
+        raise ScenarioError(
+            f"claim {name}",
+            f"unknown key(s) {sorted(unknown)}; the keys accepted here are {sorted(accepted)}",
+        )
     subject: dict[str, Any] = {}
     for key in (*required, *optional):
         if key in claim:

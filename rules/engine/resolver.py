@@ -120,6 +120,8 @@ class _Run:
         self.spell_to: str | None = None  # "Shuffle Green Sun's Zenith into its owner's library"
         self.cast_from: str | None = None
         self.draws_made: dict[str, int] = {}  # draws so far per player (dredge choices)
+        # (player, choice) pairs some instruction read: a fixed choice nothing reads is refused.
+        self.consumed: set[tuple[str, str]] = set()
 
     # ---------------------------------------------------------------- references
 
@@ -288,6 +290,7 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
                 f"({check.blocked.rule})",
             )
     chosen = list(run.choices.get(controller, {}).get("cost", []))
+    run.consumed.add((controller, "cost"))
     for part in parts:
         if part.kind == "tap":
             run.result.tapped_after[card.label] = Verdict(
@@ -387,6 +390,7 @@ def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition
         "", definition.name, controller, controller, "stack", 0, definition, False, False, True
     )
     chosen = list(run.choices.get(controller, {}).get("cost", []))
+    run.consumed.add((controller, "cost"))
     for part in parts:
         if part.chooses:
             if (
@@ -922,6 +926,7 @@ def _zone_choice_space(
     choice); unchosen, every non-empty choice is a line of play and the spaces are merged."""
     zones = tuple(spec["zones"])
     chosen = run.choices.get(searcher, {}).get("zones")
+    run.consumed.add((searcher, "zones"))
     if chosen is not None:
         stray = [z for z in chosen if z not in zones]
         if stray:
@@ -1456,8 +1461,32 @@ def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         run.spell_exiled = True
         return
     if what == "found":
-        for label in run.found_fixed or []:
-            run.move(run.state.card(label), "exile", "701.13a", "The found card is exiled.")
+        face_down = spec.get("face_down", False)
+        fixed = run.found_fixed
+        for label in fixed or []:
+            card = run.state.card(label)
+            run.move(
+                card,
+                "exile",
+                "701.13a",
+                "The found card is exiled" + (" face down." if face_down else "."),
+            )
+        if fixed is None:
+            # Not fixed: every set-aside card that may be found may be exiled.
+            for space in run.last_spaces:
+                for label in sorted(space.findable):
+                    if "set_aside" in run.possible.get(label, set()):
+                        card = run.state.card(label)
+                        run.maybe_move(
+                            card, {"exile"}, "701.13a", f"If found, {card.name} is exiled."
+                        )
+        if face_down:
+            for space in run.last_spaces:
+                labels = fixed if fixed is not None else sorted(space.findable)
+                for label in labels:
+                    if label in space.finds:
+                        card = run.state.card(label)
+                        run.result.face_down[label] = _lookers(run, space, card, spec["may_look"])
         return
     targets = run.card_targets()
     if not targets:
@@ -1697,6 +1726,7 @@ def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         looked = list(run.zones[(player, "library")][: spec["count"]])
         fitting = [c for c in looked if wanted.matches(c.definition, {})]
         fixed = run.choices.get(player, {}).get("take")
+        run.consumed.add((player, "take"))
         least = 0 if spec["up_to"] else min(spec["take"], len(fitting))
         run.result.explanation.append(
             f"{player} looks at the top {len(looked)} card(s) of their library (not a search)."
@@ -1889,8 +1919,20 @@ def resolve_step(
     return _play(scenario, step, effects, turn.facts, step.choices if choices is None else choices)
 
 
+_READ_BY = {
+    "cost": "a cost that chooses cards (or a kicker that does)",
+    "zones": "a search whose zones the searcher chooses (choose_zones)",
+    "take": "a look that takes cards",
+}
+
+
 def _check_unused_finds(run: _Run) -> None:
     for player, decisions in run.choices.items():
+        for key, reader in _READ_BY.items():
+            if key in decisions and (player, key) not in run.consumed:
+                raise ScenarioError(
+                    f"choices.{player}.{key}", f"nothing here asks {player} for it: {reader}"
+                )
         if "dredge" in decisions:
             draws = run.draws_made.get(player, 0)
             wanted = decisions["dredge"]

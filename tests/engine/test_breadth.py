@@ -459,3 +459,45 @@ def test_an_instruction_with_an_unknown_key_is_refused() -> None:
         parse_scenario(_board({}, {"cast": "Odd Draw", "by": "Alice"}, cards=[local]))
     assert "then" in error.value.message
     assert error.value.path == "cards[0] (Odd Draw).spell[0]"
+
+
+def test_exile_found_face_down_after_setting_aside() -> None:
+    local = {
+        "name": "Face Down Tutor",
+        "types": ["Sorcery"],
+        "spell": [
+            {"search": {"for": {"count": 1}, "put": "set_aside"}},
+            {"shuffle": "you"},
+            {"exile": {"what": "found", "face_down": True, "may_look": "you"}},
+        ],
+    }
+    zones = {"Alice": {"hand": ["Face Down Tutor#t"], "library": ["Forest#f", "Island#i"]}}
+    spec = _board(zones, {"cast": "t", "by": "Alice"}, cards=[local])
+    found = {"Alice": {"find": ["f"]}}
+    assert _value(spec, "zone_after", card="f") == "library or exile"
+    assert _value(spec, "exiled_face_down", found, card="f") is True
+    assert _value(spec, "may_look_at", found, card="f", player="Nadia") is False
+    assert _value(spec, "may_look_at", found, card="f", player="Alice") is True
+
+
+@pytest.mark.parametrize("key", ["zones", "take", "cost"])
+def test_a_fixed_choice_nothing_reads_is_refused(key: str) -> None:
+    spec = _board(
+        {"Alice": {"hand": ["Demonic Tutor#dt"], "library": ["Forest#f"]}},
+        {
+            "cast": "dt",
+            "by": "Alice",
+            "choices": {"Alice": {key: ["library"] if key == "zones" else ["f"]}},
+        },
+    )
+    with pytest.raises(ScenarioError) as error:
+        resolve(spec)
+    assert error.value.path == f"choices.Alice.{key}"
+
+
+def test_a_claim_with_an_unknown_key_is_refused() -> None:
+    spec = _load("praetors-grasp-face-down")
+    with pytest.raises(ScenarioError) as error:
+        evaluate_claim(spec, {"claim": "finds", "card": "n1", "crad": "n2"})
+    assert "crad" in error.value.message
+    assert "card" in error.value.message
