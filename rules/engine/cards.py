@@ -617,6 +617,12 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
         count in ("all", "any_number") or (isinstance(count, int) and not isinstance(count, bool))
     ) or (isinstance(count, int) and count < 0):
         raise ScenarioError(f"{path}.for.count", 'must be a number, "all" or "any_number"')
+    if raw.get("face_down"):
+        # "exile it face down" written as a flag on an exiling search
+        if put not in ("exile", "exile_face_down"):
+            raise ScenarioError(f"{path}.face_down", 'needs "put": "exile"')
+        put = "exile_face_down"
+    put = _BOTTOM.get(put, put)
     split = raw.get("split")
     if split is not None:
         # Cultivate: "put one onto the battlefield tapped and the other into your hand".
@@ -653,7 +659,11 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
     }
 
 
+_BOTTOM = {"bottom": "library_bottom", "bottom_of_library": "library_bottom"}
+
+
 def _rest(value: Any, path: str) -> str | None:
+    value = _BOTTOM.get(value, value) if isinstance(value, str) else value
     if value is not None and value not in REST_DESTINATIONS:
         raise ScenarioError(path, f"unknown destination {value!r}; use {sorted(REST_DESTINATIONS)}")
     return value
@@ -772,6 +782,7 @@ VERB_KEYS = {
             "choose_zones",
             "rest",
             "may_look",
+            "face_down",
         }
     ),
     "mill": frozenset({"who", "count"}),
@@ -920,6 +931,19 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
             )
         static = parse_static(value, where)
         return Instruction(verb, {"static": static, "duration": raw.get("duration", "turn")})
+    if verb in ("lose_life", "gain_life") and isinstance(value, dict):
+        # {"who": REF, "amount": N}: modelled (life_total); a bare value is only recorded.
+        if set(value) - {"who", "amount"}:
+            raise ScenarioError(
+                where, _unknown(set(value) - {"who", "amount"}, frozenset({"who", "amount"}))
+            )
+        return Instruction(
+            verb,
+            {
+                "who": _player_ref(value.get("who"), f"{where}.who"),
+                "amount": _parse_count(value.get("amount"), f"{where}.amount"),
+            },
+        )
     if verb == "put_counters":
         if not isinstance(value, dict) or set(value) - {"what", "kind", "count"}:
             raise ScenarioError(where, 'must be {"what": "self" or "target", "kind", "count"}')

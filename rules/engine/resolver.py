@@ -321,6 +321,8 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
             _change_counters(run, card, "loyalty", amount, "606.4", f"loyalty cost {part.text}")
         elif part.chooses:
             _pay_choosing_part(run, card, part, controller, chosen)
+        elif part.kind == "other":
+            run.result.explanation.append(f"(cost \u201c{part.text}\u201d: not modelled.)")
     if chosen:
         raise ScenarioError(
             f"choices.{controller}.cost",
@@ -1771,6 +1773,25 @@ def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 )
 
 
+def _do_life(run: _Run, spec: Mapping[str, Any], path: str, sign: int) -> None:
+    if "value" in spec:
+        run.result.explanation.append("(life: not modelled in detail.)")
+        return
+    for player in run.players_for(spec["who"], path):
+        verb = "loses" if sign < 0 else "gains"
+        _change_life(
+            run, player, sign * spec["amount"], "119.3", f"{player} {verb} {spec['amount']} life."
+        )
+
+
+def _do_lose_life(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    _do_life(run, spec, path, -1)
+
+
+def _do_gain_life(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    _do_life(run, spec, path, 1)
+
+
 def _do_add_mana(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     return  # recorded by the activation (mana_produced) before costs are paid
 
@@ -1804,6 +1825,8 @@ _HANDLERS = {
     "discard": _do_discard,
     "look": _do_look,
     "put_counters": _do_put_counters,
+    "lose_life": _do_lose_life,
+    "gain_life": _do_gain_life,
     "create_effect": _do_create_effect,
 }
 

@@ -39,7 +39,7 @@ CHOICE_KEYS = (
 FACT_KINDS = frozenset({"searched_library", "ignored_search_prohibition", "left_the_game"})
 # The keys a step, a fact and a zone's card object may have (anything else is refused).
 STEP_KEYS = frozenset({*STEP_KINDS, "by", "targets", "choices", "event", "ability", "x", "kicked"})
-FACT_KEYS = frozenset({"fact", "player", "source", "paid_by"})
+FACT_KEYS = frozenset({"fact", "player", "source", "card", "permanent", "paid_by"})
 CARD_ENTRY_KEYS = frozenset(
     {
         "card",
@@ -484,9 +484,10 @@ def _parse_fact(raw: Mapping[str, Any], path: str, state: GameState) -> Fact:
     player = raw.get("player")
     if player not in state.players:
         raise ScenarioError(f"{path}.player", f"{player!r} is not a player")
-    source = raw.get("source")
+    # The permanent paid for: "source", or "card"/"permanent" as an author may write it.
+    source = raw.get("source", raw.get("card", raw.get("permanent")))
     if raw["fact"] != "ignored_search_prohibition":
-        extra = {"source", "paid_by"} & set(raw)
+        extra = {"source", "card", "permanent", "paid_by"} & set(raw)
         if extra:
             raise ScenarioError(
                 f"{path}.{sorted(extra)[0]}", "only an ignored_search_prohibition fact has it"
