@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -405,6 +405,7 @@ class Description:
     up_to: bool
     filter: Filter
     put: str
+    zones: tuple[str, ...] = ()  # the zones its cards may come from (empty: all the search's)
 
 
 @dataclass(frozen=True)
@@ -737,9 +738,12 @@ def _parse_description(raw: Any, path: str, put: str) -> Description:
     """One description of a search for several: {count, up_to, filter, put}."""
     if not isinstance(raw, dict):
         raise ScenarioError(path, "a description must be an object with count, up_to, filter")
-    unknown = set(raw) - FOR_KEYS - {"put"}
+    unknown = set(raw) - FOR_KEYS - {"put", "zones"}
     if unknown:
-        raise ScenarioError(path, _unknown(unknown, FOR_KEYS | {"put"}))
+        raise ScenarioError(path, _unknown(unknown, FOR_KEYS | {"put", "zones"}))
+    zones = _strings(raw.get("zones"), f"{path}.zones")
+    if any(z not in SEARCH_ZONES for z in zones):
+        raise ScenarioError(f"{path}.zones", f"unknown zone(s); use {SEARCH_ZONES}")
     own_put = raw.get("put", put)
     if own_put not in DESTINATIONS - {"set_aside"}:
         raise ScenarioError(f"{path}.put", f"unknown destination {own_put!r}")
@@ -751,6 +755,7 @@ def _parse_description(raw: Any, path: str, put: str) -> Description:
         bool(raw.get("up_to", False)),
         wanted,
         own_put,
+        zones,
     )
 
 
@@ -1140,7 +1145,7 @@ def _parse_effect(raw: Any, path: str) -> tuple[Instruction, ...]:
     )
 
 
-_SAME_SEARCH = ("who", "whose", "zones", "may")
+_SAME_SEARCH = ("who", "whose", "may")
 
 
 def _one_search_per_run(instructions: list[Instruction]) -> tuple[Instruction, ...]:
@@ -1159,10 +1164,12 @@ def _one_search_per_run(instructions: list[Instruction]) -> tuple[Instruction, .
         ):
             first, second = last.spec, instruction.spec
             descriptions = _descriptions_of(first) + _descriptions_of(second)
+            zones = tuple(dict.fromkeys((*first["zones"], *second["zones"])))
             merged[-1] = Instruction(
                 "search",
                 {
                     **first,
+                    "zones": zones,
                     "count": first["count"] + second["count"],
                     "up_to": first["up_to"] and second["up_to"],
                     "filter": Filter(any_of=tuple(d.filter for d in descriptions)),
@@ -1182,13 +1189,22 @@ def _describable(spec: Mapping[str, Any]) -> bool:
         and spec["split"] is None
         and not spec["filter"].different_names
         and not spec.get("rest")
+        and not spec.get("choose_zones")
     )
 
 
 def _descriptions_of(spec: Mapping[str, Any]) -> tuple[Description, ...]:
+    """Each description with the zones its cards come from ("search your library for X and
+    your graveyard for Y")."""
     if spec.get("descriptions"):
-        return tuple(spec["descriptions"])
-    return (Description(spec["count"], spec["up_to"], spec["filter"], spec["put"]),)
+        return tuple(
+            d if d.zones else replace(d, zones=tuple(spec["zones"])) for d in spec["descriptions"]
+        )
+    return (
+        Description(
+            spec["count"], spec["up_to"], spec["filter"], spec["put"], tuple(spec["zones"])
+        ),
+    )
 
 
 def _parse_abilities(

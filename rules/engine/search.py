@@ -359,6 +359,8 @@ def _several_branch(
     for card in public + hidden:
         fits = 0
         for i, description in enumerate(descriptions):
+            if description.zones and card.zone not in description.zones:
+                continue  # "... and your graveyard for a Plains card": not from the library
             if description.filter.matches(card.definition, names):
                 fits |= 1 << i
         required = fits & _required_mask(descriptions, card)
@@ -368,6 +370,15 @@ def _several_branch(
     low = max_fill([(len(cards), req) for (_, req), cards in groups.items()], caps)
     text = " and ".join(with_article(d.filter.describe()) for d in descriptions)
     for (fits, required), cards in groups.items():
+        if not fits:
+            for card in cards:
+                finds[card.label] = Verdict(
+                    "cannot",
+                    "701.23a",
+                    f"{card.name} fits no description this search looks for in its zone "
+                    f"({card.zone}).",
+                )
+            continue
         must = False
         if required:
             others = [
