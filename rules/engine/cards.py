@@ -700,9 +700,15 @@ def _parse_look(value: Any, where: str) -> Instruction:
     if unknown:
         raise ScenarioError(where, _unknown(unknown, LOOK_KEYS))
     take = value.get("take") or {"count": 0}
-    if not isinstance(take, dict) or set(take) - TAKE_KEYS:
+    if isinstance(take, int) and not isinstance(take, bool):
+        take = {"count": take}  # "take": 1
+    if not isinstance(take, dict):
+        raise ScenarioError(
+            f"{where}.take", 'must be a number or {"count", "up_to", "filter", "put"}'
+        )
+    if set(take) - TAKE_KEYS:
         raise ScenarioError(f"{where}.take", _unknown(set(take) - TAKE_KEYS, TAKE_KEYS))
-    put = take.get("put", "hand")
+    put = take.get("put", value.get("put", "hand"))
     if put not in DESTINATIONS - {"set_aside"}:
         raise ScenarioError(f"{where}.take.put", f"unknown destination {put!r}")
     rest = _rest(value.get("rest", "library_bottom"), f"{where}.rest")
@@ -721,7 +727,7 @@ def _parse_look(value: Any, where: str) -> Instruction:
     )
 
 
-LOOK_KEYS = frozenset({"who", "count", "take", "rest"})
+LOOK_KEYS = frozenset({"who", "count", "take", "rest", "put"})
 TAKE_KEYS = frozenset({"count", "up_to", "filter", "put", "reveal"})
 
 
