@@ -508,3 +508,87 @@ def test_a_claim_with_an_unknown_key_is_refused() -> None:
         evaluate_claim(spec, {"claim": "finds", "card": "n1", "crad": "n2"})
     assert "crad" in error.value.message
     assert "card" in error.value.message
+
+
+_LANDS = ("Forest", "Plains", "Savannah", "Island")
+_TYPES = {
+    "Forest": {"Forest"},
+    "Plains": {"Plains"},
+    "Savannah": {"Forest", "Plains"},
+    "Island": set(),
+}
+
+
+def _fits(chosen: list[tuple[str, str]], wanted: list[str]) -> bool:
+    """Brute force: can each chosen card fill a different description (one card each)?"""
+    for slots in itertools.permutations(range(len(wanted)), len(chosen)):
+        if all(wanted[s] in _TYPES[name] for (name, _), s in zip(chosen, slots, strict=True)):
+            return True
+    return False
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    library=st.lists(st.sampled_from(_LANDS), max_size=4),
+    graveyard=st.lists(st.sampled_from(_LANDS), max_size=3),
+)
+def test_several_descriptions_agree_with_enumerating_every_found_set(
+    library: list[str], graveyard: list[str]
+) -> None:
+    """Search library and graveyard for a Forest card and a Plains card: a set is legal when its
+    cards fill different descriptions and no graveyard card (public, 701.23b) could fill one
+    left open. Every verdict, bound and choice check agrees with that enumeration."""
+    cards = [(name, f"l{i}", "library") for i, name in enumerate(library)]
+    cards += [(name, f"g{i}", "graveyard") for i, name in enumerate(graveyard)]
+    wanted = ["Forest", "Plains"]
+    local = {
+        "name": "Two Lands",
+        "types": ["Sorcery"],
+        "spell": [
+            {
+                "search": {
+                    "zones": ["library", "graveyard"],
+                    "for": [{"filter": {"subtypes": [w]}} for w in wanted],
+                }
+            }
+        ],
+    }
+    zones = {
+        "Alice": {
+            "hand": ["Two Lands#spell"],
+            "library": [f"{n}#{label}" for n, label, z in cards if z == "library"],
+            "graveyard": [f"{n}#{label}" for n, label, z in cards if z == "graveyard"],
+        }
+    }
+    spec = _board(zones, {"cast": "spell", "by": "Alice"}, cards=[local])
+    legal = []
+    for size in range(len(cards) + 1):
+        for subset in itertools.combinations(cards, size):
+            chosen = [(n, label) for n, label, _ in subset]
+            if not _fits(chosen, wanted):
+                continue
+            left_open = any(
+                z == "graveyard"
+                and (n, label) not in chosen
+                and _fits([*chosen, (n, label)], wanted)
+                for n, label, z in cards
+            )
+            if not left_open:
+                legal.append({label for _, label in chosen})
+    outcome = resolve(spec)
+    sizes = [len(s) for s in legal]
+    assert outcome.find("found_count", searcher="Alice").value == [min(sizes), max(sizes)]
+    for _, label, _ in cards:
+        expected = (
+            "must"
+            if all(label in s for s in legal)
+            else "may"
+            if any(label in s for s in legal)
+            else "cannot"
+        )
+        assert outcome.find("finds", card=label).value == expected, label
+    for subset in itertools.chain.from_iterable(
+        itertools.combinations([c[1] for c in cards], k) for k in range(3)
+    ):
+        verdict = check_find_choice(spec, "Alice", list(subset))
+        assert verdict.legal == (set(subset) in legal), (subset, verdict.reason)
