@@ -592,3 +592,33 @@ def test_several_descriptions_agree_with_enumerating_every_found_set(
     ):
         verdict = check_find_choice(spec, "Alice", list(subset))
         assert verdict.legal == (set(subset) in legal), (subset, verdict.reason)
+
+
+def test_a_public_match_cant_be_left_unfound_while_there_is_room() -> None:
+    # Two Forest cards wanted, one in the library and one in the graveyard: finding only the
+    # library's leaves room the public one must fill (701.23b: only hidden-zone cards may be
+    # left unfound).
+    local = {
+        "name": "Two Forests",
+        "types": ["Sorcery"],
+        "spell": [
+            {
+                "search": {
+                    "zones": ["library", "graveyard"],
+                    "for": {"count": 2, "filter": {"subtypes": ["Forest"]}},
+                }
+            }
+        ],
+    }
+    zones = {
+        "Alice": {"hand": ["Two Forests#t"], "library": ["Forest#lf"], "graveyard": ["Forest#gf"]}
+    }
+    spec = _board(zones, {"cast": "t", "by": "Alice"}, cards=[local])
+    assert _value(spec, "finds", card="gf") == "must"
+    assert _value(spec, "finds", card="lf") == "may"
+    assert not check_find_choice(spec, "Alice", ["lf"]).legal
+    assert check_find_choice(spec, "Alice", ["gf"]).legal
+    spec["zones"]["Alice"]["graveyard"].append("Forest#gf2")
+    assert _value(spec, "finds", card="gf") == "may"  # three for two: which ones is a choice
+    assert not check_find_choice(spec, "Alice", ["lf"]).legal
+    assert check_find_choice(spec, "Alice", ["lf", "gf2"]).legal
