@@ -6,7 +6,7 @@ recording every conclusion as a Verdict with its citation in a `Resolution`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import zip_longest
@@ -878,22 +878,37 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         )
         if controller_effect is not None:
             decision = _controlled_decision(run, searcher, controller_effect, zone_cards)
-        plan = partial(
-            plan_search,
-            searcher=searcher,
-            whose=whose,
-            zone_cards=zone_cards,
-            name_options=name_options,
-            prohibited=prohibited,
-            escape_unpaid=escape_unpaid,
-            portion=portion,
-            decision=decision,
-        )
-        space = (
-            _zone_choice_space(run, spec, searcher, zone_cards, plan)
-            if spec.get("choose_zones")
-            else plan(spec=spec)
-        )
+
+        if spec["choose_zones"]:
+            space = _zone_choice_space(
+                run,
+                spec,
+                searcher,
+                zone_cards,
+                partial(
+                    plan_search,
+                    searcher=searcher,
+                    whose=whose,
+                    zone_cards=zone_cards,
+                    name_options=name_options,
+                    prohibited=prohibited,
+                    escape_unpaid=escape_unpaid,
+                    portion=portion,
+                    decision=decision,
+                ),
+            )
+        else:
+            space = plan_search(
+                searcher=searcher,
+                whose=whose,
+                spec=spec,
+                zone_cards=zone_cards,
+                name_options=name_options,
+                prohibited=prohibited,
+                escape_unpaid=escape_unpaid,
+                portion=portion,
+                decision=decision,
+            )
         if controller_effect is not None and space.status.value != "cannot":
             space = replace(
                 space,
@@ -910,8 +925,10 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         run.result.searches.append(space)
         _explain_search(run, space)
         _apply_found(run, space, decision)
-        _apply_rest(run, space, zone_cards)
-        _record_face_down(run, space, decision.get("find"))
+        if space.rest is not None:
+            _apply_rest(run, space, zone_cards)
+        if space.put == "exile_face_down":
+            _record_face_down(run, space, decision.get("find"))
     run.result.search_groups.append(tuple(s.searcher for s in spaces if s.status.value != "cannot"))
     run.last_searchers = searchers
     run.last_spaces = spaces
@@ -922,7 +939,7 @@ def _zone_choice_space(
     spec: Mapping[str, Any],
     searcher: str,
     zone_cards: Mapping[str, Sequence[CardInstance]],
-    plan: Any,
+    plan: Callable[..., SearchSpace],
 ) -> SearchSpace:
     """ "Search your library and/or graveyard": the searcher chooses the zones (their `zones`
     choice); unchosen, every non-empty choice is a line of play and the spaces are merged."""
@@ -968,6 +985,8 @@ def _unpaid(
     resolves: only a recorded payment (a fact, or the `ignore_prohibition` choice) lifts it,
     it lets only the player who paid ignore it, and each Arbiter's {2} is paid separately.
     """
+    if not prohibited:
+        return prohibited
     choice = run.choices.get(searcher, {}).get("ignore_prohibition")
     escapable = [e.source_label for e in prohibited if e.spec.get("escape")]
     if isinstance(choice, list):
