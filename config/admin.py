@@ -10,9 +10,8 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.admin.widgets import AutocompleteSelect, AutocompleteSelectMultiple
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
-from django.forms.fields import InvalidJSONInput
 
-from config.inputs import problems_in_json
+from config.inputs import StorableJSONField
 from config.throttling import throttled
 
 NOT_FOR_INSTRUCTORS = (
@@ -39,23 +38,6 @@ class SuperuserAdminSite(admin.AdminSite):
     def login(self, request, extra_context=None):
         # the same per-address throttle as the app's log-in (axes locks accounts on both)
         return throttled("login")(super().login)(request, extra_context)
-
-
-class StorableJSONField(forms.JSONField):
-    """A JSON form field that refuses text no database can store ("\\u0000", a lone "\\ud800")
-    and shows such a document back as typed (echoing a lone surrogate cannot be encoded)."""
-
-    def to_python(self, value):
-        value = super().to_python(value)
-        for path, problem in problems_in_json(value):
-            raise ValidationError(f"{path}: {problem}.")
-        return value
-
-    def bound_data(self, data, initial):
-        value = super().bound_data(data, initial)
-        if not isinstance(value, InvalidJSONInput) and any(problems_in_json(value)):
-            return InvalidJSONInput(data)
-        return value
 
 
 def _cleanable(field, values) -> list:

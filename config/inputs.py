@@ -11,6 +11,9 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from django import forms
+from django.core.exceptions import ValidationError
+from django.forms.fields import InvalidJSONInput
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
@@ -46,6 +49,23 @@ def problems_in_json(value: Any) -> Iterator[tuple[str, str]]:
                 pending.append((child_path, child))
         elif isinstance(item, list):
             pending.extend((f"{path}[{index}]", child) for index, child in enumerate(item))
+
+
+class StorableJSONField(forms.JSONField):
+    """A JSON form field that refuses text no database can store ("\\u0000", a lone "\\ud800")
+    and shows such a document back as typed (echoing a lone surrogate cannot be encoded)."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        for path, problem in problems_in_json(value):
+            raise ValidationError(f"{path}: {problem}.")
+        return value
+
+    def bound_data(self, data, initial):
+        value = super().bound_data(data, initial)
+        if not isinstance(value, InvalidJSONInput) and any(problems_in_json(value)):
+            return InvalidJSONInput(data)
+        return value
 
 
 def problem_in_field(text: str) -> str | None:

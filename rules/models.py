@@ -2,10 +2,34 @@
 
 from __future__ import annotations
 
+import datetime
+import difflib
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
+
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+# Texts this close (difflib ratio) are the same rule reworded slightly between editions.
+SAME_RULE_RATIO = 0.9
+
+
+def _normal(text: str) -> str:
+    """A rule's text for matching across editions: quotes and spacing don't count."""
+    return re.sub(r"\s+", " ", text.translate(_QUOTES)).strip().lower()
+
+
+@dataclass
+class ImportReport:
+    """What `RuleQuerySet.import_edition` did: rule numbers per outcome."""
+
+    moved: list[tuple[str, str]] = field(default_factory=list)  # (old number, new number)
+    replaced: list[str] = field(default_factory=list)  # summary or older text -> official text
+    unchanged: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # current rules the file doesn't have
+    conflicts: list[tuple[str, str]] = field(default_factory=list)  # a move blocked by a row
 
 
 class RuleQuerySet(models.QuerySet):
@@ -27,6 +51,77 @@ class RuleQuerySet(models.QuerySet):
             found.setdefault(row.number, row.canonical)
         return found
 
+    @transaction.atomic
+    def import_edition(
+        self,
+        rules: Mapping[str, str],
+        edition_name: str,
+        edition_date: datetime.date | None,
+        source: str,
+        dry_run: bool = False,
+    ) -> ImportReport:
+        """Take an edition's texts ({number: official text}) as the current English rules.
+
+        A current rule found under its own number with the same text keeps it (the edition is
+        updated); one whose text is found under another number has been renumbered: it moves
+        there, with everything that points at it (scenarios, questions, mastery, aliases), and
+        its old number becomes an alias naming the edition it belonged to. Otherwise the
+        file's text at its number replaces the stored one (a labelled summary, or an older
+        wording). Nothing is saved with `dry_run`.
+        """
+        report = ImportReport()
+        by_text: dict[str, list[str]] = {}
+        for number, text in rules.items():
+            by_text.setdefault(_normal(text), []).append(number)
+        current = list(self.current().filter(kind=Rule.Kind.RULE, language="en"))
+        held = {rule.number: rule for rule in current}
+        moves: dict[Rule, str] = {}
+        updates: dict[Rule, str] = {}
+        for rule in current:
+            mine = _normal(rule.text)
+            if _normal(rules.get(rule.number, "")) == mine:
+                report.unchanged.append(rule.number)
+                updates[rule] = rules[rule.number]
+                continue
+            target = _renumbered(rule, mine, by_text, rules)
+            if target is not None:
+                moves[rule] = target
+            elif rule.number in rules:
+                report.replaced.append(rule.number)
+                updates[rule] = rules[rule.number]
+            else:
+                report.missing.append(rule.number)
+        for rule, target in list(moves.items()):
+            blocker = held.get(target)
+            if blocker is not None and blocker not in moves:
+                report.conflicts.append((rule.number, target))
+                del moves[rule]
+        report.moved = sorted((rule.number, target) for rule, target in moves.items())
+        if dry_run:
+            transaction.set_rollback(True)
+            return report
+        for rule in moves:  # first out of the way, so two moves can swap numbers
+            rule.number = f"~{rule.pk}"
+            rule.save(update_fields=["number"])
+        for rule, target in moves.items():
+            old = next(o for o, t in report.moved if t == target)
+            RuleAlias.objects.get_or_create(
+                rule=rule, number=old, defaults={"note": _alias_note(old, rule)}
+            )
+            RuleAlias.objects.filter(rule=rule, number=target).delete()
+            rule.number = target
+            updates[rule] = rules[target]
+        for rule, text in updates.items():
+            rule.text = text
+            rule.edition_name = edition_name
+            rule.edition_date = edition_date
+            rule.source = source
+            if rule.note.startswith("The engine cites") and "summary" in rule.note:
+                rule.note = ""  # the labelled summary is replaced by the official wording
+            rule.full_clean(validate_unique=False)
+            rule.save()
+        return report
+
     def resolve_number(self, number: str) -> Rule | None:
         """The current rule a number names: itself, an earlier number, or a translation's number,
         in any case (701.23B is 701.23b)."""
@@ -46,6 +141,38 @@ class RuleQuerySet(models.QuerySet):
             return rule.title
         section = self.current().filter(number=rule.section_number, language=rule.language)
         return section.values_list("title", flat=True).first() or ""
+
+
+def _renumbered(
+    rule: Rule, text: str, by_text: Mapping[str, list[str]], rules: Mapping[str, str]
+) -> str | None:
+    """The number the file gives this rule's text, when it isn't the rule's own number."""
+    if not text or text.startswith("summary, not the rule's wording"):
+        return None  # a labelled summary can't be matched by its wording
+    exact = [n for n in by_text.get(text, []) if n != rule.number]
+    if exact:
+        return exact[0]
+    matcher = difflib.SequenceMatcher(None, text)
+    matcher.set_seq2(_normal(rules.get(rule.number, "")))
+    score = max(SAME_RULE_RATIO, matcher.ratio())
+    if rule.number in rules and score > SAME_RULE_RATIO:
+        return None  # its own number holds a close rewording: not a move
+    best = None
+    section = rule.number[:2]  # 70x: renumbering stays within a part of the rules
+    for number, other in rules.items():
+        if number == rule.number or not number.startswith(section):
+            continue
+        matcher.set_seq2(_normal(other))
+        if matcher.real_quick_ratio() > score and matcher.quick_ratio() > score:
+            ratio = matcher.ratio()
+            if ratio > score:
+                best, score = number, ratio
+    return best
+
+
+def _alias_note(old: str, rule: Rule) -> str:
+    when = f", {rule.edition_date:%Y-%m-%d}" if rule.edition_date else ""
+    return f"{old} in {rule.edition_name}{when}"[:200]
 
 
 class Rule(models.Model):
@@ -113,6 +240,19 @@ class Rule(models.Model):
     def text_adds_to_title(self) -> bool:
         """False for a section heading whose text is only its title (701.23 "Search")."""
         return self.text.strip().rstrip(".") != self.title.strip().rstrip(".")
+
+    def former_meanings(self) -> models.QuerySet[RuleAlias]:
+        """Other rules that were printed under this rule's number in an earlier edition.
+
+        701.17b is Mill's today and was Search's (now 701.23b): a reader who arrives with an old
+        citation learns which edition it belongs to instead of reading the wrong rule.
+        """
+        return (
+            RuleAlias.objects.filter(number=self.number)
+            .exclude(rule=self)
+            .select_related("rule")
+            .order_by("rule__number")
+        )
 
     def clean(self) -> None:
         if self.canonical_id and self.canonical.canonical_id:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.db.models import Count, Exists, OuterRef, Q, Value
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from quizzes import adaptive
@@ -48,7 +51,12 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
         current = Rule.objects.resolve_number(number)
         if current is None:  # the site's own 404 page, with debug on too
             return render(request, "404.html", {"missing_rule": number}, status=404)
-        return redirect("rule_detail", number=current.number, permanent=False)
+        target = reverse("rule_detail", args=[current.number])
+        if number.lower() == current.number.lower():  # 701.23B is 701.23b
+            return redirect(target)
+        # Say on the page which edition the number followed belongs to.
+        return redirect(f"{target}?{urlencode({'from': number})}")
+    followed = request.GET.get("from", "")[:20]
     mastery = None
     if request.user.is_authenticated:
         mastery = Mastery.objects.owned_by(request.user).filter(rule=rule).first()
@@ -57,6 +65,8 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
         "rule": rule,
         "section_title": Rule.objects.section_title(rule),
         "scenarios": scenarios_for(rule, request.user),
+        "followed": next((a for a in rule.aliases.all() if a.number == followed), None),
+        "former_meanings": rule.former_meanings(),
         "mastery": mastery,
         "mastery_value": adaptive.mastery(mastery.theta, difficulties) if mastery else None,
     }

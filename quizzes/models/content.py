@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from django import forms
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.forms.fields import InvalidJSONInput
 
+from config.inputs import StorableJSONField
 from quizzes import limits
 
 RULE_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?\b")
@@ -21,7 +21,7 @@ def _rule_numbers(citation: str | None) -> list[str]:
     return RULE_NUMBER.findall(citation or "")
 
 
-class ScenarioSpecFormField(forms.JSONField):
+class ScenarioSpecFormField(StorableJSONField):
     """The admin's JSON box for a spec: size and nesting checked before `json.loads` runs."""
 
     def to_python(self, value):
@@ -43,7 +43,8 @@ class ScenarioSpecField(models.JSONField):
     """A scenario/1 spec: its form field refuses oversized or too deeply nested text."""
 
     def formfield(self, **kwargs):
-        return super().formfield(**{"form_class": ScenarioSpecFormField, **kwargs})
+        # the spec's own box wins over the admin's generic JSON override
+        return super().formfield(**{**kwargs, "form_class": ScenarioSpecFormField})
 
 
 class EngineCheck(NamedTuple):

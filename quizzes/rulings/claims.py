@@ -17,7 +17,7 @@ from typing import Any
 
 from quizzes.rulings.values import plain, same
 
-CHOICE, NUMBER, RANGE, ORDER = "choice", "number", "range", "order"
+CHOICE, NUMBER, RANGE, ORDER, PLAYERS = "choice", "number", "range", "order", "players"
 ZONE_WORDS = {
     "library": "in its owner's library",
     "hand": "in its owner's hand",
@@ -40,6 +40,7 @@ class Subject:
     searcher: str = ""
     whose: str = ""
     kind: str = ""  # a counter's kind, e.g. "+1/+1"
+    other: str = ""  # a second player (seats between two players)
 
     @property
     def in_whose(self) -> str:
@@ -54,7 +55,7 @@ class Subject:
 class Context:
     """What the board tells a claim's choices: players, library sizes, a card's costs."""
 
-    players: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()  # in turn order
     library_sizes: Mapping[str, int] | None = None
     card_costs: tuple[str, ...] = ()
 
@@ -96,6 +97,14 @@ def _counters(count: Any, kind: str) -> str:
     return _number(count, f"{kind} counter", f"{kind} counters")
 
 
+def _players(value: Any, verb: bool = True) -> str:
+    names = [str(name) for name in plain(value) or []]
+    if not names:
+        return "no player is" if verb else "no player"
+    text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{text} {'is' if len(names) == 1 else 'are'}" if verb else text
+
+
 def _yes(value: Any) -> bool:
     return value is True or value == "yes"
 
@@ -131,6 +140,7 @@ class ClaimText:
             searcher=subject.searcher,
             in_whose=subject.in_whose,
             counter=subject.kind or "+1/+1",
+            other=subject.other,
         )
         return _sentence(text)
 
@@ -152,6 +162,14 @@ class ClaimText:
             order = plain(value) or []
             options = [list(reversed(order))] if len(order) > 1 else []
             options += [order[1:] + order[:1]] if len(order) > 2 else []
+        elif self.answer == PLAYERS:
+            chosen = plain(value) or []
+            options = [[p for p in context.players if p != left] for left in chosen]
+            options += [
+                [p for p in context.players if p in chosen or p == added]
+                for added in context.players
+                if added not in chosen
+            ]
         else:
             options = self.choices(subject, context)
         options = [option for option in options if not same(value, option)]
@@ -360,6 +378,35 @@ CLAIMS: dict[str, ClaimText] = {
         lambda value, s: f"{s.player} {'may' if value else 'may not'} look at {s.card}.",
         lambda value: "yes" if value else "no",
         domain=_fixed(True, False),
+    ),
+    "enters_x": ClaimText(
+        "what is X for {card}'s ability as it enters the battlefield?",
+        lambda value, s: f"X is {value} for {s.card}'s ability as it enters the battlefield.",
+        str,
+        answer=NUMBER,
+    ),
+    "range_of_influence": ClaimText(
+        "which players are within {player}'s range of influence?",
+        lambda value, s: f"{_players(value)} within {s.player}'s range of influence.",
+        lambda value: _players(value, verb=False),
+        answer=PLAYERS,
+    ),
+    "seats_between": ClaimText(
+        "how many seats apart do {player} and {other} sit?",
+        lambda value, s: f"{s.player} and {s.other} sit {_number(value, 'seat', 'seats')} apart.",
+        lambda value: _number(value, "seat", "seats"),
+        answer=NUMBER,
+    ),
+    "trigger_game_state": ClaimText(
+        "does the game as it was before the event, or as it is after, decide whether {card}'s "
+        "ability triggers?",
+        lambda value, s: (
+            f"the game as it was before the event decides whether {s.card}'s ability triggers."
+            if value == "before"
+            else f"the game as it is after the event decides whether {s.card}'s ability triggers."
+        ),
+        lambda value: "the game before the event" if value == "before" else "the game after it",
+        domain=_fixed("before", "after"),
     ),
 }
 

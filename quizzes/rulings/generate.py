@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from quizzes.rulings.claims import claim_text
@@ -20,7 +20,7 @@ from quizzes.rulings.values import plain
 from rules.engine import Catalog
 
 Claim = dict[str, Any]
-SUBJECT_KEYS = ("card", "player", "searcher", "whose")
+SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other")
 OWN_KINDS = {"finds", "found_count"}  # asked by their own kinds, not as single values
 MAX_STATEMENTS = 6
 RULE_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?\b")
@@ -99,7 +99,7 @@ def _named(ruling: Ruling, claim: Claim, names: dict[str, str]) -> str:
     text = claim_text(claim["claim"])
     subject = ruling.subject(claim)
     card = names.get(str(claim.get("card", "")), "")
-    named = type(subject)(card, subject.player, subject.searcher, subject.whose, subject.kind)
+    named = replace(subject, card=card)
     return text.ask(named)
 
 

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from django import forms
 
-from quizzes.rulings.claims import CHOICE, MAX_NUMBER, NUMBER, ORDER, RANGE, claim_text
+from quizzes.rulings.claims import CHOICE, MAX_NUMBER, NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.ruling import Ruling
 from quizzes.rulings.values import plain, same
 from quizzes.rulings.verdict import Part
@@ -233,6 +233,16 @@ class Value(QuestionKind):
             return _range_fields()
         if text.answer == NUMBER:
             return {"number": forms.IntegerField(label=asked, min_value=0, max_value=MAX_NUMBER)}
+        if text.answer == PLAYERS:
+            seats = ruling.context(claim).players
+            return {
+                "players": forms.MultipleChoiceField(
+                    label=asked,
+                    choices=[(name, name) for name in seats],
+                    widget=forms.CheckboxSelectMultiple,
+                    required=False,
+                )
+            }
         if text.answer == ORDER:
             players = [player.name for player in ruling.board.players]
             positions = [(str(n), str(n)) for n in range(1, len(players) + 1)]
@@ -259,6 +269,9 @@ class Value(QuestionKind):
             return {"value": [cleaned["low"], cleaned["high"]]}
         if text.answer == NUMBER:
             return {"value": cleaned["number"]}
+        if text.answer == PLAYERS:
+            chosen = set(cleaned["players"])
+            return {"value": [name for name in ruling.context({}).players if name in chosen]}
         if text.answer == ORDER:
             players = [player.name for player in ruling.board.players]
             ranked = sorted(range(len(players)), key=lambda i: cleaned[f"order_{i}"])

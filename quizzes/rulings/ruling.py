@@ -157,6 +157,7 @@ class Ruling:
             searcher=str(claim.get("searcher", "")),
             whose=str(claim.get("whose", "")),
             kind=str(claim.get("kind", "")),
+            other=str(claim.get("other", "")),
         )
 
     def text_of(self, claim: Mapping[str, Any]) -> ClaimText:
@@ -164,7 +165,7 @@ class Ruling:
 
     def context(self, claim: Mapping[str, Any]) -> Context:
         return Context(
-            players=tuple(player.name for player in self.board.players),
+            players=tuple(self.session.scenario.state.players),
             library_sizes=self.board.library_sizes(),
             card_costs=self.board.card_mana_costs(str(claim.get("card", ""))),
         )

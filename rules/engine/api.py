@@ -120,6 +120,8 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
     for (label, kind), verdict in resolution.counters.items():
         subject = {"card": label, "kind": kind}
         add(fast("counters", subject, verdict.value, verdict.rule, verdict.reason))
+    for label, verdict in resolution.enters_x.items():
+        add(fast("enters_x", {"card": label}, verdict.value, verdict.rule, verdict.reason))
     for label in resolution.face_down:
         claim("exiled_face_down", {"card": label})
     for player, verdict in resolution.life.items():

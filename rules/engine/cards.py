@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -128,6 +128,7 @@ INSTRUCTION_VERBS = (
     "tap",
     "untap",
     "create_token",
+    "put_counters",
 )
 TRIGGER_EVENTS = frozenset(
     {
@@ -154,6 +155,8 @@ STATIC_KINDS = frozenset(
         "search_control",
         "mana_replacement",
         "cost_modifier",
+        "enters_with_counters",
+        "enters_mill",
         "other",
     }
 )
@@ -402,6 +405,7 @@ class Description:
     up_to: bool
     filter: Filter
     put: str
+    zones: tuple[str, ...] = ()  # the zones its cards may come from (empty: all the search's)
 
 
 @dataclass(frozen=True)
@@ -614,6 +618,12 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
         count in ("all", "any_number") or (isinstance(count, int) and not isinstance(count, bool))
     ) or (isinstance(count, int) and count < 0):
         raise ScenarioError(f"{path}.for.count", 'must be a number, "all" or "any_number"')
+    if raw.get("face_down"):
+        # "exile it face down" written as a flag on an exiling search
+        if put not in ("exile", "exile_face_down"):
+            raise ScenarioError(f"{path}.face_down", 'needs "put": "exile"')
+        put = "exile_face_down"
+    put = _BOTTOM.get(put, put)
     split = raw.get("split")
     if split is not None:
         # Cultivate: "put one onto the battlefield tapped and the other into your hand".
@@ -650,7 +660,11 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
     }
 
 
+_BOTTOM = {"bottom": "library_bottom", "bottom_of_library": "library_bottom"}
+
+
 def _rest(value: Any, path: str) -> str | None:
+    value = _BOTTOM.get(value, value) if isinstance(value, str) else value
     if value is not None and value not in REST_DESTINATIONS:
         raise ScenarioError(path, f"unknown destination {value!r}; use {sorted(REST_DESTINATIONS)}")
     return value
@@ -686,9 +700,15 @@ def _parse_look(value: Any, where: str) -> Instruction:
     if unknown:
         raise ScenarioError(where, _unknown(unknown, LOOK_KEYS))
     take = value.get("take") or {"count": 0}
-    if not isinstance(take, dict) or set(take) - TAKE_KEYS:
+    if isinstance(take, int) and not isinstance(take, bool):
+        take = {"count": take}  # "take": 1
+    if not isinstance(take, dict):
+        raise ScenarioError(
+            f"{where}.take", 'must be a number or {"count", "up_to", "filter", "put"}'
+        )
+    if set(take) - TAKE_KEYS:
         raise ScenarioError(f"{where}.take", _unknown(set(take) - TAKE_KEYS, TAKE_KEYS))
-    put = take.get("put", "hand")
+    put = take.get("put", value.get("put", "hand"))
     if put not in DESTINATIONS - {"set_aside"}:
         raise ScenarioError(f"{where}.take.put", f"unknown destination {put!r}")
     rest = _rest(value.get("rest", "library_bottom"), f"{where}.rest")
@@ -707,7 +727,7 @@ def _parse_look(value: Any, where: str) -> Instruction:
     )
 
 
-LOOK_KEYS = frozenset({"who", "count", "take", "rest"})
+LOOK_KEYS = frozenset({"who", "count", "take", "rest", "put"})
 TAKE_KEYS = frozenset({"count", "up_to", "filter", "put", "reveal"})
 
 
@@ -724,9 +744,12 @@ def _parse_description(raw: Any, path: str, put: str) -> Description:
     """One description of a search for several: {count, up_to, filter, put}."""
     if not isinstance(raw, dict):
         raise ScenarioError(path, "a description must be an object with count, up_to, filter")
-    unknown = set(raw) - FOR_KEYS - {"put"}
+    unknown = set(raw) - FOR_KEYS - {"put", "zones"}
     if unknown:
-        raise ScenarioError(path, _unknown(unknown, FOR_KEYS | {"put"}))
+        raise ScenarioError(path, _unknown(unknown, FOR_KEYS | {"put", "zones"}))
+    zones = _strings(raw.get("zones"), f"{path}.zones")
+    if any(z not in SEARCH_ZONES for z in zones):
+        raise ScenarioError(f"{path}.zones", f"unknown zone(s); use {SEARCH_ZONES}")
     own_put = raw.get("put", put)
     if own_put not in DESTINATIONS - {"set_aside"}:
         raise ScenarioError(f"{path}.put", f"unknown destination {own_put!r}")
@@ -738,6 +761,7 @@ def _parse_description(raw: Any, path: str, put: str) -> Description:
         bool(raw.get("up_to", False)),
         wanted,
         own_put,
+        zones,
     )
 
 
@@ -769,12 +793,13 @@ VERB_KEYS = {
             "choose_zones",
             "rest",
             "may_look",
+            "face_down",
         }
     ),
     "mill": frozenset({"who", "count"}),
     "draw": frozenset({"who", "count"}),
     "shuffle": frozenset({"who", "whose", "player", "if_searched"}),
-    "exile": frozenset({"what", "card"}),
+    "exile": frozenset({"what", "card", "face_down", "may_look"}),
     "destroy": frozenset({"what", "card"}),
     "reveal_hand": frozenset({"who", "whose", "player"}),
     "choose": frozenset({"from", "chooser", "filter"}),
@@ -855,11 +880,20 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
             },
         )
     if verb in ("exile", "destroy"):
+        face_down, may_look = False, "nobody"
         if isinstance(value, dict):
+            if verb == "exile" and value.get("face_down"):
+                # "Exile it face down" (406.3); `may_look` names who may look at it there.
+                face_down = True
+                may_look = _may_look(value.get("may_look"), "exile_face_down", f"{where}.may_look")
+            elif "may_look" in value:
+                raise ScenarioError(f"{where}.may_look", 'needs "face_down": true')
             value = value.get("what", value.get("card"))
         value = {"targets": "target", "it": "target", "this": "self"}.get(value, value)
         if value not in ("target", "self", "found"):
             raise ScenarioError(where, 'must be "target", "self" or "found"')
+        if face_down:
+            return Instruction(verb, {"what": value, "face_down": True, "may_look": may_look})
         return Instruction(verb, {"what": value})
     if verb == "reveal_hand":
         if isinstance(value, dict):
@@ -908,6 +942,33 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
             )
         static = parse_static(value, where)
         return Instruction(verb, {"static": static, "duration": raw.get("duration", "turn")})
+    if verb in ("lose_life", "gain_life") and isinstance(value, dict):
+        # {"who": REF, "amount": N}: modelled (life_total); a bare value is only recorded.
+        if set(value) - {"who", "amount"}:
+            raise ScenarioError(
+                where, _unknown(set(value) - {"who", "amount"}, frozenset({"who", "amount"}))
+            )
+        return Instruction(
+            verb,
+            {
+                "who": _player_ref(value.get("who"), f"{where}.who"),
+                "amount": _parse_count(value.get("amount"), f"{where}.amount"),
+            },
+        )
+    if verb == "put_counters":
+        if not isinstance(value, dict) or set(value) - {"what", "kind", "count"}:
+            raise ScenarioError(where, 'must be {"what": "self" or "target", "kind", "count"}')
+        what = value.get("what", "self")
+        if what not in ("self", "target"):
+            raise ScenarioError(f"{where}.what", 'must be "self" or "target"')
+        return Instruction(
+            verb,
+            {
+                "what": what,
+                "kind": str(value.get("kind", "+1/+1")),
+                "count": _parse_count(value.get("count", 1), f"{where}.count"),
+            },
+        )
     if verb in ("return", "put"):
         value = {"what": value} if isinstance(value, str) else value
         if not isinstance(value, dict) or value.get("what") not in (
@@ -980,6 +1041,32 @@ def parse_static(raw: Any, path: str) -> StaticAbility:
         )
     if kind == "other":
         return StaticAbility(kind, {"text": spec})
+    if kind == "enters_with_counters":
+        # "This creature enters with X +1/+1 counters on it" (107.3m: X is the spell's X).
+        if not isinstance(spec, dict) or set(spec) - {"kind", "count"}:
+            raise ScenarioError(f"{path}.{kind}", 'must be {"kind": "+1/+1", "count": N or "X"}')
+        count = spec.get("count", 1)
+        if count != "X":
+            count = _parse_count(count, f"{path}.{kind}.count")
+        return StaticAbility(kind, {"kind": str(spec.get("kind", "+1/+1")), "count": count})
+    if kind == "enters_mill":
+        # A replacement that mills as a permanent enters: "As a land enters the battlefield
+        # under your control, mill two cards" (cards entering from that library aren't milled).
+        if not isinstance(spec, dict) or set(spec) - {"who", "types", "count"}:
+            raise ScenarioError(f"{path}.{kind}", 'must be {"who", "types", "count"}')
+        who = spec.get("who", "you")
+        if who not in PROHIBITION_PLAYERS:
+            raise ScenarioError(
+                f"{path}.{kind}.who", f"must be one of {sorted(PROHIBITION_PLAYERS)}"
+            )
+        return StaticAbility(
+            kind,
+            {
+                "who": who,
+                "types": _strings(spec.get("types"), f"{path}.{kind}.types"),
+                "count": _parse_count(spec.get("count", 1), f"{path}.{kind}.count"),
+            },
+        )
     if not isinstance(spec, dict):
         raise ScenarioError(f"{path}.{kind}", "must be an object")
     if kind == "mana_replacement":
@@ -1064,7 +1151,7 @@ def _parse_effect(raw: Any, path: str) -> tuple[Instruction, ...]:
     )
 
 
-_SAME_SEARCH = ("who", "whose", "zones", "may")
+_SAME_SEARCH = ("who", "whose", "may")
 
 
 def _one_search_per_run(instructions: list[Instruction]) -> tuple[Instruction, ...]:
@@ -1083,10 +1170,12 @@ def _one_search_per_run(instructions: list[Instruction]) -> tuple[Instruction, .
         ):
             first, second = last.spec, instruction.spec
             descriptions = _descriptions_of(first) + _descriptions_of(second)
+            zones = tuple(dict.fromkeys((*first["zones"], *second["zones"])))
             merged[-1] = Instruction(
                 "search",
                 {
                     **first,
+                    "zones": zones,
                     "count": first["count"] + second["count"],
                     "up_to": first["up_to"] and second["up_to"],
                     "filter": Filter(any_of=tuple(d.filter for d in descriptions)),
@@ -1106,13 +1195,22 @@ def _describable(spec: Mapping[str, Any]) -> bool:
         and spec["split"] is None
         and not spec["filter"].different_names
         and not spec.get("rest")
+        and not spec.get("choose_zones")
     )
 
 
 def _descriptions_of(spec: Mapping[str, Any]) -> tuple[Description, ...]:
+    """Each description with the zones its cards come from ("search your library for X and
+    your graveyard for Y")."""
     if spec.get("descriptions"):
-        return tuple(spec["descriptions"])
-    return (Description(spec["count"], spec["up_to"], spec["filter"], spec["put"]),)
+        return tuple(
+            d if d.zones else replace(d, zones=tuple(spec["zones"])) for d in spec["descriptions"]
+        )
+    return (
+        Description(
+            spec["count"], spec["up_to"], spec["filter"], spec["put"], tuple(spec["zones"])
+        ),
+    )
 
 
 def _parse_abilities(

@@ -42,8 +42,14 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "life_total": (("player",), ()),
     "exiled_face_down": (("card",), ()),
     "may_look_at": (("card", "player"), ()),
+    "enters_x": (("card",), ()),
+    "range_of_influence": (("player",), ()),
+    "seats_between": (("player", "other"), ()),
+    "trigger_game_state": (("card",), ("ability",)),
 }
-PLAYER_KEYS = frozenset({"player", "searcher", "whose"})
+PLAYER_KEYS = frozenset({"player", "searcher", "whose", "other"})
+# Keys a claim may carry besides its subject: its value, a line of play, a statement's proposal.
+CLAIM_KEYS = frozenset({"claim", "value", "given", "proposed"})
 # An outside author may name a claim's one player either way; the contract's key is kept.
 SUBJECT_SYNONYMS = {"searcher": "player", "player": "searcher"}
 MANA_TRIGGERS = frozenset({"tapped_for_mana", "enchanted_tapped_for_mana", "land_tapped_for_mana"})
@@ -83,6 +89,14 @@ def claim_subject(scenario: Scenario, claim: Mapping[str, Any]) -> tuple[str, di
     if name not in CLAIM_SUBJECTS:
         raise ScenarioError("claim", f"unknown claim {name!r}; use one of {sorted(CLAIM_SUBJECTS)}")
     required, optional = CLAIM_SUBJECTS[name]
+    accepted = {*CLAIM_KEYS, *required, *optional}
+    accepted |= {SUBJECT_SYNONYMS[k] for k in required if k in SUBJECT_SYNONYMS}
+    unknown = set(claim) - accepted
+    if unknown:
+        raise ScenarioError(
+            f"claim {name}",
+            f"unknown key(s) {sorted(unknown)}; the keys accepted here are {sorted(accepted)}",
+        )
     subject: dict[str, Any] = {}
     for key in (*required, *optional):
         if key in claim:
@@ -221,7 +235,7 @@ def _decision_order(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         if s.controlled_by is not None and s.searcher in searching
     }
     if deciders:
-        # A controlled player's decisions are made by the player controlling them (722.5).
+        # A controlled player's decisions are made by the player controlling them (723.5).
         by: list[str] = []
         for player in order:
             decider = deciders.get(player, player)
@@ -230,7 +244,7 @@ def _decision_order(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         controlled = ", ".join(f"{p} by {d}" for p, d in deciders.items())
         return Verdict(
             by,
-            "722.5",
+            "723.5",
             "A player who controls another player makes that player's decisions; the "
             f"searches are decided in APNAP order of the searching players ({controlled}), "
             "each deciding player listed once.",
@@ -659,6 +673,113 @@ def _may_look_at(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     )
 
 
+def _enters_x(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    """The X an object's enters-the-battlefield ability or replacement uses (107.3m)."""
+    label = subject["card"]
+    if label in ev.resolution.enters_x:
+        return ev.resolution.enters_x[label]
+    card = ev.scenario.state.card(label)
+    return Verdict(
+        0,
+        "107.3m",
+        f"{card.name} doesn't enter from a spell cast with X here, so X is 0 for it.",
+    )
+
+
+def _range_of_influence(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    """The players within a player's range of influence, in turn order (801.2); players who
+    have left the game no longer sit at the table (800.4a)."""
+    player = subject["player"]
+    scenario = ev.scenario
+    gone = [f.player for f in ev.turn.facts if f.kind == "left_the_game"]
+    if player in gone:
+        return Verdict([], "800.4a", f"{player} has left the game: they affect no one.")
+    seated = [p for p in scenario.state.players if p not in gone]
+    reach = scenario.range_of_influence
+    left_note = f" ({', '.join(gone)} left the game, so the seats close up, 800.4a)" if gone else ""
+    if reach is None:
+        return Verdict(
+            seated,
+            "801.1",
+            f"The limited range of influence option isn't used: every player in the game is in "
+            f"{player}'s range{left_note}.",
+        )
+    seat = seated.index(player)
+    count = len(seated)
+    within = [
+        other
+        for index, other in enumerate(seated)
+        if min((index - seat) % count, (seat - index) % count) <= reach
+    ]
+    return Verdict(
+        within,
+        "801.2",
+        f"{player}'s range of influence is {reach} seat(s): the players that many seats away or "
+        f"closer, and {player}{left_note}.",
+    )
+
+
+def _seats_between(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    """How many seats apart two players sit, the shorter way round (801.2); players who have
+    left the game no longer sit at the table (800.4a)."""
+    player, other = subject["player"], subject["other"]
+    gone = [f.player for f in ev.turn.facts if f.kind == "left_the_game"]
+    for who in (player, other):
+        if who in gone:
+            raise ScenarioError(
+                f"claim seats_between.{'player' if who == player else 'other'}",
+                f"{who} has left the game (800.4a)",
+            )
+    seated = [p for p in ev.scenario.state.players if p not in gone]
+    apart = abs(seated.index(player) - seated.index(other))
+    apart = min(apart, len(seated) - apart)
+    note = f"; {', '.join(gone)} left the game, so the seats closed up (800.4a)" if gone else ""
+    reach = ev.scenario.range_of_influence
+    inside = (
+        f", within {player}'s range of influence of {reach}"
+        if reach and apart <= reach
+        else f", outside {player}'s range of influence of {reach}"
+        if reach
+        else ""
+    )
+    return Verdict(
+        apart,
+        "801.2",
+        f"{other} sits {apart} seat(s) from {player}{inside}{note}.",
+    )
+
+
+_LOOK_BACK_EVENTS = frozenset({"dies", "creature_dies"})
+
+
+def _trigger_game_state(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
+    """Which game state decides whether the ability triggers on its event: the one before it
+    for leaving the battlefield or a range of influence (603.10a), the one after it otherwise
+    (603.6, 603.2)."""
+    card = ev.scenario.state.card(subject["card"])
+    abilities = card.definition.triggered
+    index = subject.get("ability", 0)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(abilities):
+        raise ScenarioError(
+            "claim trigger_game_state.ability", f"{card.name} has no triggered ability {index}"
+        )
+    event = abilities[index].when
+    if event in _LOOK_BACK_EVENTS:
+        return Verdict(
+            "before",
+            "603.10a",
+            f"{card.name}'s ability triggers on leaving the battlefield ({event}): it looks back "
+            "in time, using the game state before the event (as for an object leaving a "
+            "player's range of influence).",
+        )
+    return Verdict(
+        "after",
+        "603.6",
+        f"{card.name}'s ability ({event}) checks the game state after the event (as for an "
+        "object coming into a player's range of influence).",
+    )
+
+
 _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "finds": _finds,
     "found_count": _found_count,
@@ -684,6 +805,10 @@ _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "life_total": _life_total,
     "exiled_face_down": _exiled_face_down,
     "may_look_at": _may_look_at,
+    "enters_x": _enters_x,
+    "range_of_influence": _range_of_influence,
+    "seats_between": _seats_between,
+    "trigger_game_state": _trigger_game_state,
 }
 
 

@@ -29,12 +29,6 @@ MOVES = {
     "exile": ("exile", "701.13a"),
     "return": ("hand", "608.2c"),
 }
-COST_FORMS = (
-    '"{T}", "{Q}", mana symbols, "Sacrifice this creature", "Sacrifice a land", "Discard this '
-    'card", "Discard a card", "Exile this card from your graveyard", "Exile a creature card from '
-    'your graveyard", "Pay 2 life", "Tap an untapped creature you control", "Remove a +1/+1 '
-    'counter from this creature", "Return a land you control to its owner\'s hand", "+1"/"−2"'
-)
 
 
 @dataclass(frozen=True)
@@ -42,7 +36,7 @@ class CostPart:
     """One part of a cost: `kind`, how many, of what (`filter`), from where (`zone`)."""
 
     # mana, tap, untap, sacrifice, discard, exile, pay_life, tap_other, remove_counters,
-    # return, loyalty
+    # return, loyalty, other (a cost the engine doesn't model)
     kind: str
     text: str
     self_only: bool = False  # "this card"/"this creature": the source itself
@@ -123,6 +117,12 @@ def parse_cost(cost: str, card_name: str, path: str) -> tuple[CostPart, ...]:
         if m := re.fullmatch(rf"exile {own} from your (graveyard|hand)", text):
             parts.append(CostPart("exile", raw, self_only=True, zone=m.group(2)))
             continue
+        if re.fullmatch(rf"exile {own}", text):
+            parts.append(CostPart("exile", raw, self_only=True, zone="battlefield"))
+            continue
+        if re.fullmatch(rf"return {own} to its owner's hand", text):
+            parts.append(CostPart("return", raw, self_only=True))
+            continue
         if m := re.fullmatch(rf"sacrifice {_COUNT} (.+)", text):
             parts.append(
                 CostPart(
@@ -192,7 +192,9 @@ def parse_cost(cost: str, card_name: str, path: str) -> tuple[CostPart, ...]:
                 )
             )
             continue
-        raise ScenarioError(path, f"can't read the cost {raw!r}; the engine reads {COST_FORMS}")
+        # A cost the engine doesn't model (energy, exert, collect evidence …): recorded, so the
+        # rest of the ability still resolves; `other` parts say so in the explanation.
+        parts.append(CostPart("other", raw))
     return tuple(parts)
 
 

@@ -6,7 +6,7 @@ recording every conclusion as a Verdict with its citation in a `Resolution`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import zip_longest
@@ -60,6 +60,7 @@ class Resolution:
     mana: dict[str, Verdict] = field(default_factory=dict)
     dredge: dict[str, Verdict] = field(default_factory=dict)
     tapped_after: dict[str, Verdict] = field(default_factory=dict)
+    enters_x: dict[str, Verdict] = field(default_factory=dict)  # 107.3m
     # Cards that end (or may end) exiled face down, with the players who may look (406.3).
     face_down: dict[str, Verdict] = field(default_factory=dict)
     counters: dict[tuple[str, str], Verdict] = field(default_factory=dict)
@@ -103,7 +104,7 @@ class _Run:
         self.paid_escape: dict[str, set[str | None]] = {}
         for fact in facts:
             if fact.kind == "ignored_search_prohibition":
-                self.paid_escape.setdefault(fact.player, set()).add(fact.source)
+                self.paid_escape.setdefault(fact.player, set()).add(fact.paid_for)
         self.choices = choices
         self.zones: dict[tuple[str, str], list[CardInstance]] = {
             (p, z): list(self.state.cards_in(p, z)) for p in self.state.players for z in ZONES
@@ -119,6 +120,8 @@ class _Run:
         self.spell_to: str | None = None  # "Shuffle Green Sun's Zenith into its owner's library"
         self.cast_from: str | None = None
         self.draws_made: dict[str, int] = {}  # draws so far per player (dredge choices)
+        # (player, choice) pairs some instruction read: a fixed choice nothing reads is refused.
+        self.consumed: set[tuple[str, str]] = set()
 
     # ---------------------------------------------------------------- references
 
@@ -168,15 +171,49 @@ class _Run:
                 self.result.explanation.append(
                     f"{card.name} has left the battlefield; its static abilities no longer apply."
                 )
-        for cards in self.zones.values():
+        left = None
+        for key, cards in self.zones.items():
             if card in cards:
                 cards.remove(card)
+                left = key[1]
                 break
         if zone in ZONES:
             owner_zone = (card.owner, zone)
             self.zones[owner_zone].append(card)
         self.possible[card.label] = {zone}
         self.result.zone_after[card.label] = Verdict(zone, rule, reason)
+        if zone == "battlefield" and left == "library":
+            self.mill_as_it_enters(card)
+
+    def mill_as_it_enters(self, card: CardInstance) -> None:
+        """A replacement that mills as a permanent enters: the card entering from that library
+        isn't among the cards milled, though it is still in the library as the effect applies
+        (the mill ruling; 614.12)."""
+        for effect in self.effects:
+            if effect.kind != "enters_mill":
+                continue
+            who = effect.spec["who"]
+            if (who == "you") != (card.controller == effect.controller) and who != "all":
+                continue
+            if effect.spec["types"] and not set(effect.spec["types"]) & set(card.definition.types):
+                continue
+            milled_cards = list(self.zones[(card.owner, "library")][: effect.spec["count"]])
+            for milled in milled_cards:
+                self.move(
+                    milled,
+                    "graveyard",
+                    "614.12",
+                    f"{effect.source_name} mills {milled.name} as {card.name} enters; "
+                    f"{card.name} itself, entering from that library, isn't milled.",
+                )
+            previous = self.result.mills.get(card.owner)
+            total = (previous.value if previous else 0) + len(milled_cards)
+            self.result.mills[card.owner] = Verdict(
+                total,
+                "614.12",
+                f"{effect.source_name} mills {card.owner} as {card.name} enters; the card "
+                "entering isn't included.",
+            )
 
     def maybe_move(self, card: CardInstance, zones: set[str], rule: str, reason: str) -> None:
         """Record that a card may end in any of `zones` (the line of play isn't fixed)."""
@@ -253,6 +290,7 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
                 f"({check.blocked.rule})",
             )
     chosen = list(run.choices.get(controller, {}).get("cost", []))
+    run.consumed.add((controller, "cost"))
     for part in parts:
         if part.kind == "tap":
             run.result.tapped_after[card.label] = Verdict(
@@ -283,6 +321,8 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
             _change_counters(run, card, "loyalty", amount, "606.4", f"loyalty cost {part.text}")
         elif part.chooses:
             _pay_choosing_part(run, card, part, controller, chosen)
+        elif part.kind == "other":
+            run.result.explanation.append(f"(cost \u201c{part.text}\u201d: not modelled.)")
     if chosen:
         raise ScenarioError(
             f"choices.{controller}.cost",
@@ -352,6 +392,7 @@ def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition
         "", definition.name, controller, controller, "stack", 0, definition, False, False, True
     )
     chosen = list(run.choices.get(controller, {}).get("cost", []))
+    run.consumed.add((controller, "cost"))
     for part in parts:
         if part.chooses:
             if (
@@ -515,6 +556,7 @@ def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> 
             "608.3",
             f"{card.name} is a permanent spell and enters the battlefield.",
         )
+        _enters_with_counters(run, card, definition)
     else:
         run.move(
             card,
@@ -523,6 +565,46 @@ def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> 
             f"{card.name} is an instant or sorcery: it goes to its "
             "owner's graveyard as the final step of resolving.",
         )
+
+
+def _spell_x(run: _Run) -> int | None:
+    """The X chosen as the spell was cast (601.2b): the caster's choice, else `resolve.x`."""
+    return run.choices.get(run.step.by or "", {}).get("x", run.step.x)
+
+
+def _enters_with_counters(run: _Run, card: CardInstance, definition: CardDefinition) -> None:
+    """ "Enters with X +1/+1 counters": X is the X of the spell it was (107.3m), though the
+    permanent's own X is 0 on the battlefield (its mana value counts X as 0, 202.3)."""
+    x = _spell_x(run)
+    run.result.enters_x[card.label] = Verdict(
+        x or 0,
+        "107.3m",
+        f"{card.name}'s enters-the-battlefield effects use the X of the spell it was "
+        f"({x if x is not None else 'not chosen, so 0'}); on the battlefield its own X is 0.",
+    )
+    for static in definition.static:
+        if static.kind != "enters_with_counters":
+            continue
+        count = static.spec["count"]
+        amount = (x or 0) if count == "X" else count
+        key = (card.label, static.spec["kind"])
+        run.result.counters[key] = Verdict(
+            amount,
+            "107.3m" if count == "X" else "122.6",
+            f"{card.name} enters with {amount} {static.spec['kind']} counter(s)"
+            + (f": X is the spell's X, {x or 0} (107.3m)." if count == "X" else "."),
+        )
+
+
+def _do_put_counters(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    if spec["what"] == "self":
+        card = run.state.card(run.step.source)
+    else:
+        targets = run.card_targets()
+        card = targets[0] if targets else None
+    if card is None:
+        raise ScenarioError(path, "there is no permanent to put the counters on")
+    _change_counters(run, card, spec["kind"], spec["count"], "122.6", "the effect")
 
 
 def _draw_step(run: _Run) -> None:
@@ -765,7 +847,7 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     controller = run.result.controller or ""
     target_cards = run.card_targets()
     # X (chosen as the spell was cast) is remembered like a name: filters compare with it.
-    x = run.choices.get(controller, {}).get("x", run.step.x)
+    x = _spell_x(run)
     names_base: dict[str, Any] = {"target": target_cards[0].name if target_cards else None, "X": x}
     if spec["filter"].mana_value_x:
         run.result.explanation.append(
@@ -796,22 +878,37 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         )
         if controller_effect is not None:
             decision = _controlled_decision(run, searcher, controller_effect, zone_cards)
-        plan = partial(
-            plan_search,
-            searcher=searcher,
-            whose=whose,
-            zone_cards=zone_cards,
-            name_options=name_options,
-            prohibited=prohibited,
-            escape_unpaid=escape_unpaid,
-            portion=portion,
-            decision=decision,
-        )
-        space = (
-            _zone_choice_space(run, spec, searcher, zone_cards, plan)
-            if spec.get("choose_zones")
-            else plan(spec=spec)
-        )
+
+        if spec["choose_zones"]:
+            space = _zone_choice_space(
+                run,
+                spec,
+                searcher,
+                zone_cards,
+                partial(
+                    plan_search,
+                    searcher=searcher,
+                    whose=whose,
+                    zone_cards=zone_cards,
+                    name_options=name_options,
+                    prohibited=prohibited,
+                    escape_unpaid=escape_unpaid,
+                    portion=portion,
+                    decision=decision,
+                ),
+            )
+        else:
+            space = plan_search(
+                searcher=searcher,
+                whose=whose,
+                spec=spec,
+                zone_cards=zone_cards,
+                name_options=name_options,
+                prohibited=prohibited,
+                escape_unpaid=escape_unpaid,
+                portion=portion,
+                decision=decision,
+            )
         if controller_effect is not None and space.status.value != "cannot":
             space = replace(
                 space,
@@ -828,8 +925,10 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         run.result.searches.append(space)
         _explain_search(run, space)
         _apply_found(run, space, decision)
-        _apply_rest(run, space, zone_cards)
-        _record_face_down(run, space, decision.get("find"))
+        if space.rest is not None:
+            _apply_rest(run, space, zone_cards)
+        if space.put == "exile_face_down":
+            _record_face_down(run, space, decision.get("find"))
     run.result.search_groups.append(tuple(s.searcher for s in spaces if s.status.value != "cannot"))
     run.last_searchers = searchers
     run.last_spaces = spaces
@@ -840,12 +939,13 @@ def _zone_choice_space(
     spec: Mapping[str, Any],
     searcher: str,
     zone_cards: Mapping[str, Sequence[CardInstance]],
-    plan: Any,
+    plan: Callable[..., SearchSpace],
 ) -> SearchSpace:
     """ "Search your library and/or graveyard": the searcher chooses the zones (their `zones`
     choice); unchosen, every non-empty choice is a line of play and the spaces are merged."""
     zones = tuple(spec["zones"])
     chosen = run.choices.get(searcher, {}).get("zones")
+    run.consumed.add((searcher, "zones"))
     if chosen is not None:
         stray = [z for z in chosen if z not in zones]
         if stray:
@@ -885,6 +985,8 @@ def _unpaid(
     resolves: only a recorded payment (a fact, or the `ignore_prohibition` choice) lifts it,
     it lets only the player who paid ignore it, and each Arbiter's {2} is paid separately.
     """
+    if not prohibited:
+        return prohibited
     choice = run.choices.get(searcher, {}).get("ignore_prohibition")
     escapable = [e.source_label for e in prohibited if e.spec.get("escape")]
     if isinstance(choice, list):
@@ -1380,8 +1482,32 @@ def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         run.spell_exiled = True
         return
     if what == "found":
-        for label in run.found_fixed or []:
-            run.move(run.state.card(label), "exile", "701.13a", "The found card is exiled.")
+        face_down = spec.get("face_down", False)
+        fixed = run.found_fixed
+        for label in fixed or []:
+            card = run.state.card(label)
+            run.move(
+                card,
+                "exile",
+                "701.13a",
+                "The found card is exiled" + (" face down." if face_down else "."),
+            )
+        if fixed is None:
+            # Not fixed: every set-aside card that may be found may be exiled.
+            for space in run.last_spaces:
+                for label in sorted(space.findable):
+                    if "set_aside" in run.possible.get(label, set()):
+                        card = run.state.card(label)
+                        run.maybe_move(
+                            card, {"exile"}, "701.13a", f"If found, {card.name} is exiled."
+                        )
+        if face_down:
+            for space in run.last_spaces:
+                labels = fixed if fixed is not None else sorted(space.findable)
+                for label in labels:
+                    if label in space.finds:
+                        card = run.state.card(label)
+                        run.result.face_down[label] = _lookers(run, space, card, spec["may_look"])
         return
     targets = run.card_targets()
     if not targets:
@@ -1621,6 +1747,7 @@ def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         looked = list(run.zones[(player, "library")][: spec["count"]])
         fitting = [c for c in looked if wanted.matches(c.definition, {})]
         fixed = run.choices.get(player, {}).get("take")
+        run.consumed.add((player, "take"))
         least = 0 if spec["up_to"] else min(spec["take"], len(fitting))
         run.result.explanation.append(
             f"{player} looks at the top {len(looked)} card(s) of their library (not a search)."
@@ -1665,6 +1792,25 @@ def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 )
 
 
+def _do_life(run: _Run, spec: Mapping[str, Any], path: str, sign: int) -> None:
+    if "value" in spec:
+        run.result.explanation.append("(life: not modelled in detail.)")
+        return
+    for player in run.players_for(spec["who"], path):
+        verb = "loses" if sign < 0 else "gains"
+        _change_life(
+            run, player, sign * spec["amount"], "119.3", f"{player} {verb} {spec['amount']} life."
+        )
+
+
+def _do_lose_life(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    _do_life(run, spec, path, -1)
+
+
+def _do_gain_life(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    _do_life(run, spec, path, 1)
+
+
 def _do_add_mana(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     return  # recorded by the activation (mana_produced) before costs are paid
 
@@ -1697,6 +1843,9 @@ _HANDLERS = {
     "add_mana": _do_add_mana,
     "discard": _do_discard,
     "look": _do_look,
+    "put_counters": _do_put_counters,
+    "lose_life": _do_lose_life,
+    "gain_life": _do_gain_life,
     "create_effect": _do_create_effect,
 }
 
@@ -1789,7 +1938,7 @@ def _merge_runs(runs: list[_Run]) -> Resolution:
                 target[key] = Verdict(a.value, a.rule, f"If not kicked: {a.reason} {why}")
             else:
                 target[key] = Verdict(b.value, b.rule, f"If kicked: {b.reason} {why}")
-    for name in ("counters", "life", "face_down"):
+    for name in ("counters", "life", "face_down", "enters_x"):
         getattr(merged, name).update({**getattr(second, name), **getattr(first, name)})
     merged.created_effects = list(first.created_effects)
     merged.condition = first.condition
@@ -1812,8 +1961,20 @@ def resolve_step(
     return _play(scenario, step, effects, turn.facts, step.choices if choices is None else choices)
 
 
+_READ_BY = {
+    "cost": "a cost that chooses cards (or a kicker that does)",
+    "zones": "a search whose zones the searcher chooses (choose_zones)",
+    "take": "a look that takes cards",
+}
+
+
 def _check_unused_finds(run: _Run) -> None:
     for player, decisions in run.choices.items():
+        for key, reader in _READ_BY.items():
+            if key in decisions and (player, key) not in run.consumed:
+                raise ScenarioError(
+                    f"choices.{player}.{key}", f"nothing here asks {player} for it: {reader}"
+                )
         if "dredge" in decisions:
             draws = run.draws_made.get(player, 0)
             wanted = decisions["dredge"]

@@ -36,10 +36,10 @@ CHOICE_KEYS = (
     | SPLIT_CHOICE_KEYS
     | {"x"}
 )
-FACT_KINDS = frozenset({"searched_library", "ignored_search_prohibition"})
+FACT_KINDS = frozenset({"searched_library", "ignored_search_prohibition", "left_the_game"})
 # The keys a step, a fact and a zone's card object may have (anything else is refused).
 STEP_KEYS = frozenset({*STEP_KINDS, "by", "targets", "choices", "event", "ability", "x", "kicked"})
-FACT_KEYS = frozenset({"fact", "player", "source", "paid_by"})
+FACT_KEYS = frozenset({"fact", "player", "source", "card", "permanent", "paid_by"})
 CARD_ENTRY_KEYS = frozenset(
     {
         "card",
@@ -79,7 +79,9 @@ class Fact:
 
     kind: str
     player: str
-    source: str | None = None  # ignored_search_prohibition: the permanent paid for
+    # ignored_search_prohibition: the permanent paid for (the fact's "source" key). Not named
+    # `source`: a Fact is told apart from a Step by having no `source`.
+    paid_for: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,9 @@ class Scenario:
     expect: tuple[Mapping[str, Any], ...]
     catalog: Catalog
     spec: Mapping[str, Any]
+    # The limited range of influence option (801): how many seats away a player can affect;
+    # None when the option isn't used.
+    range_of_influence: int | None = None
 
 
 _NO_EXTRA: dict[str, Any] = {}
@@ -479,9 +484,10 @@ def _parse_fact(raw: Mapping[str, Any], path: str, state: GameState) -> Fact:
     player = raw.get("player")
     if player not in state.players:
         raise ScenarioError(f"{path}.player", f"{player!r} is not a player")
-    source = raw.get("source")
+    # The permanent paid for: "source", or "card"/"permanent" as an author may write it.
+    source = raw.get("source", raw.get("card", raw.get("permanent")))
     if raw["fact"] != "ignored_search_prohibition":
-        extra = {"source", "paid_by"} & set(raw)
+        extra = {"source", "card", "permanent", "paid_by"} & set(raw)
         if extra:
             raise ScenarioError(
                 f"{path}.{sorted(extra)[0]}", "only an ignored_search_prohibition fact has it"
@@ -571,6 +577,11 @@ def parse_scenario(spec: Mapping[str, Any], catalog: Catalog | None = None) -> S
             raise ScenarioError(
                 "resolve", "must be a step (cast, activate, trigger or draw), not a fact"
             )
+    reach = spec.get("range_of_influence")
+    if reach is not None and (isinstance(reach, bool) or not isinstance(reach, int) or reach < 1):
+        raise ScenarioError(
+            "range_of_influence", "must be a whole number of seats, 1 or more (801.2)"
+        )
     expect = spec.get("expect") or []
     if not isinstance(expect, list) or not all(isinstance(e, dict) for e in expect):
         raise ScenarioError("expect", "must be a list of claim objects")
@@ -584,6 +595,7 @@ def parse_scenario(spec: Mapping[str, Any], catalog: Catalog | None = None) -> S
         expect=tuple(expect),
         catalog=full_catalog,
         spec=spec,
+        range_of_influence=reach,
     )
 
 

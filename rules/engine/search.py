@@ -52,6 +52,7 @@ class SearchSpace:
     masks: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     # "Search your library and/or graveyard": the searcher chose (or may choose) the zones.
     zone_choice: bool = False
+    room_required: tuple[int, frozenset[str]] | None = None  # see _Branch
     rest: str | None = None  # where the cards not found go ("exile the rest")
     may_look: str = "nobody"  # exile_face_down: who may look at the found cards (406.3)
 
@@ -74,6 +75,8 @@ class _Branch:
     rule: str
     reason: str
     masks: dict[str, tuple[int, int]] | None = None
+    # 701.23b: with room left (fewer than `count` found), no public match may stay unfound.
+    room_required: tuple[int, frozenset[str]] | None = None
 
 
 def _count_text(count: object, up_to: bool) -> str:
@@ -237,18 +240,30 @@ def _quality_branch(
         low = 0 if up_to else min(int(count), distinct_public)
     names_unique = len({c.name for c in candidates}) == len(candidates)
     every_one = candidates and low == len(candidates) and (names_unique or not different_names)
+    # A public match must be found while there is room for it (701.23b): with no more
+    # qualifying cards than the search asks for, each public one is needed.
+    room = (
+        (int(count), frozenset(c.label for c in public))
+        if count != "any_number" and not up_to and not different_names and public
+        else None
+    )
+    public_needed = room is not None and len(candidates) <= int(count)
     # The reason depends only on the card's name and zone: cards sharing both share a verdict.
     shared: dict[tuple[str, str], Verdict] = {}
     for card in candidates:
         key = (card.name, card.zone)
         verdict = shared.get(key)
         if verdict is None:
-            if every_one:
+            if every_one or (public_needed and _zone_of(card) not in HIDDEN_ZONES):
                 verdict = Verdict(
                     "must",
                     "701.23b",
                     f"{card.name} is in a public zone and the search must find "
-                    f"{low} such card(s), so it must be found.",
+                    f"{low} such card(s), so it must be found."
+                    if every_one
+                    else f"{card.name} is {with_article(description)} in a public zone "
+                    f"({_zone_of(card)}); the search is for {count} and there are no more "
+                    "qualifying cards than that, so it can't be left unfound.",
                 )
             elif _zone_of(card) in HIDDEN_ZONES:
                 verdict = Verdict(
@@ -266,7 +281,9 @@ def _quality_branch(
                 )
             shared[key] = verdict
         finds[card.label] = verdict
-    return _Branch(finds, low, high, "701.23b", _bounds_reason(low, high, bool(hidden)))
+    return _Branch(
+        finds, low, high, "701.23b", _bounds_reason(low, high, bool(hidden)), room_required=room
+    )
 
 
 def max_fill(groups: Sequence[tuple[int, int]], caps: Sequence[int]) -> int:
@@ -359,6 +376,8 @@ def _several_branch(
     for card in public + hidden:
         fits = 0
         for i, description in enumerate(descriptions):
+            if description.zones and card.zone not in description.zones:
+                continue  # "... and your graveyard for a Plains card": not from the library
             if description.filter.matches(card.definition, names):
                 fits |= 1 << i
         required = fits & _required_mask(descriptions, card)
@@ -368,6 +387,15 @@ def _several_branch(
     low = max_fill([(len(cards), req) for (_, req), cards in groups.items()], caps)
     text = " and ".join(with_article(d.filter.describe()) for d in descriptions)
     for (fits, required), cards in groups.items():
+        if not fits:
+            for card in cards:
+                finds[card.label] = Verdict(
+                    "cannot",
+                    "701.23a",
+                    f"{card.name} fits no description this search looks for in its zone "
+                    f"({card.zone}).",
+                )
+            continue
         must = False
         if required:
             others = [
@@ -616,6 +644,7 @@ def plan_search(
         masks=masks,
         rest=spec.get("rest"),
         may_look=spec.get("may_look", "nobody"),
+        room_required=branches[0].room_required if len(branches) == 1 else None,
     )
 
 
@@ -658,6 +687,16 @@ def check_found_set(
                 space.found_count.rule,
                 f"At least {floor} card(s) must be found: {space.found_count.reason}",
             )
+        if space.room_required is not None and searching:
+            room, publics = space.room_required
+            left = sorted(x for x in publics if x not in chosen)
+            if len(in_space) < room and left:
+                return Verdict(
+                    False,
+                    "701.23b",
+                    f"{left[0]} is in a public zone and the search has room for it "
+                    f"({len(in_space)} of {room} found), so it can't be left unfound.",
+                )
         if space.descriptions:
             verdict = _check_descriptions(space, in_space)
             if verdict is not None:

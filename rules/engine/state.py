@@ -16,9 +16,13 @@ NO_COUNTERS: Mapping[str, int] = MappingProxyType({})
 PLAYER_ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "outside")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CardInstance:
-    """One card in the game. `position` is 1-based in its zone list (library: 1 is the top)."""
+    """One card in the game. `position` is 1-based in its zone list (library: 1 is the top).
+
+    Compared by identity: each label has one instance, and finding a card in a zone list
+    shouldn't compare every field of every card before it.
+    """
 
     label: str
     name: str

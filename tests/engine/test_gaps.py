@@ -104,7 +104,7 @@ def test_agent_exiles_cards_a_split_search_finds() -> None:
     assert outcome.find("zone_after", card="n2").value == "exile"
     assert outcome.find("zone_after", card="n1").rule == "611.3"
     assert outcome.find("decision_order").value == ["Alice"]
-    assert outcome.find("decision_order").rule == "722.5"
+    assert outcome.find("decision_order").rule == "723.5"
 
 
 def test_agent_exiled_card_is_out_of_reach_of_the_rest_of_the_effect() -> None:

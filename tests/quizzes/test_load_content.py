@@ -109,11 +109,18 @@ def test_every_rule_the_engine_cites_has_a_rule_page(loaded):
     assert cited - stored == set()
 
 
-def test_stored_only_rulings_are_marked_not_checked(loaded):
-    for slug in ("x-in-enters-ability", "range-of-influence-trigger"):
+def test_every_seed_ruling_is_engine_checked(loaded):
+    # X in an enters ability (107.3m), range of influence (801) and a replacement that mills as
+    # a permanent enters were stored-only rulings; the engine computes them now.
+    for slug in (
+        "x-in-enters-ability",
+        "range-of-influence-trigger",
+        "enters-replacement-and-mill",
+    ):
         scenario = Scenario.objects.get(slug=slug)
-        assert scenario.engine_status == Scenario.EngineStatus.NOT_CHECKED
+        assert scenario.engine_status == Scenario.EngineStatus.AGREES, scenario.engine_report
         assert scenario.stored_ruling
+    assert not Scenario.objects.filter(engine_status=Scenario.EngineStatus.NOT_CHECKED).exists()
 
 
 def test_every_question_is_valid_and_holds_no_answer_key(loaded):

@@ -46,7 +46,31 @@ def test_rule_page_shows_every_edition_and_the_scenarios(client, search_rule):
 def test_an_old_number_redirects_to_the_current_page(client, search_rule, old_number):
     page = client.get(reverse("rule_detail", args=[old_number]))
     assert page.status_code == 302
-    assert page["Location"] == reverse("rule_detail", args=["701.23b"])
+    assert page["Location"] == reverse("rule_detail", args=["701.23b"]) + f"?from={old_number}"
+
+
+def test_the_page_says_which_edition_a_followed_number_belongs_to(client):
+    rule = RuleFactory(number="723.5", text="A player who controls another player ...")
+    RuleAliasFactory(
+        rule=rule, number="722.5", note="722.5 in the Comprehensive Rules of 2025-09-19"
+    )
+    page = client.get(reverse("rule_detail", args=["722.5"]), follow=True)
+    html = page.content.decode()
+    assert page.redirect_chain[0][0].endswith("/rules/723.5/?from=722.5")
+    assert "You followed 722.5: 722.5 in the Comprehensive Rules of 2025-09-19" in html
+
+
+def test_an_old_number_that_names_another_rule_today_says_so(client, search_rule):
+    # 701.17b is Mill's today and was Search's (now 701.23b) in an earlier edition.
+    RuleAliasFactory(rule=search_rule, number="701.17b", note="Search 701.17b, earlier edition")
+    mill = RuleFactory(number="701.17b", text="A player can't mill a number of cards greater ...")
+    page = client.get(reverse("rule_detail", args=["701.17b"]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "mill a number of cards" in html
+    assert reverse("rule_detail", args=["701.23b"]) in html
+    assert "Search 701.17b, earlier edition" in html
+    assert list(mill.former_meanings().values_list("rule__number", flat=True)) == ["701.23b"]
 
 
 def test_an_unknown_number_is_a_404(client, search_rule):
