@@ -153,13 +153,22 @@ class Reply:
 
 
 class Browser:
-    def __init__(self, port: int, stats: Stats) -> None:
+    """One learner's browser. Each learner comes from an address of their own, as a proxy in
+    front of the app would report it (X-Forwarded-For, with DJANGO_TRUSTED_PROXIES=1), so the
+    per-address log-in throttle counts each learner, as it would in a classroom of laptops."""
+
+    def __init__(self, port: int, stats: Stats, address: str = HOST) -> None:
         self.port = port
         self.cookies: dict[str, str] = {}
         self.stats = stats
+        self.address = address
 
     def request(self, method: str, path: str, data: list[tuple[str, str]] | None = None) -> Reply:
-        headers = {"Host": f"{HOST}:{self.port}", "User-Agent": "bench.load"}
+        headers = {
+            "Host": f"{HOST}:{self.port}",
+            "User-Agent": "bench.load",
+            "X-Forwarded-For": self.address,
+        }
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         body = None
@@ -212,6 +221,7 @@ class Stats:
     answer_seconds: list[float] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     disagreeing_pairs: int = 0
+    failed_log_ins: int = 0
 
     def note(self, method: str, reply: Reply) -> None:
         with self.lock:
@@ -268,13 +278,22 @@ def post_twice(browser: Browser, path: str, data, stats: Stats) -> list[Reply]:
 # The two phases ----------------------------------------------------------------------------
 
 
+def learner_address(index: int) -> str:
+    """A loopback address per learner, only ever written in a header (never connected to)."""
+    return f"127.0.{1 + index // 250}.{1 + index % 250}"
+
+
 def practice_phase(port: int, args, usernames: list[str]) -> tuple[Stats, dict[str, int], float]:
     stats = Stats()
     answered: dict[str, int] = {}  # learner -> forms that got their feedback
-    browsers = {name: Browser(port, stats) for name in usernames}
+    browsers = {
+        name: Browser(port, stats, learner_address(index)) for index, name in enumerate(usernames)
+    }
 
     def log_in(index: int, barrier) -> None:
-        browsers[usernames[index]].log_in(usernames[index])
+        if not browsers[usernames[index]].log_in(usernames[index]):
+            with stats.lock:
+                stats.failed_log_ins += 1
 
     at_once(len(usernames), log_in, args.time_limit)
     stats.statuses.clear()
@@ -311,10 +330,14 @@ def practice_phase(port: int, args, usernames: list[str]) -> tuple[Stats, dict[s
 
 def exam_phase(port: int, args, usernames: list[str]) -> tuple[Stats, float]:
     stats = Stats()
-    browsers = {name: Browser(port, stats) for name in usernames}
+    browsers = {
+        name: Browser(port, stats, learner_address(index)) for index, name in enumerate(usernames)
+    }
 
     def log_in(index: int, barrier) -> None:
-        browsers[usernames[index]].log_in(usernames[index])
+        if not browsers[usernames[index]].log_in(usernames[index]):
+            with stats.lock:
+                stats.failed_log_ins += 1
 
     at_once(len(usernames), log_in, args.time_limit)
     stats.statuses.clear()
@@ -371,6 +394,7 @@ def django_env(database_url: str, port: int) -> dict[str, str]:
         "DATABASE_URL": database_url,
         "REDIS_URL": os.environ.get("LOAD_REDIS_URL", ""),
         "DJANGO_LOG_LEVEL": "ERROR",
+        "DJANGO_TRUSTED_PROXIES": "1",
     }
 
 
@@ -490,6 +514,7 @@ def run(database: str, url: str, args) -> dict[str, Any]:
     port = free_port(args.port, args.port + 6)
     env = django_env(url, port)
     manage(env, "migrate", "--noinput")
+    manage(env, "createcachetable")  # the throttles' table (no Redis)
     manage(env, "flush", "--noinput")
     manage(env, "load_content")
     manage(env, "collectstatic", "--noinput")
@@ -507,6 +532,7 @@ def run(database: str, url: str, args) -> dict[str, Any]:
         "database": database,
         "learners": len(usernames),
         "practice_requests": sum(practice.statuses.values()),
+        "failed_log_ins": practice.failed_log_ins + exam.failed_log_ins,
         "practice_answer_posts": posts,
         "practice_5xx": practice.server_errors,
         "practice_pairs_disagreeing": practice.disagreeing_pairs,
@@ -578,7 +604,8 @@ def main(argv: list[str] | None = None) -> int:
             for key, value in result.items():
                 print(f"  {key:28} {value}")
     failed = any(
-        r["practice_5xx"] or r["exam_5xx"] or r["practice_lost"] or r["practice_doubled"]
+        r["failed_log_ins"] or not r["practice_answer_posts"]  # a run that answered nothing
+        or r["practice_5xx"] or r["exam_5xx"] or r["practice_lost"] or r["practice_doubled"]
         or r["exam_lost"] or r["exam_doubled"] or r["extra_sittings"] or r["counter_drift"]
         for r in runs
     )  # fmt: skip
