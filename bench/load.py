@@ -283,9 +283,11 @@ def learner_address(index: int) -> str:
     return f"127.0.{1 + index // 250}.{1 + index % 250}"
 
 
-def practice_phase(port: int, args, usernames: list[str]) -> tuple[Stats, dict[str, int], float]:
-    stats = Stats()
-    answered: dict[str, int] = {}  # learner -> forms that got their feedback
+def logged_in_browsers(
+    port: int, stats: Stats, usernames: list[str], time_limit: float
+) -> dict[str, Browser]:
+    """A browser per learner, all logged in at once (failures counted); the log-ins' own
+    requests are not part of the phase's figures."""
     browsers = {
         name: Browser(port, stats, learner_address(index)) for index, name in enumerate(usernames)
     }
@@ -295,9 +297,16 @@ def practice_phase(port: int, args, usernames: list[str]) -> tuple[Stats, dict[s
             with stats.lock:
                 stats.failed_log_ins += 1
 
-    at_once(len(usernames), log_in, args.time_limit)
+    at_once(len(usernames), log_in, time_limit)
     stats.statuses.clear()
     stats.answer_seconds.clear()
+    return browsers
+
+
+def practice_phase(port: int, args, usernames: list[str]) -> tuple[Stats, dict[str, int], float]:
+    stats = Stats()
+    answered: dict[str, int] = {}  # learner -> forms that got their feedback
+    browsers = logged_in_browsers(port, stats, usernames, args.time_limit)
     deadline = time.monotonic() + args.time_limit
     started = time.perf_counter()
 
@@ -330,18 +339,7 @@ def practice_phase(port: int, args, usernames: list[str]) -> tuple[Stats, dict[s
 
 def exam_phase(port: int, args, usernames: list[str]) -> tuple[Stats, float]:
     stats = Stats()
-    browsers = {
-        name: Browser(port, stats, learner_address(index)) for index, name in enumerate(usernames)
-    }
-
-    def log_in(index: int, barrier) -> None:
-        if not browsers[usernames[index]].log_in(usernames[index]):
-            with stats.lock:
-                stats.failed_log_ins += 1
-
-    at_once(len(usernames), log_in, args.time_limit)
-    stats.statuses.clear()
-    stats.answer_seconds.clear()
+    browsers = logged_in_browsers(port, stats, usernames, args.time_limit)
     deadline = time.monotonic() + args.time_limit
     started = time.perf_counter()
     start_path = f"/exams/start/{args.blueprint}/"
