@@ -450,7 +450,7 @@ def _resolve_step(run: _Run) -> None:
             # A spell is on the stack while it resolves, not in the zone it was cast from (601.2a).
             run.cast_from = card.zone
             run.move(card, "stack", "601.2a", f"{card.name} is on the stack while it resolves.")
-        if _kicked(run):
+        if "kicker" in definition.keywords and _kicked(run):
             _pay_kicker(run, card, definition)
         _run_effect(run, definition.spell, definition)
         if card is not None:
@@ -1896,7 +1896,8 @@ def _play(
     path: str = "resolve",
 ) -> Resolution:
     """Resolve one step; a kicker left open is both lines of play, merged."""
-    _check_kicked(scenario, step, choices, path)
+    if step.kicked is not None or any("kicked" in d for d in choices.values()):
+        _check_kicked(scenario, step, choices, path)
     if not kick_is_open(scenario, step, choices):
         run = _Run(scenario, step, effects, facts, choices, path)
         _resolve_step(run)
@@ -1977,6 +1978,8 @@ _READ_BY = {
 
 
 def _check_unused_finds(run: _Run) -> None:
+    if not run.choices:
+        return
     for player, decisions in run.choices.items():
         for key, reader in _READ_BY.items():
             if key in decisions and (player, key) not in run.consumed:
