@@ -90,8 +90,8 @@ def claim_subject(scenario: Scenario, claim: Mapping[str, Any]) -> tuple[str, di
         raise ScenarioError("claim", f"unknown claim {name!r}; use one of {sorted(CLAIM_SUBJECTS)}")
     required, optional = CLAIM_SUBJECTS[name]
     accepted = _ACCEPTED_KEYS[name]
-    unknown = claim.keys() - accepted
-    if unknown:
+    if not accepted.issuperset(claim):
+        unknown = claim.keys() - accepted
         raise ScenarioError(
             f"claim {name}",
             f"unknown key(s) {sorted(unknown)}; the keys accepted here are {sorted(accepted)}",

@@ -1896,9 +1896,9 @@ def _play(
     path: str = "resolve",
 ) -> Resolution:
     """Resolve one step; a kicker left open is both lines of play, merged."""
-    if step.kicked is not None or any("kicked" in d for d in choices.values()):
+    if step.kicked is not None or (choices and any("kicked" in d for d in choices.values())):
         _check_kicked(scenario, step, choices, path)
-    if not kick_is_open(scenario, step, choices):
+    if step.kind != "cast" or not kick_is_open(scenario, step, choices):
         run = _Run(scenario, step, effects, facts, choices, path)
         _resolve_step(run)
         if path == "resolve":
