@@ -6,10 +6,12 @@ everything else is fixed here. With debug off the app refuses to start without a
 
 from __future__ import annotations
 
+import datetime
 import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -43,7 +45,7 @@ ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]" if 
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.apps.TutorAdminConfig",  # the admin, for superusers only
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -51,6 +53,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
+    "django_ratelimit",
+    "csp",
     "template_partials",
     "rules",
     "quizzes",
@@ -58,7 +63,10 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.inputs.RejectUnstorableInput",  # 400 for NUL bytes, lone surrogates (config/inputs.py)
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -66,6 +74,12 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out log-in into the 429 page
+]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked account before checking
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -114,10 +128,59 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "tutor",
+            # a Redis that stops answering fails a request in seconds instead of pinning a worker
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Throttle counters must be shared by every worker: Redis, or without it a database table
+# (`manage.py createcachetable`; SQLite serialises its writes).
+CACHES["throttle"] = (
+    {**CACHES["default"], "KEY_PREFIX": "tutor-throttle"}
+    if REDIS_URL
+    else {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "tutor_throttle_cache",
+    }
+)
+
+# Throttling (config/throttling.py). Failed log-ins per account, with django-axes:
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_CACHE = "throttle"
+AXES_FAILURE_LIMIT = 10
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.throttling.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "config.throttling.client_address"
+AXES_ENABLE_ADMIN = False  # the cache handler keeps no rows to show
+# Requests per address, sign-ups and reset requests per account, with django-ratelimit:
+RATELIMIT_USE_CACHE = "throttle"
+THROTTLE_RATES = {
+    "login_per_address": "60/15m",
+    "signup_per_address": "10/h",
+    "signup_per_account": "5/h",
+    "password_reset_per_address": "10/h",
+    "password_reset_per_account": "3/h",
+}
+# How many proxies in front of the app append to X-Forwarded-For (0: use REMOTE_ADDR).
+THROTTLE_TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", "0"))
+SILENCED_SYSTEM_CHECKS = [
+    # axes locks accounts only; addresses are limited by THROTTLE_RATES["login_per_address"],
+    # which counts every attempt (a successful log-in to one's own account cannot reset it).
+    "axes.W006",
+    # security.W021 asks for HSTS preload; Tutor preloads only with DJANGO_HSTS_PRELOAD=1.
+    "security.W021",
+    # django-ratelimit knows only django-redis and memcached: Django's own RedisCache counts
+    # with atomic INCR too; the database cache's non-atomic increment may undercount a few
+    # concurrent requests on one machine, which a throttle can afford.
+    "django_ratelimit.W001",
+    "django_ratelimit.E003",
+]
+
+# /healthz gives the database and the cache this long each (seconds) before it says 503.
+HEALTHZ_TIMEOUT = float(os.environ.get("DJANGO_HEALTHZ_TIMEOUT", "2"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -156,6 +219,34 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Content-Security-Policy (django-csp): scripts, styles and everything else from this origin
+# only; no inline script or style anywhere (htmx's own indicator style is turned off in
+# base.html's htmx-config, and htmx may not eval), no plugins, no framing, forms post here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+# Browser features Tutor never uses, switched off for it and anything it might embed.
+PERMISSIONS_POLICY = dict.fromkeys(
+    [
+        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media",
+        "fullscreen", "geolocation", "gyroscope", "magnetometer", "microphone", "midi",
+        "payment", "picture-in-picture", "publickey-credentials-get", "screen-wake-lock",
+        "usb", "xr-spatial-tracking",
+    ],
+    [],
+)  # fmt: skip
+
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
 X_FRAME_OPTIONS = "DENY"
@@ -169,7 +260,9 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", 60 * 60 * 24 * 365))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
+    # Preloading asks browsers to hard-code HTTPS for the domain and its subdomains, which is
+    # slow to undo: only when the operator asks for it.
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 LOGGING = {

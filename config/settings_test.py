@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-" + "k" * 50)
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
@@ -19,3 +20,15 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# The suite logs in, signs up and fails passwords far more often than a person: raised limits
+# keep it deterministic. tests/test_throttling.py puts the production limits back to prove them.
+AXES_FAILURE_LIMIT = 1000
+THROTTLE_RATES = dict.fromkeys(THROTTLE_RATES, "10000/h")  # noqa: F405
+
+# SQLite tests use a file, not the shared in-memory database: threads with their own connections
+# (tests/quizzes/test_concurrency.py) then lock and wait as in production (WAL, busy timeout)
+# instead of failing with "database table is locked".
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.path.join(tempfile.gettempdir(), f"tutor-test-{os.getpid()}.sqlite3")
+    }

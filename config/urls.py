@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from config.health import healthz
+from config.throttling import throttled
 from quizzes.views import signup
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("accounts/signup/", signup, name="signup"),
+    # throttled doors (config/throttling.py); the rest of django.contrib.auth.urls as it is
+    path("accounts/signup/", throttled("signup")(signup), name="signup"),
+    path("accounts/login/", throttled("login")(auth_views.LoginView.as_view()), name="login"),
+    path(
+        "accounts/password_reset/",
+        throttled("password_reset")(auth_views.PasswordResetView.as_view()),
+        name="password_reset",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("rules.urls")),
     path("", include("quizzes.urls")),

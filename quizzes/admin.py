@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin, messages
 
+from config.admin import ModelAdmin
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, ExamSitting, Question, Scenario
 
 
@@ -16,7 +17,7 @@ class QuestionInline(admin.TabularInline):
 
 
 @admin.register(Bank)
-class BankAdmin(admin.ModelAdmin):
+class BankAdmin(ModelAdmin):
     list_display = ["title", "slug", "owner", "visibility", "question_count", "updated_at"]
     list_filter = ["visibility"]
     search_fields = ["title", "slug", "description", "owner__username"]
@@ -29,7 +30,7 @@ class BankAdmin(admin.ModelAdmin):
 
 
 @admin.register(Scenario)
-class ScenarioAdmin(admin.ModelAdmin):
+class ScenarioAdmin(ModelAdmin):
     list_display = ["title", "slug", "engine_status", "version", "author", "updated_at"]
     list_filter = ["engine_status", "rules_exercised"]
     search_fields = ["title", "slug", "source", "stored_ruling"]
@@ -65,7 +66,7 @@ class ScenarioAdmin(admin.ModelAdmin):
 
 
 @admin.register(Question)
-class QuestionAdmin(admin.ModelAdmin):
+class QuestionAdmin(ModelAdmin):
     list_display = ["__str__", "kind", "bank", "position", "difficulty", "is_active"]
     list_filter = ["kind", "is_active", "bank", "rules"]
     search_fields = ["prompt", "key", "scenario__title", "scenario__slug"]
@@ -80,7 +81,7 @@ class BlueprintAreaInline(admin.TabularInline):
 
 
 @admin.register(ExamBlueprint)
-class ExamBlueprintAdmin(admin.ModelAdmin):
+class ExamBlueprintAdmin(ModelAdmin):
     list_display = [
         "title",
         "slug",
@@ -99,7 +100,7 @@ class ExamBlueprintAdmin(admin.ModelAdmin):
 
 
 @admin.register(ExamSitting)
-class ExamSittingAdmin(admin.ModelAdmin):
+class ExamSittingAdmin(ModelAdmin):
     """Sittings are the learners' record: read-only here."""
 
     list_display = ["title", "learner", "started_at", "right_count", "question_count", "passed"]
@@ -120,3 +121,11 @@ class ExamSittingAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+    def get_object(self, request, object_id, from_field=None):
+        # the key is the attempt's id: a related-field lookup has no guard against ids past
+        # 64 bits (SQLite raises OverflowError), unlike the plain id fields of other models
+        try:
+            return super().get_object(request, object_id, from_field)
+        except OverflowError:
+            return None

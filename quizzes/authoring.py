@@ -18,18 +18,14 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.text import slugify
 
-from quizzes.board import Board, build_board, claim_question, show_value
-from quizzes.loading.questions import GeneratedQuestion, question_claim, questions_for
+from config.inputs import problems_in_json
+from quizzes import limits
 from quizzes.loading.read import TUTOR_KEYS
 from quizzes.models import Bank, Question, Scenario
-from rules.engine import (
-    Catalog,
-    ScenarioError,
-    check_expectations,
-    evaluate_claim,
-    parse_scenario,
-    resolve,
-)
+from quizzes.rulings import Ruling, asked_claim, ruling_of_spec
+from quizzes.rulings.board import Board
+from quizzes.rulings.generate import GeneratedQuestion, questions_for
+from rules.engine import Catalog, ScenarioError, parse_scenario
 from rules.models import Card, Rule
 
 INSTRUCTORS_GROUP = "Instructors"
@@ -145,12 +141,20 @@ def document_text(scenario: Scenario) -> str:
     return json.dumps(document_of(scenario).to_json(), indent=2, ensure_ascii=False)
 
 
-def parse_text(text: str) -> Any:
+def parse_text(
+    text: str, max_bytes: int = limits.MAX_DOCUMENT_BYTES, what: str = "document"
+) -> Any:
+    """The JSON of `text`, once it is within the size and nesting limits."""
     try:
-        return json.loads(text)
+        value = limits.load_json(text, max_bytes, what)
+    except limits.LimitError as error:
+        raise AuthoringError(error.path, error.message) from error
     except json.JSONDecodeError as error:
         where = f"line {error.lineno} column {error.colno}"
         raise AuthoringError(where, f"malformed JSON: {error.msg}") from error
+    for path, problem in problems_in_json(value):  # "\u0000" escapes decode to unstorable text
+        raise AuthoringError(path, problem)
+    return value
 
 
 def _at(prefix: str, path: str) -> str:
@@ -162,6 +166,10 @@ def read_document(raw: Any, catalog: Catalog, where: str = "") -> ScenarioDocume
     if not isinstance(raw, dict):
         raise AuthoringError(where, "must be a JSON object (a scenario/1 document)")
     spec = {key: value for key, value in raw.items() if key not in DOCUMENT_KEYS}
+    try:
+        limits.check_spec(raw)
+    except limits.LimitError as error:
+        raise AuthoringError(_at(where, error.path), error.message) from error
     for key in ("title", "source"):
         if not isinstance(spec.get(key), str) or not spec[key].strip():
             raise AuthoringError(_at(where, key), "give the scenario a non-empty " + key)
@@ -207,12 +215,12 @@ def _check_questions(spec: dict, questions: Any, catalog: Catalog, where: str) -
             Question(kind=kind, prompt=prompt, claims=item.get("claims")).clean()
         except ValidationError as error:
             raise AuthoringError(f"{at}.claims", " ".join(error.messages)) from error
+        ruling = ruling_of_spec(spec, catalog)
         for position, claim in enumerate(item["claims"]):
-            asked = {k: v for k, v in claim.items() if k != "proposed"}
-            if asked["claim"] == "legal_find_set":
+            if claim["claim"] == "legal_find_set":
                 continue  # checked against a learner's pick, not evaluated on its own
             try:
-                evaluate_claim(spec, asked, catalog)
+                ruling.evaluate(claim)
             except ScenarioError as error:
                 raise AuthoringError(f"{at}.claims[{position}]", error.message) from error
 
@@ -290,23 +298,21 @@ def preview(text: str, catalog: Catalog | None = None) -> Preview:
         return result
     spec = document.spec
     try:
-        result.board = build_board(spec)
-    except ScenarioError:
-        result.board = None  # a card only the database defines: the claims still show
-    board = result.board or EMPTY_BOARD
-    try:
-        outcome = resolve(spec, catalog)
-        mismatched = [m.expected for m in check_expectations(spec, catalog)]
+        ruling = ruling_of_spec(spec, catalog)
+        outcome = ruling.outcome()
+        mismatched = [m.expected for m in ruling.mismatches()]
     except ScenarioError as error:  # e.g. an `expect` claim the engine does not know
         result.error = AuthoringError(error.path, error.message)
         return result
+    result.board = ruling.board
     grouped: dict[str, list[ClaimRow]] = {}
     for computed in outcome.claims:
+        claim = {"claim": computed.claim, **computed.subject}
         title = next((t for t, names in CLAIM_GROUPS if computed.claim in names), "Other")
         grouped.setdefault(title, []).append(
             ClaimRow(
-                claim_question({"claim": computed.claim, **computed.subject}, board),
-                show_value(computed.value),
+                ruling.ask(claim),
+                ruling.words(claim, computed.value),
                 str(computed.rule or ""),
                 str(computed.reason or ""),
             )
@@ -314,17 +320,17 @@ def preview(text: str, catalog: Catalog | None = None) -> Preview:
     order = [title for title, _ in CLAIM_GROUPS] + ["Other"]
     result.groups = [ClaimGroup(t, tuple(grouped[t])) for t in order if t in grouped]
     for claim in spec.get("expect") or []:
-        asked = question_claim(claim)
+        asked = asked_claim(claim)
         try:
-            computed = evaluate_claim(spec, asked, catalog)
-        except ScenarioError as error:
-            row = ExpectRow(claim_question(asked, board), show_value(claim.get("value")),
-                            error.message, False)  # fmt: skip
+            computed = ruling.evaluate(asked)
+        except (ScenarioError, KeyError) as error:
+            message = error.message if isinstance(error, ScenarioError) else str(error)
+            row = ExpectRow(_asked_words(ruling, asked), repr(claim.get("value")), message, False)
         else:
             row = ExpectRow(
-                claim_question(asked, board),
-                show_value(claim.get("value")),
-                show_value(computed.value),
+                ruling.ask(asked),
+                ruling.words(asked, claim.get("value")),
+                ruling.words(asked, computed.value),
                 claim not in mismatched,
                 str(computed.rule or ""),
                 str(computed.reason or ""),
@@ -334,6 +340,13 @@ def preview(text: str, catalog: Catalog | None = None) -> Preview:
     result.status, result.report = check.status, check.report
     result.questions = generate_questions(spec, catalog)
     return result
+
+
+def _asked_words(ruling: Ruling, claim: dict) -> str:
+    try:
+        return ruling.ask(claim)
+    except (KeyError, ScenarioError):
+        return str(claim.get("claim", "?"))
 
 
 # Saving a scenario.
@@ -389,7 +402,7 @@ def do_save_scenario(
 
 
 def generate_questions(spec: dict[str, Any], catalog: Catalog) -> list[GeneratedQuestion]:
-    """The questions `load_content` would generate from `expect` (quizzes/loading/questions.py)."""
+    """The questions `load_content` would generate from `expect` (quizzes/rulings/generate.py)."""
     try:
         return questions_for(spec, catalog)
     except ScenarioError:
@@ -400,10 +413,10 @@ def _cited(spec: dict, claims: list[dict], catalog: Catalog) -> set[str]:
     from quizzes.models.content import _rule_numbers
 
     cited: set[str] = set()
+    ruling = ruling_of_spec(spec, catalog)
     for claim in claims:
         if claim["claim"] != "legal_find_set":
-            asked = {k: v for k, v in claim.items() if k != "proposed"}
-            cited.update(_rule_numbers(evaluate_claim(spec, asked, catalog).rule))
+            cited.update(_rule_numbers(ruling.evaluate(claim).rule))
     return cited
 
 

@@ -1,11 +1,18 @@
 """Certification practice: draw a sitting from a blueprint, enforce its deadline, score it.
 
 Policies (see docs/architecture.md, "Certification practice"):
-- A sitting's questions are drawn once, at the start, from `selection.available_questions(user)`
-  (active, in banks the learner may use, never from scenarios the engine marks invalid or
-  disagreeing), per blueprint row at random in the database, one question per scenario where the
-  bank allows. A row the bank can't fill is filled as far as it goes; no questions at all is an
-  `ExamError`.
+- A sitting's questions are drawn once, at the start, from the blueprint's own banks (chosen by
+  its owner: their banks or the site's public ones, never another instructor's), as far as the
+  learner may use them (`selection.available_questions(user)`: active, never from scenarios the
+  engine marks invalid or disagreeing), per blueprint row at random in the database, one question
+  per scenario where the bank allows. A row the bank can't fill is filled as far as it goes; no
+  questions at all is an `ExamError`.
+- One sitting at a time per learner (a database constraint), and the blueprint's retake policy:
+  `retake_wait_hours` between two starts (default 24) and at most `max_sittings` in all. Both
+  are checked by one conditional UPDATE of the learner's `SittingQuota` row, so two starts sent
+  at once can't both pass.
+- While a sitting runs, practice is paused (`views.practice` and `views.answer`): practice gives
+  feedback at once, on questions the exam may draw from.
 - The deadline is the server's: every request checks it; once it has passed no answer is taken
   (but for `ANSWER_GRACE`, for a form sent just before) and the sitting is finished and scored.
 - Each question is answered once, in any order; skipping is allowed. While the exam runs an
@@ -28,19 +35,22 @@ from dataclasses import dataclass
 from functools import reduce
 from typing import Any
 
-from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from quizzes import answers, selection, variants
+from quizzes import answers, rulings, selection
 from quizzes.models import (
     Attempt,
+    Bank,
     BlueprintArea,
     ExamBlueprint,
     ExamItem,
     ExamSitting,
     Question,
     Response,
+    Scenario,
+    SittingQuota,
 )
 from quizzes.models.exams import rule_is_under
 from rules.models import Rule
@@ -123,7 +133,8 @@ def draw(user, blueprint: ExamBlueprint, rng: random.Random | None = None) -> li
     areas = list(blueprint.areas.all())
     rule_ids = _rule_ids_by_area(areas)
     through = Question.rules.through
-    available = selection.available_questions(user)
+    banks = blueprint.banks.filter(pk__in=Bank.objects.usable_in_blueprint_of(blueprint.owner))
+    available = selection.available_questions(user).filter(bank__in=banks)
     drawn: list[Drawn] = []
     taken: set[int] = set()
     scenarios: set[int] = set()
@@ -165,43 +176,127 @@ def check_can_start(user, blueprint: ExamBlueprint) -> list[Drawn]:
     if not blueprint.is_active:
         raise ExamError("This exam is not offered any more.")
     drawn = draw(user, blueprint)
+    if _drew_unservable(drawn):  # stored before the limits: now marked, so drawn no more
+        drawn = draw(user, blueprint)
     if not drawn:
         raise ExamError("There are no questions for this exam in the banks open to you yet.")
     return drawn
 
 
+def _drew_unservable(drawn: list[Drawn]) -> bool:
+    """Whether a drawn question's scenario is past the limits (each such one is marked)."""
+    ids = [item.question_id for item in drawn]
+    scenarios = Scenario.objects.filter(questions__pk__in=ids).distinct()
+    marked = [selection.mark_if_past_limits(scenario) for scenario in scenarios]  # mark them all
+    return any(marked)
+
+
 def start(user, blueprint: ExamBlueprint, now=None) -> ExamSitting:
-    """Start a sitting, or return the one still running (one sitting at a time)."""
+    """Start a sitting, or return the one still running (one sitting at a time).
+
+    Raises ExamError when the retake policy refuses the start; a start sent twice at once
+    (a double click) returns the sitting the first one opened.
+    """
     now = now or timezone.now()
     running = running_sitting(user, now)
     if running is not None:
         return running
     drawn = check_can_start(user, blueprint)
-    with transaction.atomic():
-        attempt = Attempt.objects.create(
-            user=user,
-            kind=Attempt.Kind.EXAM,
-            started_at=now,
-            deadline=now + datetime.timedelta(minutes=blueprint.time_limit_minutes),
+    try:
+        with transaction.atomic():
+            if not _claim_start(user, blueprint, now):
+                raise RetakeRefused(_retake_refusal(user, blueprint))
+            return _open_sitting(user, blueprint, drawn, now)
+    except (RetakeRefused, IntegrityError) as error:
+        running = running_sitting(user, now)  # opened by the request sent just before this one
+        if running is not None:
+            return running
+        if isinstance(error, RetakeRefused):
+            raise
+        message = "Another exam of yours is starting; open it from the exams page."
+        raise ExamError(message) from error
+
+
+class RetakeRefused(ExamError):
+    """The blueprint's retake policy refuses another start for now."""
+
+
+def _claim_start(user, blueprint: ExamBlueprint, now: datetime.datetime) -> bool:
+    """Count this start on the learner's quota row if the retake policy allows it: one UPDATE
+    whose WHERE is the policy, so of two starts at once only one can match."""
+    SittingQuota.objects.bulk_create(
+        [SittingQuota(user=user, blueprint=blueprint)], ignore_conflicts=True
+    )
+    return bool(
+        SittingQuota.objects.filter(_policy(blueprint, now), user=user, blueprint=blueprint).update(
+            started_count=F("started_count") + 1, last_started_at=now
         )
-        sitting = ExamSitting.objects.create(
-            attempt=attempt,
-            blueprint=blueprint,
-            title=blueprint.title,
-            pass_mark=blueprint.pass_mark,
-            time_limit_minutes=blueprint.time_limit_minutes,
-            question_count=len(drawn),
+    )
+
+
+def _policy(blueprint: ExamBlueprint, now: datetime.datetime) -> Q:
+    """The quota rows the blueprint's retake policy lets start a sitting at `now`."""
+    allowed = Q(last_started_at__isnull=True)
+    if blueprint.retake_wait_hours:
+        allowed |= Q(last_started_at__lte=now - _retake_wait(blueprint))
+    else:
+        allowed = Q()
+    if blueprint.max_sittings is not None:
+        allowed &= Q(started_count__lt=blueprint.max_sittings)
+    return allowed
+
+
+def start_refusal(user, blueprint: ExamBlueprint, now=None) -> str:
+    """Why the retake policy refuses `user` a start of `blueprint` now; "" when it allows one."""
+    now = now or timezone.now()
+    quota = SittingQuota.objects.filter(user=user, blueprint=blueprint)
+    if not quota.exists() or quota.filter(_policy(blueprint, now)).exists():
+        return ""
+    return _retake_refusal(user, blueprint)
+
+
+def _retake_wait(blueprint: ExamBlueprint) -> datetime.timedelta:
+    return datetime.timedelta(hours=blueprint.retake_wait_hours)
+
+
+def _retake_refusal(user, blueprint: ExamBlueprint) -> str:
+    quota = SittingQuota.objects.get(user=user, blueprint=blueprint)
+    if blueprint.max_sittings is not None and quota.started_count >= blueprint.max_sittings:
+        times = "once" if blueprint.max_sittings == 1 else f"{blueprint.max_sittings} times"
+        return f"This exam can be taken {times}; you have taken it {quota.started_count}."
+    again = timezone.localtime(quota.last_started_at + _retake_wait(blueprint))
+    hours = blueprint.retake_wait_hours
+    return (
+        f"This exam can be started once every {hours} hour{'s' if hours != 1 else ''}: "
+        f"you can start it again from {again:%d %b %Y, %H:%M:%S %Z}."
+    )
+
+
+def _open_sitting(user, blueprint: ExamBlueprint, drawn: list[Drawn], now) -> ExamSitting:
+    attempt = Attempt.objects.create(
+        user=user,
+        kind=Attempt.Kind.EXAM,
+        started_at=now,
+        deadline=now + datetime.timedelta(minutes=blueprint.time_limit_minutes),
+    )
+    sitting = ExamSitting.objects.create(
+        attempt=attempt,
+        blueprint=blueprint,
+        title=blueprint.title,
+        pass_mark=blueprint.pass_mark,
+        time_limit_minutes=blueprint.time_limit_minutes,
+        question_count=len(drawn),
+    )
+    ExamItem.objects.bulk_create(
+        ExamItem(
+            sitting=sitting,
+            position=position,
+            question_id=item.question_id,
+            variant_seed=rulings.new_seed(),
+            area=item.area,
         )
-        ExamItem.objects.bulk_create(
-            ExamItem(
-                sitting=sitting,
-                position=position,
-                question_id=item.question_id,
-                variant_seed=variants.new_seed(),
-                area=item.area,
-            )
-            for position, item in enumerate(drawn, start=1)
-        )
+        for position, item in enumerate(drawn, start=1)
+    )
     return sitting
 
 
@@ -257,10 +352,31 @@ def record_answer(sitting: ExamSitting, item: ExamItem, answer: dict[str, Any], 
     if now > sitting.attempt.deadline + ANSWER_GRACE:
         finish(sitting, now)
         raise TimeUp("Time was up before this answer arrived.")
-    saved = ExamItem.objects.filter(pk=item.pk, answered_at__isnull=True).update(
-        answer=answer, answered_at=now
-    )
+    with transaction.atomic():
+        # The attempt's row lock orders this against `finish`: an answer is either kept before
+        # the sitting closes (and graded by it) or refused after.
+        still_open = Attempt.objects.select_for_update().filter(
+            pk=sitting.pk, finished_at__isnull=True
+        )
+        if not list(still_open.values_list("pk", flat=True)):
+            raise TimeUp("This exam is finished.")
+        saved = ExamItem.objects.filter(pk=item.pk, answered_at__isnull=True).update(
+            answer=answer, answered_at=now
+        )
     return bool(saved)
+
+
+def _graded(items: QuerySet[ExamItem], learner_id: int) -> list[tuple[ExamItem, answers.Verdict]]:
+    """The engine's verdict on each answered item as its learner saw it, in position order; an
+    answer that does not fit its question is left out (it counts as wrong)."""
+    graded = []
+    for item in items.select_related("question__scenario").order_by("position"):
+        try:
+            verdict = answers.grade(item.question, item.answer, item.variant_seed, learner_id)
+            graded.append((item, verdict))
+        except answers.AnswerError:
+            continue
+    return graded
 
 
 def needed_to_pass(pass_mark: float, question_count: int) -> int:
@@ -271,11 +387,17 @@ def needed_to_pass(pass_mark: float, question_count: int) -> int:
 def finish(sitting: ExamSitting, now=None) -> ExamSitting:
     """Close the sitting (at the deadline at the latest), grade its answers, store the score.
 
-    Idempotent: only the request that closes the attempt grades, so each answer is graded once.
+    Idempotent: only the request that closes the attempt records grades, so each answer is
+    graded once. The engine grades before the transaction, so no lock waits on it; inside, the
+    attempt row comes first, then every question of the sitting in id order, then masteries
+    (the order `answers._learn` keeps), so concurrent finishes cannot deadlock.
     """
     now = now or timezone.now()
     attempt = sitting.attempt
+    if attempt.finished_at is not None:
+        return sitting
     finished_at = min(now, attempt.deadline) if attempt.deadline else now
+    graded = _graded(sitting.items.filter(answered_at__isnull=False), attempt.user_id)
     with transaction.atomic():
         closed = Attempt.objects.filter(pk=attempt.pk, finished_at__isnull=True).update(
             finished_at=finished_at
@@ -285,18 +407,20 @@ def finish(sitting: ExamSitting, now=None) -> ExamSitting:
             attempt.refresh_from_db(fields=["finished_at"])
             return sitting
         attempt.finished_at = finished_at
-        answered = sitting.items.filter(answered_at__isnull=False).select_related(
-            "question__scenario"
+        # answers kept while the engine graded (`record_answer` waits for the close, not before)
+        late = sitting.items.filter(answered_at__isnull=False).exclude(
+            pk__in=[item.pk for item, _ in graded]
         )
+        graded = sorted(graded + _graded(late, attempt.user_id), key=lambda pair: pair[0].position)
+        question_ids = sorted({item.question_id for item, _ in graded})
+        locked = Question.objects.select_for_update().filter(pk__in=question_ids).order_by("pk")
+        list(locked.values_list("pk", flat=True))
         right = 0
-        for item in answered.order_by("position"):
-            try:
-                verdict = answers.submit(
-                    attempt, item.question, item.answer, seed=item.variant_seed
-                )
-            except answers.AnswerError:
-                continue  # an answer that does not fit the question counts as wrong
-            right += int(verdict.correct)
+        for item, verdict in graded:
+            recorded = answers.record(
+                attempt, item.question, item.answer, verdict, seed=item.variant_seed
+            )
+            right += int(recorded.correct)
         sitting.right_count = right
         sitting.passed = right >= needed_to_pass(sitting.pass_mark, sitting.question_count)
         sitting.save(update_fields=["right_count", "passed"])

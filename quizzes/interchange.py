@@ -15,15 +15,13 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.utils.html import escape as html_escape
 
-from quizzes import authoring
-from quizzes.board import Board, build_board, claim_question, claim_statement, show_value
-from quizzes.forms import value_domain
+from quizzes import authoring, limits, rulings
 from quizzes.models import Bank, Question, Scenario
-from rules.engine import Catalog, ScenarioError, evaluate_claim
+from quizzes.rulings import Catalog, ScenarioError
+from quizzes.rulings.kinds import MoodleQuestion
 from rules.models import Card
 
 FORMAT = "tutor-bank/1"
-MAX_IMPORT_BYTES = 5 * 1024 * 1024
 
 
 class InterchangeError(ValueError):
@@ -65,10 +63,11 @@ def check_import(
     """Every document of the file, validated; the first problem raises InterchangeError."""
     if not authoring.banks_of(user).filter(pk=bank.pk).exists():
         raise InterchangeError("You can only import into your own banks.")
-    if len(content) > MAX_IMPORT_BYTES:
-        raise InterchangeError(f"{filename}: larger than {MAX_IMPORT_BYTES // 1024 // 1024} MB")
+    if len(content) > limits.MAX_IMPORT_BYTES:
+        megabytes = limits.MAX_IMPORT_BYTES / 1024 / 1024
+        raise InterchangeError(f"{filename}: larger than the limit of {megabytes:g} MB per file")
     try:
-        raw = authoring.parse_text(content.decode("utf-8"))
+        raw = authoring.parse_text(content.decode("utf-8"), limits.MAX_IMPORT_BYTES, "file")
     except UnicodeDecodeError as error:
         raise InterchangeError(f"{filename}: not UTF-8 text") from error
     except authoring.AuthoringError as error:
@@ -81,6 +80,11 @@ def check_import(
         entries = raw  # a bare list of documents
     if not isinstance(entries, list) or not entries:
         raise InterchangeError(f"{filename}: scenarios: give a non-empty list of documents")
+    if len(entries) > limits.MAX_IMPORT_SCENARIOS:
+        raise InterchangeError(
+            f"{filename}: scenarios: {len(entries):,} documents, over the limit of "
+            f"{limits.MAX_IMPORT_SCENARIOS} per file (split the file)"
+        )
     catalog = catalog if catalog is not None else Card.objects.catalog()
     documents, ids = [], set()
     for index, entry in enumerate(entries):
@@ -134,18 +138,19 @@ def _cdata(html: str) -> str:
     return "<![CDATA[" + cleaned.replace("]]>", "]]]]><![CDATA[>") + "]]>"
 
 
-def _fraction(value: float) -> str:
-    """Moodle's grade fractions, e.g. 100, 33.33333, -50."""
-    return f"{value:.5f}".rstrip("0").rstrip(".")
-
-
-def _board_html(board: Board) -> str:
+def _board_html(ruling: rulings.Ruling) -> str:
+    """The board and the line of play as HTML, cards by name and place."""
+    board = ruling.board
     parts = []
     if board.resolving:
         targets = board.resolving.targets
         targeting = f", targeting {', '.join(targets)}" if targets else ""
         parts.append(f"<p><strong>Resolving:</strong> {html_escape(board.resolving.text)}"
                      f"{html_escape(targeting)}.</p>")  # fmt: skip
+    premises = ruling.premises()
+    if premises:
+        items = "".join(f"<li>{html_escape(sentence)}</li>" for sentence in premises)
+        parts.append(f"<p>The line of play:</p><ul>{items}</ul>")
     if board.history:
         events = "".join(f"<li>{html_escape(event)}</li>" for event in board.history)
         parts.append(f"<p>Earlier this turn:</p><ol>{events}</ol>")
@@ -153,7 +158,7 @@ def _board_html(board: Board) -> str:
     for player in board.players:
         zones = "".join(
             f"<li>{html_escape(zone.title)}: "
-            + html_escape(", ".join(f"{card.name} ({card.label})" for card in zone.cards))
+            + html_escape(", ".join(card.name for card in zone.cards) or "empty")
             + "</li>"
             for zone in player.zones
         )
@@ -166,105 +171,14 @@ def _board_html(board: Board) -> str:
     return "".join(parts)
 
 
-@dataclass
-class MoodleQuestion:
-    kind: str  # multichoice, truefalse, numerical
-    name: str
-    html: str
-    feedback: str
-    answers: list[tuple[str, str]]  # (fraction, answer text)
-    single: bool = True
-
-
-def _same(computed: Any, given: Any) -> bool:
-    def norm(value: Any) -> Any:
-        return list(value) if isinstance(value, tuple) else value
-
-    computed, given = norm(computed), norm(given)
-    return computed == given and type(computed) is type(given)
-
-
-def _choices(claim: dict, board: Board, value: Any) -> list[tuple[str, str]]:
-    domain = value_domain(claim, board)
-    if not any(_same(value, option) for option in domain):
-        domain = [value, *domain]
-    return [("100" if _same(value, option) else "0", show_value(option)) for option in domain]
-
-
 def moodle_questions(question: Question, catalog: Catalog) -> list[MoodleQuestion]:
-    """Moodle questions for one Tutor question ([] for a kind with no single key: legal_set)."""
-    spec = question.scenario.spec
-    board = build_board(spec)
-    title = question.scenario.title
-    situation = _board_html(board)
-    prompt_html = f"<p>{html_escape(question.prompt)}</p>{situation}"
-
-    def evaluated(claim: dict):
-        asked = {k: v for k, v in claim.items() if k != "proposed"}
-        return evaluate_claim(spec, asked, catalog)
-
-    def why(result) -> str:
-        rule = f" (rule {result.rule})" if result.rule else ""
-        return f"<p>{html_escape(show_value(result.value))}{html_escape(rule)}: " \
-               f"{html_escape(result.reason or '')}</p>"  # fmt: skip
-
-    kind, claims, made = question.kind, question.claims, []
-    if kind == Question.Kind.LEGAL_SET:
-        return []
-    if kind == Question.Kind.CARDS:
-        for claim in claims:
-            result = evaluated(claim)
-            label = board.describe(claim["card"])
-            asked = html_escape(claim_question(claim, board))
-            made.append(MoodleQuestion(
-                "multichoice", f"{title}: {label}",
-                prompt_html + f"<p><strong>{asked}</strong></p>",
-                why(result), _choices(claim, board, result.value),
-            ))  # fmt: skip
-    elif kind == Question.Kind.COUNT_RANGE:
-        result = evaluated(claims[0])
-        low, high = result.value
-        for word, number in (("fewest", low), ("most", high)):
-            made.append(MoodleQuestion(
-                "numerical", f"{title}: the {word}",
-                prompt_html + f"<p><strong>Give the {word} cards.</strong></p>",
-                why(result), [("100", str(number))],
-            ))  # fmt: skip
-    elif kind == Question.Kind.VALUE:
-        claim = claims[0]
-        result = evaluated(claim)
-        value = result.value
-        if isinstance(value, int) and not isinstance(value, bool):
-            made.append(MoodleQuestion("numerical", title, prompt_html, why(result),
-                                       [("100", str(value))]))  # fmt: skip
-        else:
-            made.append(MoodleQuestion("multichoice", title, prompt_html, why(result),
-                                       _choices(claim, board, value)))  # fmt: skip
-    else:  # yes_no and multiple_choice: statements, each true or false by the engine
-        statements = []
-        for claim in claims:
-            result = evaluated(claim)
-            statements.append((claim_statement(claim, board), _same(result.value,
-                              claim.get("proposed")), result))  # fmt: skip
-        true_count = sum(truth for _, truth, _ in statements)
-        false_count = len(statements) - true_count
-        if kind == Question.Kind.MULTIPLE_CHOICE and true_count:
-            answers = [
-                (_fraction(100 / true_count) if truth else _fraction(-100 / false_count), text)
-                for text, truth, _ in statements
-            ]
-            feedback = "".join(why(result) for _, _, result in statements)
-            made.append(MoodleQuestion("multichoice", title, prompt_html, feedback, answers,
-                                       single=False))  # fmt: skip
-        else:
-            for number, (text, truth, result) in enumerate(statements, start=1):
-                made.append(MoodleQuestion(
-                    "truefalse", f"{title}: statement {number}",
-                    situation + f"<p>True or false? <strong>{html_escape(text)}</strong></p>",
-                    why(result),
-                    [("100" if truth else "0", "true"), ("0" if truth else "100", "false")],
-                ))  # fmt: skip
-    return made
+    """Moodle questions for one Tutor question, made by its kind ([] for a kind with no single
+    key: legal_set)."""
+    ruling = rulings.Ruling.from_shown(
+        question.kind, rulings.Shown(question.scenario.spec, question.claims, {}, {}, 0), catalog
+    )
+    html = f"<p>{html_escape(question.prompt)}</p>{_board_html(ruling)}"
+    return rulings.kind_of(question.kind).moodle(ruling, question.scenario.title, html)
 
 
 def _question_xml(item: MoodleQuestion) -> str:

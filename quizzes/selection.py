@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Avg, Count, F, IntegerField, OuterRef, QuerySet, Subquery, Value
-from django.db.models.functions import Abs, Coalesce
+from django.db.models import Avg, Count, F, Q, QuerySet, Value
+from django.db.models.functions import Abs
 from django.utils import timezone
 
-from quizzes import adaptive
+from quizzes import adaptive, limits
 from quizzes.models import Bank, Mastery, Question, Response, Scenario
 from rules.models import Rule
 
@@ -50,19 +50,50 @@ def last_answered_question_id(user) -> int | None:
     )
 
 
+# Stored scenarios found past the limits while serving are marked invalid; a few are skipped
+# per request, so a learner never meets (or stays stuck on) a question that can't be served.
+MAX_SKIPPED = 3
+
+
 def _nearest(questions: QuerySet[Question], user, target: float, exclude_id) -> Question | None:
-    times_seen = (
-        Response.objects.filter(user=user, question=OuterRef("pk"))
-        .values("question")
-        .annotate(count=Count("id"))
-        .values("count")
-    )
+    for _ in range(MAX_SKIPPED + 1):
+        question = _nearest_candidate(questions, user, target, exclude_id)
+        if question is None or not mark_if_past_limits(question.scenario):
+            return question
+    return None
+
+
+def mark_if_past_limits(scenario: Scenario) -> bool:
+    """Mark a stored scenario past the limits invalid (so it is never served); True if it is."""
+    problem = limits.spec_problem(scenario.spec)
+    if problem:
+        Scenario.objects.filter(pk=scenario.pk).update(
+            engine_status=Scenario.EngineStatus.INVALID, engine_report=problem
+        )
+    return bool(problem)
+
+
+def _nearest_candidate(
+    questions: QuerySet[Question], user, target: float, exclude_id
+) -> Question | None:
+    """Unseen questions first (a NOT IN on the learner's own answers, indexed), nearest the
+    target difficulty; once every question has been seen, the least seen of them."""
     if exclude_id is not None:
         questions = questions.exclude(pk=exclude_id)
+    distance = Abs(F("difficulty") - Value(target))
+    seen = Response.objects.filter(user=user).values("question_id")
+    unseen = (
+        questions.exclude(pk__in=seen)
+        .annotate(distance=distance)
+        .select_related("scenario")
+        .order_by("distance", "id")
+        .first()
+    )
+    if unseen is not None:
+        return unseen
     return (
         questions.annotate(
-            times_seen=Coalesce(Subquery(times_seen, output_field=IntegerField()), Value(0)),
-            distance=Abs(F("difficulty") - Value(target)),
+            times_seen=Count("responses", filter=Q(responses__user=user)), distance=distance
         )
         .select_related("scenario")
         .order_by("times_seen", "distance", "id")

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.core import signing
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,21 +16,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from quizzes import answers, exams, reports, selection, variants
-from quizzes.board import build_board
+from quizzes import answers, exams, reports, rulings, selection
 from quizzes.forms import AnswerForm, SignupForm
-from quizzes.models import Attempt, ExamSitting, Mastery, Question, Response
+from quizzes.models import Attempt, ExamSitting, Mastery, Presentation, Question, Response
 from rules.models import Rule
-
-TOKEN_SALT = "quizzes.practice.answer"
 
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
-
-
-def healthz(request: HttpRequest) -> HttpResponse:
-    return HttpResponse("ok", content_type="text/plain")
 
 
 @require_GET
@@ -50,17 +42,23 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _question_context(
-    question: Question, seed: int, *, form_data=None, token: str = "", rule_number: str = ""
+    question: Question,
+    ruling: rulings.Ruling,
+    *,
+    form_data=None,
+    token: str = "",
+    rule_number: str = "",
 ) -> dict[str, Any]:
-    variant = variants.build(question.scenario.spec, question.claims, seed)
-    board = build_board(variant.spec)
-    form = AnswerForm(question, variant.claims, board, data=form_data)
     return {
         "question": question,
-        "title": variant.rename_text(question.scenario.title),
-        "prompt": variant.rename_text(question.prompt),
-        "board": board,
-        "form": form,
+        "title": ruling.rename(question.scenario.title),
+        "prompt": ruling.rename(question.prompt),
+        "premises": ruling.premises(),
+        "history": ruling.history(),
+        "stored_ruling": ruling.rename(question.scenario.stored_ruling),
+        "renamed": bool(ruling.shown.players or ruling.shown.cards),
+        "board": ruling.board,
+        "form": AnswerForm(ruling, data=form_data),
         "token": token,
         "rule_number": rule_number,
         "next_url": _practice_url(rule_number),
@@ -72,9 +70,22 @@ def _practice_url(rule_number: str) -> str:
     return f"{url}?{urlencode({'rule': rule_number})}" if rule_number else url
 
 
+def _paused_by_exam(request: HtmxHttpRequest, status: int = 200) -> HttpResponse | None:
+    """While the learner sits an exam, practice (feedback at once, on the exam's pool) waits."""
+    sitting = exams.running_sitting(request.user)
+    if sitting is None:
+        return None
+    page = render(request, "quizzes/practice_paused.html", {"sitting": sitting}, status=status)
+    if request.htmx:  # htmx swaps no error response: send the whole page instead
+        page["HX-Redirect"] = reverse("practice")
+    return page
+
+
 @require_GET
 @login_required
 def practice(request: HtmxHttpRequest) -> HttpResponse:
+    if paused := _paused_by_exam(request):
+        return paused
     rule_number = request.GET.get("rule", "").strip()
     rule = Rule.objects.resolve_number(rule_number) if rule_number else None
     if rule_number and rule is None:
@@ -83,25 +94,32 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
     pick = selection.next_question(request.user, rule)
     context = {"question": None, "rule": rule, "rule_number": rule.number if rule else ""}
     if pick.question is not None:
-        seed = variants.new_seed()
-        after = (
-            Response.objects.owned_by(request.user).order_by("-id").values_list("id", flat=True)
-        ).first() or 0
-        token = signing.dumps(
-            {"q": pick.question.pk, "s": seed, "a": after, "r": context["rule_number"]},
-            salt=TOKEN_SALT,
+        question = pick.question
+        ruling = rulings.ruling_for(question, rulings.new_seed(), request.user.pk)
+        presentation = Presentation.objects.create(
+            user=request.user,
+            question=question,
+            shown=ruling.shown.to_json(),
+            rule_number=context["rule_number"],
         )
         context |= _question_context(
-            pick.question, seed, token=token, rule_number=context["rule_number"]
+            question, ruling, token=presentation.token, rule_number=context["rule_number"]
         )
     context["rule"] = rule
     return render(request, "quizzes/practice.html", context)
 
 
-def _feedback_context(response: Response, rule_number: str) -> dict[str, Any]:
+def _feedback_context(
+    response: Response, rule_number: str, shown: rulings.Shown | None = None
+) -> dict[str, Any]:
     verdict = answers.Verdict.from_json(response.verdict, response)
+    scenario = response.question.scenario
+    shown = shown or _shown_of(response)
     return {
         "response": response,
+        "title": shown.rename(scenario.title),
+        "stored_ruling": shown.rename(scenario.stored_ruling),
+        "renamed": bool(shown.players or shown.cards),
         "verdict": verdict,
         "deciding_rules": answers.deciding_rules(verdict.rule_numbers),
         "next_url": _practice_url(rule_number),
@@ -111,27 +129,30 @@ def _feedback_context(response: Response, rule_number: str) -> dict[str, Any]:
 @require_POST
 @login_required
 def answer(request: HtmxHttpRequest) -> HttpResponse:
-    try:
-        served = signing.loads(request.POST.get("token", ""), salt=TOKEN_SALT, max_age=86400)
-    except signing.BadSignature:
-        return HttpResponseBadRequest("This question has expired; open the next one.")
+    if paused := _paused_by_exam(request, status=409):
+        return paused
     user = request.user
-    question = get_object_or_404(
-        selection.available_questions(user).select_related("scenario"), pk=served["q"]
-    )
-    # A form sent twice (double click, back button) gets the feedback it already got.
-    response = (
-        Response.objects.owned_by(user)
-        .filter(question=question, id__gt=served["a"], attempt__kind=Attempt.Kind.PRACTICE)
+    token = request.POST.get("token", "")[:40]
+    # The token is bound to the learner it was shown to: anyone else's is unknown here.
+    presentation = (
+        Presentation.objects.owned_by(user)
+        .filter(token=token, question__in=selection.available_questions(user))
+        .select_related("question__scenario", "response")
         .first()
     )
+    if presentation is None:
+        return HttpResponseBadRequest("This question has expired; open the next one.")
+    question = presentation.question
+    # A form sent twice (double click, back button) gets the feedback it already got.
+    response = getattr(presentation, "response", None)
     if response is None:
+        ruling = rulings.ruling_shown(question, presentation.shown)
         context = _question_context(
             question,
-            served["s"],
+            ruling,
             form_data=request.POST,
-            token=request.POST["token"],
-            rule_number=served["r"],
+            token=token,
+            rule_number=presentation.rule_number,
         )
         form = context["form"]
         if not form.is_valid():
@@ -140,22 +161,49 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
                 return reswap(retarget(page, "#answer-form"), "outerHTML")
             return render(request, "quizzes/practice.html", context, status=400)
         attempt = Attempt.objects.open_practice_for(user, question)
-        response = answers.submit(attempt, question, form.answer(), seed=served["s"]).response
+        response = answers.submit(
+            attempt,
+            question,
+            form.answer(),
+            seed=ruling.shown.seed,
+            ruling=ruling,
+            presentation=presentation,
+        ).response
     if not request.htmx:
         return redirect("feedback", pk=response.pk)
-    return render(
-        request, "quizzes/practice.html#feedback", _feedback_context(response, served["r"])
-    )
+    context = _feedback_context(response, presentation.rule_number)
+    return render(request, "quizzes/practice.html#feedback", context)
+
+
+def _ruling_of(response: Response) -> rulings.Ruling:
+    """The question exactly as the learner saw it when answering."""
+    if response.presentation_id is not None:
+        return rulings.ruling_shown(response.question, response.presentation.shown)
+    return rulings.ruling_for(response.question, response.variant_seed, response.user_id)
+
+
+def _shown_of(response: Response) -> rulings.Shown:
+    """The names the learner saw (exam answers have no presentation: rebuild the variant)."""
+    if response.presentation_id is not None:
+        return rulings.Shown.from_json(response.presentation.shown)
+    return _ruling_of(response).shown
 
 
 @require_GET
 @login_required
 def feedback(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     response = get_object_or_404(
-        Response.objects.owned_by(request.user).select_related("question__scenario"), pk=pk
+        Response.objects.owned_by(request.user).select_related(
+            "question__scenario", "presentation"
+        ),
+        pk=pk,
     )
-    context = _question_context(response.question, response.variant_seed)
-    context |= _feedback_context(response, request.GET.get("rule", ""))
+    rule_number = request.GET.get("rule", "")[:20]
+    if not rule_number and response.presentation_id is not None:
+        rule_number = response.presentation.rule_number
+    ruling = _ruling_of(response)
+    context = _question_context(response.question, ruling)
+    context |= _feedback_context(response, rule_number, ruling.shown)
     context["answered"] = True
     return render(request, "quizzes/practice.html", context)
 
@@ -196,8 +244,11 @@ def _sitting(request: HtmxHttpRequest, pk: int) -> ExamSitting:
 
 def _exam_index_context(request: HtmxHttpRequest) -> dict[str, Any]:
     running = exams.running_sitting(request.user)
+    blueprints = list(exams.blueprints())
+    for blueprint in blueprints:
+        blueprint.refusal = exams.start_refusal(request.user, blueprint)
     return {
-        "blueprints": exams.blueprints(),
+        "blueprints": blueprints,
         "running": running,
         "clock": exams.clock(running) if running else None,
         "sittings": exams.sittings_of(request.user).exclude(attempt__finished_at=None)[:20],
@@ -254,7 +305,8 @@ def exam_question(request: HtmxHttpRequest, pk: int, position: int) -> HttpRespo
     if request.method == "POST" and answered[position]:  # sent twice: the first answer stands
         return redirect(skip_url)
     item = sitting.items.select_related("question__scenario").get(position=position)
-    context = _question_context(item.question, item.variant_seed, form_data=request.POST or None)
+    ruling = rulings.ruling_for(item.question, item.variant_seed, request.user.pk)
+    context = _question_context(item.question, ruling, form_data=request.POST or None)
     context |= _exam_nav(sitting, statuses, position)
     context |= {"item": item, "answered": answered[position], "skip_url": skip_url}
     if request.method == "POST":
@@ -322,10 +374,11 @@ def exam_review(request: HtmxHttpRequest, pk: int, position: int) -> HttpRespons
         if following
         else reverse("exam_sitting", args=[pk])
     )
-    context = _question_context(item.question, item.variant_seed)
+    ruling = rulings.ruling_for(item.question, item.variant_seed, request.user.pk)
+    context = _question_context(item.question, ruling)
     context |= {"sitting": sitting, "item": item, "total": sitting.question_count}
     if response is not None:
-        context |= _feedback_context(response, "")
+        context |= _feedback_context(response, "", ruling.shown)
     else:
         context["deciding_rules"] = item.question.rules.order_by("number")
     context["next_url"] = next_url

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from config.admin import ModelAdmin
 from rules.models import Card, Rule, RuleAlias
 
 
@@ -24,7 +25,7 @@ class EditionInline(admin.TabularInline):
 
 
 @admin.register(Rule)
-class RuleAdmin(admin.ModelAdmin):
+class RuleAdmin(ModelAdmin):
     list_display = ["number", "kind", "language", "edition_name", "edition_date", "current"]
     list_filter = ["kind", "language", "edition_name"]
     search_fields = ["number", "title", "text", "aliases__number"]
@@ -43,7 +44,7 @@ class RuleAdmin(admin.ModelAdmin):
 
 
 @admin.register(RuleAlias)
-class RuleAliasAdmin(admin.ModelAdmin):
+class RuleAliasAdmin(ModelAdmin):
     list_display = ["number", "rule", "note"]
     search_fields = ["number", "rule__number", "note"]
     list_select_related = ["rule"]
@@ -51,7 +52,7 @@ class RuleAliasAdmin(admin.ModelAdmin):
 
 
 @admin.register(Card)
-class CardAdmin(admin.ModelAdmin):
+class CardAdmin(ModelAdmin):
     list_display = ["name", "type_line", "localized"]
     search_fields = ["name", "oracle", "localized_names"]
     list_filter = ["type_line"]

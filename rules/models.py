@@ -123,16 +123,24 @@ class RuleQuerySet(models.QuerySet):
         return report
 
     def resolve_number(self, number: str) -> Rule | None:
-        """The current rule a number names: itself, an earlier number, or a translation's number."""
+        """The current rule a number names: itself, an earlier number, or a translation's number,
+        in any case (701.23B is 701.23b)."""
         number = number.strip().rstrip(".")
-        rule = self.current().filter(number=number).first()
+        rule = self.current().filter(number__iexact=number).first()
         if rule:
             return rule
-        alias = RuleAlias.objects.select_related("rule").filter(number=number).first()
+        alias = RuleAlias.objects.select_related("rule").filter(number__iexact=number).first()
         if alias:
             return alias.rule
-        edition_row = self.filter(number=number, canonical__isnull=False).first()
+        edition_row = self.filter(number__iexact=number, canonical__isnull=False).first()
         return edition_row.canonical if edition_row else None
+
+    def section_title(self, rule: Rule) -> str:
+        """The title of the rule itself or of the section it belongs to (701.23b: "Search")."""
+        if rule.title or not rule.section_number:
+            return rule.title
+        section = self.current().filter(number=rule.section_number, language=rule.language)
+        return section.values_list("title", flat=True).first() or ""
 
 
 def _renumbered(
@@ -221,6 +229,17 @@ class Rule(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number} ({self.language}, {self.edition_name})"
+
+    @property
+    def section_number(self) -> str:
+        """The section a subrule belongs to: 701.23 for 701.23b; "" for a section itself."""
+        match = re.fullmatch(r"(\d{3}\.\d+)[a-z]", self.number)
+        return match.group(1) if match else ""
+
+    @property
+    def text_adds_to_title(self) -> bool:
+        """False for a section heading whose text is only its title (701.23 "Search")."""
+        return self.text.strip().rstrip(".") != self.title.strip().rstrip(".")
 
     def former_meanings(self) -> models.QuerySet[RuleAlias]:
         """Other rules that were printed under this rule's number in an earlier edition.

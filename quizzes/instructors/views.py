@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from quizzes import analysis, authoring, cohorts, interchange
+from quizzes import analysis, authoring, cohorts, interchange, limits
 from quizzes.instructors.forms import (
     BankForm,
     CohortBanksForm,
@@ -209,7 +209,7 @@ def bank_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         try:
-            content = upload.read(interchange.MAX_IMPORT_BYTES + 1)
+            content = upload.read(limits.MAX_IMPORT_BYTES + 1)
             documents = interchange.check_import(request.user, bank, content, upload.name)
         except interchange.InterchangeError as error:
             context["error"] = str(error)

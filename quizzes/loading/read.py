@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from quizzes import limits
 from quizzes.models.exams import RULE_PREFIX, rule_is_under
 from rules.engine import ScenarioError, parse_scenario
 from rules.engine.cards import CATALOG_DIR, Catalog, parse_card_definition
@@ -19,7 +20,17 @@ CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 TUTOR_KEYS = ("stored_ruling", "stored_expect", "cites", "language")
 RULE_FIELDS = {"number", "kind", "title", "text", "language", "edition_name", "edition_date"}
 RULE_OPTIONAL = {"source", "note", "canonical", "aliases"}
-BLUEPRINT_FIELDS = {"slug", "title", "description", "time_limit_minutes", "pass_mark", "areas"}
+BLUEPRINT_FIELDS = {
+    "slug",
+    "title",
+    "description",
+    "time_limit_minutes",
+    "pass_mark",
+    "areas",
+    "banks",
+    "retake_wait_hours",
+    "max_sittings",
+}
 
 
 class ContentError(Exception):
@@ -62,11 +73,13 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _read_json(path: Path) -> Any:
+def _read_json(path: Path, max_bytes: int | None = None) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return limits.load_json(path.read_text(encoding="utf-8"), max_bytes, "file")
     except FileNotFoundError as error:
         raise ContentError(_display(path), "", "file not found") from error
+    except limits.LimitError as error:
+        raise ContentError(_display(path), error.path, error.message) from error
     except json.JSONDecodeError as error:
         at = f"line {error.lineno} column {error.colno}"
         raise ContentError(_display(path), at, f"malformed JSON: {error.msg}") from error
@@ -96,7 +109,10 @@ def read_content(content_dir: Path = CONTENT_DIR, catalog_dir: Path = CATALOG_DI
                 raise ContentError(
                     _display(scenario.path), f"cites[{index}]", f"no rule {number} in rules.json"
                 )
-    content.blueprints = _read_blueprints(content_dir / "blueprints.json", content.rules)
+    bank_slugs = {bank["slug"] for bank in content.banks}
+    content.blueprints = _read_blueprints(
+        content_dir / "blueprints.json", content.rules, bank_slugs
+    )
     return content
 
 
@@ -198,9 +214,14 @@ def _read_banks(path: Path) -> list[dict[str, Any]]:
 
 def _read_scenario(path: Path, catalog: Catalog) -> ScenarioFile:
     where = _display(path)
-    raw = _read_json(path)
+    raw = _read_json(path, limits.MAX_DOCUMENT_BYTES)
     if not isinstance(raw, dict):
         raise ContentError(where, "", "must be a scenario/1 object")
+    try:
+        limits.check_spec(raw)
+    except limits.LimitError as error:
+        at = f"spec.{error.path}" if error.path else "spec"
+        raise ContentError(where, at, error.message) from error
     spec = {key: value for key, value in raw.items() if key not in TUTOR_KEYS}
     try:
         parse_scenario(spec, catalog)
@@ -228,8 +249,11 @@ def _read_scenario(path: Path, catalog: Catalog) -> ScenarioFile:
     return ScenarioFile(path, slug, spec, stored_ruling, stored_expect, tuple(cites))
 
 
-def _read_blueprints(path: Path, rules: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Exam blueprints (optional file): each area names rules that rules.json holds."""
+def _read_blueprints(
+    path: Path, rules: list[dict[str, Any]], bank_slugs: set[str]
+) -> list[dict[str, Any]]:
+    """Exam blueprints (optional file): each area names rules that rules.json holds; `banks`
+    (default: every bank of banks.json) names the banks the questions are drawn from."""
     if not path.exists():
         return []
     raw = _read_json(path)
@@ -259,6 +283,13 @@ def _read_blueprints(path: Path, rules: list[dict[str, Any]]) -> list[dict[str, 
         mark = blueprint.get("pass_mark", 0.8)
         if isinstance(mark, bool) or not isinstance(mark, int | float) or not 0 < mark <= 1:
             raise ContentError(where, f"{at}.pass_mark", "must be a share above 0, at most 1")
+        banks = blueprint.setdefault("banks", sorted(bank_slugs))
+        if not isinstance(banks, list) or not all(slug in bank_slugs for slug in banks):
+            raise ContentError(where, f"{at}.banks", "must list banks of banks.json")
+        for name, default in (("retake_wait_hours", 24), ("max_sittings", None)):
+            value = blueprint.setdefault(name, default)
+            if value is not None and (not _is_int(value) or value < 0):
+                raise ContentError(where, f"{at}.{name}", "must be a whole number, 0 or more")
         areas = blueprint.get("areas")
         if not isinstance(areas, list) or not areas:
             raise ContentError(where, f"{at}.areas", "must be a non-empty list")

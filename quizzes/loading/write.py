@@ -14,9 +14,9 @@ from typing import Any
 
 from django.db import models, transaction
 
-from quizzes.loading.questions import questions_for
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
+from quizzes.rulings.generate import questions_for
 from rules.engine.cards import CATALOG_DIR
 from rules.models import Card, Rule, RuleAlias
 
@@ -79,11 +79,11 @@ def load_content(
         catalog = Card.objects.catalog()
         for scenario_file in content.scenarios:
             _load_scenario(scenario_file, banks, catalog, report)
-        _load_blueprints(content, report)
+        _load_blueprints(content, {bank.slug: bank for bank in banks}, report)
     return report
 
 
-def _load_blueprints(content: Content, report: LoadReport) -> None:
+def _load_blueprints(content: Content, banks: dict[str, Bank], report: LoadReport) -> None:
     """Exam blueprints by slug, their areas by position; areas past the file's last are removed."""
     for position, row in enumerate(content.blueprints):
         blueprint, _ = sync(
@@ -94,10 +94,16 @@ def _load_blueprints(content: Content, report: LoadReport) -> None:
                 "description": row.get("description", ""),
                 "time_limit_minutes": row["time_limit_minutes"],
                 "pass_mark": float(row.get("pass_mark", 0.8)),
+                "retake_wait_hours": row["retake_wait_hours"],
+                "max_sittings": row["max_sittings"],
+                "owner": None,
                 "position": position,
                 "is_active": True,
             },
             report,
+        )
+        set_m2m(
+            blueprint.banks, [banks[slug] for slug in row["banks"]], report, "ExamBlueprint.banks"
         )
         for area_position, area in enumerate(row["areas"]):
             sync(

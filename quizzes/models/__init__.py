@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from quizzes.models.content import Bank, Question, Scenario
-from quizzes.models.progress import Attempt, Mastery, Response
+from quizzes.models.progress import Attempt, Mastery, Presentation, Response
 
-__all__ = ["Bank", "Question", "Scenario", "Attempt", "Mastery", "Response"]
+__all__ = ["Bank", "Question", "Scenario", "Attempt", "Mastery", "Presentation", "Response"]
 
-from quizzes.models.exams import BlueprintArea, ExamBlueprint, ExamItem, ExamSitting  # noqa: E402
+from quizzes.models.exams import (  # noqa: E402
+    BlueprintArea,
+    ExamBlueprint,
+    ExamItem,
+    ExamSitting,
+    SittingQuota,
+)
 
-__all__ += ["BlueprintArea", "ExamBlueprint", "ExamItem", "ExamSitting"]
+__all__ += ["BlueprintArea", "ExamBlueprint", "ExamItem", "ExamSitting", "SittingQuota"]
 
 from quizzes.models.cohorts import Cohort, CohortMembership  # noqa: E402
 

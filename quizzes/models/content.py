@@ -8,6 +8,10 @@ from typing import NamedTuple
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.forms.fields import InvalidJSONInput
+
+from config.inputs import StorableJSONField
+from quizzes import limits
 
 RULE_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?\b")
 
@@ -15,6 +19,32 @@ RULE_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?\b")
 def _rule_numbers(citation: str | None) -> list[str]:
     """Rule numbers in an engine citation such as "701.23b" or "701.23f, 701.23i"."""
     return RULE_NUMBER.findall(citation or "")
+
+
+class ScenarioSpecFormField(StorableJSONField):
+    """The admin's JSON box for a spec: size and nesting checked before `json.loads` runs."""
+
+    def to_python(self, value):
+        if isinstance(value, str) and value.strip():
+            try:
+                limits.check_text(value)
+            except limits.LimitError as error:
+                raise ValidationError(str(error), code="limit") from error
+        return super().to_python(value)
+
+    def bound_data(self, data, initial):
+        """The text shown back in the form: too deeply nested, it is never parsed."""
+        if isinstance(data, str) and limits.text_depth(data) > limits.MAX_DEPTH:
+            return InvalidJSONInput(data)
+        return super().bound_data(data, initial)
+
+
+class ScenarioSpecField(models.JSONField):
+    """A scenario/1 spec: its form field refuses oversized or too deeply nested text."""
+
+    def formfield(self, **kwargs):
+        # the spec's own box wins over the admin's generic JSON override
+        return super().formfield(**{**kwargs, "form_class": ScenarioSpecFormField})
 
 
 class EngineCheck(NamedTuple):
@@ -41,6 +71,12 @@ class BankQuerySet(models.QuerySet):
             pk__in=Cohort.banks.through.objects.filter(cohort__members=user).values("bank_id"),
         )
         return self.filter(public | models.Q(owner=user) | in_cohort)
+
+    def usable_in_blueprint_of(self, owner) -> BankQuerySet:
+        """Banks an exam set by `owner` may draw from: the owner's own and the site's public
+        ones. Never another instructor's: making a bank public does not put it in their exams."""
+        site = models.Q(owner=None, visibility=Bank.Visibility.PUBLIC)
+        return self.filter(site | models.Q(owner=owner)) if owner is not None else self.filter(site)
 
 
 class Bank(models.Model):
@@ -82,6 +118,13 @@ class ScenarioQuerySet(models.QuerySet):
         asked = Question.objects.filter(bank=bank).values("scenario_id")
         return self.filter(models.Q(bank=bank) | models.Q(pk__in=asked))
 
+    def visible_to(self, user) -> ScenarioQuerySet:
+        """Scenarios of banks `user` may practise from (`Bank.objects.visible_to`): authored in
+        one, or asked about by an active question of one (seed scenarios)."""
+        banks = Bank.objects.visible_to(user).values("pk")
+        asked = Question.objects.filter(bank__in=banks, is_active=True).values("scenario_id")
+        return self.filter(models.Q(bank__in=banks) | models.Q(pk__in=asked))
+
 
 class Scenario(models.Model):
     """A game situation from a real ruling, stored as scenario/1 JSON.
@@ -99,7 +142,7 @@ class Scenario(models.Model):
     slug = models.SlugField(max_length=120, unique=True)
     title = models.CharField(max_length=200)
     source = models.CharField(max_length=300, help_text="Where the ruling comes from.")
-    spec = models.JSONField(help_text="The scenario as scenario/1 JSON.")
+    spec = ScenarioSpecField(help_text="The scenario as scenario/1 JSON.")
     stored_ruling = models.TextField(
         blank=True, help_text="The ruling in words, as the source gives it."
     )
@@ -151,6 +194,9 @@ class Scenario(models.Model):
 
         if not isinstance(self.spec, dict):
             raise ValidationError({"spec": "The scenario must be a JSON object."})
+        problem = limits.spec_problem(self.spec)
+        if problem:
+            raise ValidationError({"spec": problem})
         try:
             parse_scenario(self.spec, Card.objects.catalog())
         except ScenarioError as error:
@@ -196,6 +242,11 @@ class Scenario(models.Model):
         catalog = catalog if catalog is not None else Card.objects.catalog()
         expect = self.spec.get("expect") or [] if isinstance(self.spec, dict) else []
         cited: set[str] = set()
+        problem = limits.spec_problem(self.spec)
+        if problem:  # never served (selection skips invalid scenarios)
+            self.engine_status = self.EngineStatus.INVALID
+            self.engine_report = problem
+            return EngineCheck(self.engine_status, self.engine_report, frozenset())
         try:
             mismatches = check_expectations(self.spec, catalog)
         except ScenarioError as error:
@@ -236,12 +287,12 @@ class Question(models.Model):
     """
 
     class Kind(models.TextChoices):
-        CARDS = "cards", "Click each card: must / may / cannot be found"
-        COUNT_RANGE = "count_range", "How many cards can be found (a range)"
-        YES_NO = "yes_no", "Yes or no for each statement"
+        CARDS = "cards", "Mark each card: must, may or can't be found"
+        COUNT_RANGE = "count_range", "How many cards can be found"
+        YES_NO = "yes_no", "True or false, for each statement"
         MULTIPLE_CHOICE = "multiple_choice", "Which statements are true (several may be)"
         LEGAL_SET = "legal_set", "Pick a legal set of cards to find"
-        VALUE = "value", "Choose the value of a claim"
+        VALUE = "value", "One answer"
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="questions")
     bank = models.ForeignKey(Bank, on_delete=models.CASCADE, related_name="questions")
@@ -296,31 +347,8 @@ class Question(models.Model):
             raise ValidationError({"claims": problem})
 
 
-# What each kind asks about: the claim names its claims may use, and whether each claim carries
-# the statement shown to the learner ("proposed": true when the computed value equals it).
-KIND_CLAIMS: dict[str, tuple[frozenset[str] | None, bool]] = {
-    Question.Kind.CARDS: (frozenset({"finds"}), False),
-    Question.Kind.COUNT_RANGE: (frozenset({"found_count"}), False),
-    Question.Kind.LEGAL_SET: (frozenset({"legal_find_set"}), False),
-    Question.Kind.VALUE: (None, False),
-    Question.Kind.YES_NO: (None, True),
-    Question.Kind.MULTIPLE_CHOICE: (None, True),
-}
-
-
 def _kind_problem(kind: str, claims: list[dict]) -> str:
-    """Why `claims` do not fit a question of `kind`, or "" when they do."""
-    if kind not in KIND_CLAIMS:
-        return ""  # the kind field reports its own error
-    allowed, needs_proposal = KIND_CLAIMS[kind]
-    for index, claim in enumerate(claims):
-        name = claim["claim"]
-        if allowed is not None and name not in allowed:
-            return f"claims[{index}]: a {kind} question asks {sorted(allowed)}, not {name!r}."
-        if needs_proposal and "proposed" not in claim:
-            return f'claims[{index}]: a {kind} question states a "proposed" value per claim.'
-        if not needs_proposal and "proposed" in claim:
-            return f'claims[{index}]: only yes_no and multiple_choice claims carry "proposed".'
-    if kind == Question.Kind.VALUE and len(claims) != 1:
-        return "A value question asks exactly one claim."
-    return ""
+    """Why `claims` do not fit a question of `kind`, or "" when they do (the kind's own rule)."""
+    from quizzes.rulings import KINDS
+
+    return KINDS[kind].problem(claims) if kind in KINDS else ""

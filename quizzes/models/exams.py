@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -47,6 +48,32 @@ class ExamBlueprint(models.Model):
         validators=[MinValueValidator(0.0), MaxValueValidator(1.0)],
         help_text="The share of questions to get right to pass (0.80 as in judge exams).",
     )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="exam_blueprints",
+        help_text="The instructor who sets this exam (site exams: none).",
+    )
+    banks = models.ManyToManyField(
+        "quizzes.Bank",
+        blank=True,
+        related_name="blueprints",
+        help_text="The banks the questions are drawn from: the owner's own banks or the site's "
+        "public ones (see `Bank.objects.usable_in_blueprint_of`).",
+    )
+    retake_wait_hours = models.PositiveSmallIntegerField(
+        default=24,
+        validators=[MaxValueValidator(24 * 365)],
+        help_text="Hours a learner waits between two starts of this exam (0: no wait).",
+    )
+    max_sittings = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text="Sittings a learner may start in all (empty: no limit).",
+    )
     is_active = models.BooleanField(default=True)
     position = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -66,6 +93,17 @@ class ExamBlueprint(models.Model):
     @property
     def pass_percent(self) -> int:
         return round(self.pass_mark * 100)
+
+    @property
+    def retake_policy(self) -> str:
+        """The retake policy in words: "one start every 24 hours, at most 3 sittings"."""
+        hours = self.retake_wait_hours
+        parts = [f"one start every {hours} hour{'s' if hours != 1 else ''}"] if hours else []
+        if self.max_sittings is not None:
+            parts.append(
+                f"at most {self.max_sittings} sitting{'s' if self.max_sittings != 1 else ''}"
+            )
+        return ", ".join(parts)
 
 
 class BlueprintArea(models.Model):
@@ -150,6 +188,26 @@ class ExamSitting(models.Model):
     @property
     def pass_percent(self) -> int:
         return round(self.pass_mark * 100)
+
+
+class SittingQuota(models.Model):
+    """A learner's starts of one blueprint. Each start claims this row with one conditional
+    UPDATE (see `exams.start`), so two starts at once can't both pass the retake policy."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sitting_quotas"
+    )
+    blueprint = models.ForeignKey(ExamBlueprint, on_delete=models.CASCADE, related_name="quotas")
+    started_count = models.PositiveIntegerField(default=0)
+    last_started_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "blueprint"], name="one_quota_per_blueprint")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.started_count} sittings of {self.blueprint_id}"
 
 
 class ExamItem(models.Model):

@@ -7,6 +7,8 @@ already holds, `Attempt.objects.open_practice_for` closes that attempt and start
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -52,6 +54,14 @@ class Attempt(models.Model):
     class Meta:
         ordering = ["-started_at"]
         indexes = [models.Index(fields=["user", "kind", "finished_at"])]
+        constraints = [
+            # One exam at a time: two starts at once can't both open a sitting.
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(kind="exam", finished_at__isnull=True),
+                name="one_open_exam_per_user",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} by {self.user} from {self.started_at:%Y-%m-%d %H:%M}"
@@ -59,6 +69,42 @@ class Attempt(models.Model):
     def finish(self) -> None:
         self.finished_at = timezone.now()
         self.save(update_fields=["finished_at"])
+
+
+class PresentationQuerySet(models.QuerySet):
+    def owned_by(self, user) -> PresentationQuerySet:
+        return self.filter(user=user)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Presentation(models.Model):
+    """A practice question as served to one learner: the variant shown, behind an opaque token.
+
+    The page carries only the random token: no question id, no seed. An answer is accepted only
+    from the learner it was shown to, and is graded on exactly what they saw.
+    """
+
+    token = models.CharField(max_length=40, unique=True, default=new_token)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="presentations"
+    )
+    question = models.ForeignKey(
+        "quizzes.Question", on_delete=models.CASCADE, related_name="presentations"
+    )
+    shown = models.JSONField(help_text="The variant as shown: spec, claims in shown order, names.")
+    rule_number = models.CharField(max_length=20, blank=True, help_text="The practice filter.")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    objects = PresentationQuerySet.as_manager()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"question {self.question_id} shown to {self.user_id}"
 
 
 class ResponseQuerySet(models.QuerySet):
@@ -81,6 +127,14 @@ class Response(models.Model):
     correct = models.BooleanField(default=False)
     score = models.FloatField(default=0.0)
     variant_seed = models.PositiveIntegerField(default=0, help_text="0: the scenario as written.")
+    presentation = models.OneToOneField(
+        Presentation,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="response",
+        help_text="What was shown (practice): a served question is answered once.",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = ResponseQuerySet.as_manager()
@@ -90,7 +144,7 @@ class Response(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["attempt", "question"], name="one_response_per_attempt_and_question"
-            )
+            ),
         ]
         indexes = [
             models.Index(fields=["user", "-created_at"]),

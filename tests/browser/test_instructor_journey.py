@@ -56,17 +56,13 @@ def test_edit_a_scenario_with_the_live_preview(page, live_server, bank):
     original = editor.input_value()
     broken = original.replace('"Island#i1"', '"Islnd#i1"')
     editor.fill(broken)
-    page.wait_for_function(
-        "document.querySelector('#preview').innerText.includes('zones.Alice.library[0]')"
-    )
+    page.locator("#preview", has_text="zones.Alice.library[0]").wait_for()
     assert "unknown card 'Islnd'" in preview.inner_text()
     assert editor.input_value() == broken  # nothing lost
 
     disagreeing = re.sub(r'"value": "yes"', '"value": "no"', original)
     editor.fill(disagreeing)
-    page.wait_for_function(
-        "document.querySelector('#preview').innerText.includes('The engine disagrees')"
-    )
+    page.locator("#preview", has_text="The engine disagrees").wait_for()
     assert "Stored: no; engine: yes" in preview.inner_text()
     assert page.evaluate("window.stillTheSamePage") is True  # htmx swapped, no reload
     assert serious_violations(page) == [], "authoring page with a disagreement"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.management import call_command
 
@@ -11,6 +13,9 @@ from tests.browser.conftest import serious_violations
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 BOARD_KINDS = [Question.Kind.CARDS, Question.Kind.LEGAL_SET]
+ENGINE_WORDS = re.compile(
+    r"\b[a-z]+(?:_[a-z0-9]+)+\b|\b[A-Z][a-z]+\.(?:library|hand|graveyard)\.\d+\b"
+)
 
 
 @pytest.fixture
@@ -28,7 +33,7 @@ def answer_on_the_board(page) -> None:
         for index in range(marks.count()):
             marks.nth(index).locator("label.mark-may").click()
     else:
-        page.locator(".board label.card-pick").first.click()
+        page.locator(".board label.card-pick:visible").first.click()
 
 
 def test_learner_journey(page, live_server, seeded):
@@ -45,12 +50,15 @@ def test_learner_journey(page, live_server, seeded):
     assert serious_violations(page) == [], "question page"
 
     for number in range(10):
+        assert not ENGINE_WORDS.findall(page.inner_text("main")), "the question in plain words"
         page.evaluate("window.tutorMarker = 'still here'")
         answer_on_the_board(page)
         page.get_by_role("button", name="Check my answer").click()
         page.locator("#feedback .feedback").wait_for()
         assert page.evaluate("window.tutorMarker") == "still here", "feedback without a reload"
         assert page.locator("#feedback-title").inner_text().startswith(("Right!", "Not quite"))
+        assert page.evaluate("document.activeElement.id") == "feedback-title", "focus moves"
+        assert not ENGINE_WORDS.findall(page.inner_text("#feedback")), "the ruling in plain words"
         if number == 0:
             assert serious_violations(page) == [], "feedback page"
         page.locator("#next-question").click()

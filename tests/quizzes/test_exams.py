@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import shutil
 
 import pytest
@@ -16,6 +17,7 @@ from quizzes import exams
 from quizzes.loading import CONTENT_DIR, ContentError, read_content
 from quizzes.models import (
     Attempt,
+    Bank,
     BlueprintArea,
     ExamBlueprint,
     ExamItem,
@@ -35,7 +37,9 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 RIGHT = {"claim_0": "may", "claim_1": "cannot"}  # Land Tutor: may fail to find the Forest (701.23b)
 WRONG = {"claim_0": "must", "claim_1": "may"}
 QUESTION_PAGE_QUERIES = 5  # session, user, sitting, item statuses, the item with its scenario
-ANSWER_QUERIES = 6  # the same, and one UPDATE that keeps the answer
+# the same, then the attempt's row lock and one UPDATE that keeps the answer, in a transaction
+# (a savepoint inside the test's transaction: two statements more)
+ANSWER_QUERIES = 9
 
 
 @pytest.fixture
@@ -56,11 +60,17 @@ def new_scenario():
     return scenario
 
 
-def blueprint_of(*areas, minutes=20, pass_mark=0.8, slug="mock-exam") -> ExamBlueprint:
-    """A blueprint with areas given as (rules, count)."""
+def blueprint_of(
+    *areas, minutes=20, pass_mark=0.8, slug="mock-exam", banks=None, **policy
+) -> ExamBlueprint:
+    """A blueprint with areas given as (rules, count), drawing from `banks` (default: the
+    site's public banks at the time)."""
     blueprint = ExamBlueprint.objects.create(
-        slug=slug, title="Mock exam", time_limit_minutes=minutes, pass_mark=pass_mark
+        slug=slug, title="Mock exam", time_limit_minutes=minutes, pass_mark=pass_mark, **policy
     )
+    if banks is None:
+        banks = Bank.objects.usable_in_blueprint_of(None)
+    blueprint.banks.set(banks)
     for position, (rules, count) in enumerate(areas):
         BlueprintArea.objects.create(
             blueprint=blueprint, position=position, title=f"Area {rules}", rules=rules, count=count
@@ -141,9 +151,8 @@ def test_draw_respects_the_count_of_each_area(learner, bank, search_rule, shuffl
 
 def test_draw_takes_only_questions_the_learner_may_use(learner, other_learner, search_rule):
     public = BankFactory()
-    mine = BankFactory(owner=learner, visibility="private")
     theirs = BankFactory(owner=other_learner, visibility="private")
-    allowed = fill(public, search_rule, 1) + fill(mine, search_rule, 1)
+    allowed = fill(public, search_rule, 2)
     fill(theirs, search_rule, 2)
     inactive = fill(public, search_rule, 1)[0]
     inactive.is_active = False
@@ -151,8 +160,40 @@ def test_draw_takes_only_questions_the_learner_may_use(learner, other_learner, s
     for status in (Scenario.EngineStatus.DISAGREES, Scenario.EngineStatus.INVALID):
         flagged = fill(public, search_rule, 1)[0].scenario
         Scenario.objects.filter(pk=flagged.pk).update(engine_status=status)
-    drawn = exams.draw(learner, blueprint_of(("701", 10)))
+    blueprint = blueprint_of(("701", 10), owner=other_learner, banks=[public, theirs])
+    drawn = exams.draw(learner, blueprint)
     assert {d.question_id for d in drawn} == {q.pk for q in allowed}
+
+
+def test_a_blueprint_draws_only_from_the_banks_its_owner_chose(
+    learner, instructor, other_instructor, search_rule
+):
+    site = BankFactory()
+    own = BankFactory(owner=instructor, visibility="shared")
+    chosen = fill(site, search_rule, 1) + fill(own, search_rule, 1)
+    learner_bank = BankFactory(owner=learner, visibility="private")
+    fill(learner_bank, search_rule, 1)
+    other_public = BankFactory(owner=other_instructor, visibility="public")
+    fill(other_public, search_rule, 2)  # public, but not chosen: never in this exam
+    from quizzes.models import Cohort
+
+    cohort = Cohort.objects.create(name="Class", instructor=instructor)
+    cohort.banks.add(own)
+    cohort.members.add(learner)
+    blueprint = blueprint_of(("701", 10), owner=instructor, banks=[site, own])
+    assert {d.question_id for d in exams.draw(learner, blueprint)} == {q.pk for q in chosen}
+    # another instructor's bank put into the exam (the admin, a script) still feeds nothing
+    blueprint.banks.add(other_public)
+    assert {d.question_id for d in exams.draw(learner, blueprint)} == {q.pk for q in chosen}
+
+
+def test_a_site_blueprint_draws_from_the_site_banks_only(learner, other_instructor, search_rule):
+    site = BankFactory()
+    chosen = fill(site, search_rule, 2)
+    instructors_public = BankFactory(owner=other_instructor, visibility="public")
+    fill(instructors_public, search_rule, 2)
+    blueprint = blueprint_of(("701", 10), banks=[site, instructors_public])
+    assert {d.question_id for d in exams.draw(learner, blueprint)} == {q.pk for q in chosen}
 
 
 def test_draw_prefers_questions_from_different_scenarios(learner, bank, search_rule):
@@ -197,6 +238,86 @@ def test_one_sitting_runs_at_a_time(logged_in, sitting):
     assert ExamSitting.objects.count() == 1
     index = logged_in.get(reverse("exam_index")).content.decode()
     assert "Continue the exam" in index
+
+
+def finish_now(sitting) -> None:
+    exams.finish(ExamSitting.objects.select_related("attempt").get(pk=sitting.pk))
+
+
+def test_one_open_exam_per_learner_is_a_database_constraint(learner, sitting):
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Attempt.objects.create(user=learner, kind=Attempt.Kind.EXAM)
+
+
+def test_a_retake_waits_24_hours_by_default(logged_in, learner, sitting):
+    finish_now(sitting)
+    refused = logged_in.post(reverse("exam_start", args=["mock-exam"]))
+    assert refused.status_code == 409
+    html = refused.content.decode()
+    assert "once every 24 hours" in html and "you can start it again from" in html
+    assert ExamSitting.objects.count() == 1
+    later = timezone.now() + datetime.timedelta(hours=24, seconds=1)
+    blueprint = ExamBlueprint.objects.get(slug="mock-exam")
+    assert exams.start(learner, blueprint, now=later).pk != sitting.pk
+
+
+def test_the_retake_policy_is_the_blueprints(learner, bank, search_rule, no_variants):
+    fill(bank, search_rule, 2)
+    blueprint = blueprint_of(("701.23", 1), retake_wait_hours=0, max_sittings=2)
+    for _ in range(2):
+        finish_now(exams.start(learner, blueprint))
+    with pytest.raises(exams.RetakeRefused, match="can be taken 2 times; you have taken it 2"):
+        exams.start(learner, blueprint)
+    assert ExamSitting.objects.count() == 2
+
+
+def test_the_exams_page_says_when_a_retake_is_possible(logged_in, sitting):
+    finish_now(sitting)
+    html = logged_in.get(reverse("exam_index")).content.decode()
+    assert "you can start it again from" in html
+    assert reverse("exam_start", args=["mock-exam"]) not in html  # no start button for now
+    ExamBlueprint.objects.filter(slug="mock-exam").update(retake_wait_hours=0)
+    html = logged_in.get(reverse("exam_index")).content.decode()
+    assert reverse("exam_start", args=["mock-exam"]) in html
+
+
+def test_the_exams_page_states_the_retake_policy(logged_in, sitting):
+    finish_now(sitting)
+    ExamBlueprint.objects.filter(slug="mock-exam").update(max_sittings=3)
+    html = logged_in.get(reverse("exam_index")).content.decode()
+    assert "one start every 24 hours, at most 3 sittings" in html
+
+
+def test_a_retake_policy_is_per_learner(learner, other_learner, sitting):
+    finish_now(sitting)
+    blueprint = ExamBlueprint.objects.get(slug="mock-exam")
+    assert exams.start(other_learner, blueprint).attempt.user == other_learner
+
+
+def test_practice_is_paused_while_a_sitting_runs(logged_in, sitting, question):
+    page = logged_in.get(reverse("practice"))
+    html = page.content.decode()
+    assert page.status_code == 200 and "Practice is paused during your exam" in html
+    assert f'href="{reverse("exam_sitting", args=[sitting.pk])}"' in html
+    assert 'name="token"' not in html
+
+
+def test_a_practice_answer_is_refused_while_a_sitting_runs(
+    logged_in, learner, question, bank, search_rule, no_variants
+):
+    page = logged_in.get(reverse("practice")).content.decode()
+    token = re.search(r'name="token" value="([^"]+)"', page).group(1)
+    fill(bank, search_rule, 1)
+    sitting = exams.start(learner, blueprint_of(("701.23", 1)))
+    refused = logged_in.post(reverse("answer"), {"token": token, **RIGHT})
+    assert refused.status_code == 409 and "Practice is paused" in refused.content.decode()
+    by_htmx = logged_in.post(reverse("answer"), {"token": token, **RIGHT}, **HTMX)
+    assert by_htmx.status_code == 409 and by_htmx["HX-Redirect"] == reverse("practice")
+    assert not Response.objects.exists()
+    finish_now(sitting)
+    assert logged_in.post(reverse("answer"), {"token": token, **RIGHT}).status_code == 302
 
 
 # Taking it: no feedback until the end -----------------------------------------------------
@@ -325,6 +446,15 @@ def test_the_clock_sends_htmx_to_the_report_at_the_end(logged_in, sitting):
     assert clock["HX-Redirect"] == reverse("exam_sitting", args=[sitting.pk])
 
 
+def test_the_deadline_is_shown_to_the_second_with_a_local_time_hook(logged_in, sitting):
+    deadline = sitting.attempt.deadline
+    html = logged_in.get(reverse("exam_clock", args=[sitting.pk]), **HTMX).content.decode()
+    assert f'<time datetime="{deadline.isoformat()}" data-local-time>' in html
+    assert f"{deadline:%H:%M:%S} UTC</time>" in html  # the text without JavaScript
+    page = logged_in.get(question_url(sitting)).content.decode()
+    assert '<script src="/static/js/local-time.js" defer></script>' in page  # no inline script
+
+
 def test_the_clock_label():
     deadline = timezone.now()
     assert exams.Clock(deadline, 0).label == "Time is up"
@@ -401,8 +531,8 @@ def test_review_shows_the_answer_the_ruling_and_the_rules(logged_in, sitting, se
     answer_all(logged_in, sitting, [WRONG, RIGHT])
     logged_in.post(reverse("exam_finish", args=[sitting.pk]))
     first = logged_in.get(reverse("exam_review", args=[sitting.pk, 1])).content.decode()
-    assert "Not quite" in first and "You said: <strong>must</strong>" in first
-    assert "The ruling: <strong>may</strong>" in first and search_rule.text in first
+    assert "Not quite" in first and "You said: <strong>must be found</strong>" in first
+    assert "The ruling: <strong>may be found</strong>" in first and search_rule.text in first
     assert f'href="{reverse("exam_review", args=[sitting.pk, 2])}"' in first
     assert "Right!" in logged_in.get(reverse("exam_review", args=[sitting.pk, 2])).content.decode()
     unanswered = logged_in.get(reverse("exam_review", args=[sitting.pk, 5])).content.decode()

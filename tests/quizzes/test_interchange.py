@@ -10,8 +10,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from quizzes import authoring, interchange
-from quizzes.board import show_value
 from quizzes.models import Question, Scenario
+from quizzes.rulings.claims import claim_text
 from rules.engine import default_catalog, evaluate_claim
 from tests.factories import BankFactory
 from tests.quizzes.conftest import land_tutor_spec, make_question
@@ -171,13 +171,17 @@ def test_moodle_xml_parses_and_escapes(every_kind):
     assert all(q.findtext("name/text").startswith("Land Tutor ]]> & <friends>")
                for q in root.findall("question")[1:])  # fmt: skip
     html = root.find("question[@type='numerical']/questiontext/text").text
-    assert "Land Tutor" in html and "Forest (f1)" in html  # the board, HTML-escaped in CDATA
+    assert "Land Tutor" in html and "Forest, Shock, Island" in html  # the board, in CDATA
+    assert "f1" not in html  # no author's labels
 
 
 def test_cards_become_one_multichoice_per_card(every_kind):
     root = moodle(every_kind)
-    assert correct_answers(named(root, "Forest (f1)")[0]) == ["may"]
-    assert correct_answers(named(root, "Shock (s1)")[0]) == ["cannot"]
+    forest = named(root, "the Forest on top of Alice's library")[0]
+    assert correct_answers(forest) == ["may be found"]
+    assert correct_answers(named(root, "the Shock second from the top of Alice's library")[0]) == [
+        "can't be found"
+    ]
 
 
 def test_counts_become_numerical(every_kind):
@@ -205,7 +209,7 @@ def test_value_and_statements_carry_the_engines_answers(every_kind):
 def test_the_key_is_the_engines(every_kind):
     spec = land_tutor_spec()
     computed = evaluate_claim(spec, {"claim": "shuffles", "player": "Alice"}, default_catalog())
-    assert show_value(computed.value) == "yes"
+    assert claim_text("shuffles").words(computed.value) == "yes"
 
 
 def test_legal_set_questions_are_listed_as_not_exported(every_kind):

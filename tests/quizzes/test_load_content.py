@@ -134,7 +134,7 @@ def test_splinter_has_a_cards_question_in_the_public_bank(loaded):
     assert bank.visibility == Bank.Visibility.PUBLIC and bank.owner is None
     question = bank.questions.get(scenario__slug="splinter-howling-mine", kind="cards")
     assert {"claim": "finds", "card": "gy"} in question.claims
-    assert question.prompt.startswith("Alice casts Splinter targeting Howling Mine.")
+    assert question.prompt.startswith("Alice casts Splinter, targeting Howling Mine.")
     assert "701.23b" in {rule.number for rule in question.rules.all()}
 
 

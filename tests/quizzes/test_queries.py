@@ -12,8 +12,8 @@ from tests.quizzes.conftest import QUESTION_SHAPES
 
 pytestmark = pytest.mark.django_db
 
-PRACTICE_QUERIES = 7
-ANSWER_QUERIES = 19
+PRACTICE_QUERIES = 8  # one of them: is an exam running (practice then pauses)
+ANSWER_QUERIES = 20  # two of them: is an exam running, and the question's row lock
 
 
 def fill_bank(scenario, bank, rule, size: int) -> None:
@@ -62,3 +62,32 @@ def test_answer_view_queries(warmed, django_assert_num_queries):
             HTTP_HX_REQUEST="true",
         )
     assert answered.status_code == 200
+
+
+@pytest.mark.parametrize("warmed", [10], indirect=True)
+def test_an_answer_parses_and_resolves_its_scenario_once(warmed, monkeypatch, settings):
+    """One Ruling per request: the scenario is parsed once and resolved once (a variant is
+    stored when the question is shown, so answering needs no variant search)."""
+    from rules.engine import api
+
+    settings.QUIZZES_VARIANTS = True
+    page = warmed.get(reverse("practice"))
+    token = re.search(r'name="token" value="([^"]+)"', page.content.decode()).group(1)
+    calls = {"parse": 0, "resolve": 0}
+
+    def counted(name, function):
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(api, "parse_scenario", counted("parse", api.parse_scenario))
+    monkeypatch.setattr(api, "resolve_step", counted("resolve", api.resolve_step))
+    answered = warmed.post(
+        reverse("answer"),
+        {"token": token, "claim_0": "may", "claim_1": "cannot"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert answered.status_code == 200 and b"Right!" in answered.content
+    assert calls == {"parse": 1, "resolve": 1}

@@ -7,14 +7,19 @@ from django.urls import reverse
 
 from quizzes.models import Question, Response
 from tests.quizzes.conftest import QUESTION_SHAPES, make_question
+from tests.quizzes.pages import card_refs, ticked_statements, token_of, yes_no_statements
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-def token_of(page) -> str:
-    return re.search(r'name="token" value="([^"]+)"', page.content.decode()).group(1)
+# What the engine makes of the statements in QUESTION_SHAPES (Land Tutor: Alice searches for a
+# basic land; Nadia is told nothing).
+TRUE_STATEMENTS = {
+    "The cards Alice finds are revealed.": True,
+    "Nadia may search.": False,
+    "The Island third from the top of Alice's library may be found.": True,
+    "Alice doesn't shuffle.": False,
+}
 
 
 @pytest.fixture
@@ -48,6 +53,10 @@ def test_page_holds_no_answer_key(logged_in, scenario, bank, kind):
     assert "The ruling" not in html
 
 
+RIGHT_CARDS = {"claim_0": "may", "claim_1": "cannot"}
+WRONG_CARDS = {"claim_0": "must", "claim_1": "may"}
+
+
 def answer_cards(client, page, **extra):
     data = {"token": token_of(page), "claim_0": "may", "claim_1": "cannot"}
     return client.post(reverse("answer"), data, **extra)
@@ -76,7 +85,7 @@ def test_no_js_answer_redirects_to_the_feedback_page(logged_in, question, no_var
     assert posted["Location"] == reverse("feedback", args=[response.pk])
     shown = logged_in.get(posted["Location"]).content.decode()
     assert "Not quite" in shown and "<html" in shown
-    assert "You said: <strong>must</strong>" in shown
+    assert "You said: <strong>must be found</strong>" in shown
 
 
 def test_sending_the_same_form_twice_saves_one_response(logged_in, question, no_variants):
@@ -85,6 +94,28 @@ def test_sending_the_same_form_twice_saves_one_response(logged_in, question, no_
     again = answer_cards(logged_in, page, **HTMX)
     assert again.status_code == 200
     assert Response.objects.count() == 1
+
+
+def test_the_same_question_served_twice_is_answered_twice(logged_in, question, no_variants):
+    """Two tabs, the same question and variant in the same second: two servings, two answers."""
+    tabs = [logged_in.get(reverse("practice")) for _ in range(2)]
+    assert token_of(tabs[0]) != token_of(tabs[1])
+    first, second = (answer_cards(logged_in, tab) for tab in tabs)
+    assert first["Location"] != second["Location"]
+    assert Response.objects.count() == 2
+
+
+def test_a_form_replayed_later_returns_its_first_verdict(
+    logged_in, question, scenario, bank, search_rule, no_variants
+):
+    make_question(scenario, bank, rules=[search_rule])  # so the next page serves another one
+    first_page = logged_in.get(reverse("practice"))
+    first = logged_in.post(reverse("answer"), {"token": token_of(first_page), **WRONG_CARDS})
+    answer_cards(logged_in, logged_in.get(reverse("practice")))  # a later answer in between
+    replayed = logged_in.post(reverse("answer"), {"token": token_of(first_page), **RIGHT_CARDS})
+    assert replayed.status_code == 302 and replayed["Location"] == first["Location"]
+    assert Response.objects.count() == 2
+    assert not Response.objects.get(pk=first["Location"].rstrip("/").split("/")[-1]).correct
 
 
 def test_an_incomplete_answer_shows_errors_in_the_form(logged_in, question, no_variants):
@@ -117,19 +148,37 @@ def test_private_bank_questions_are_not_served_to_others(logged_in, scenario, ot
     assert "There are no questions for you yet" in page.content.decode()
 
 
+def right_answer(kind: str, html: str) -> dict:
+    """The right answer, read off the page as a learner who knows the ruling would."""
+    if kind == Question.Kind.COUNT_RANGE:
+        return {"low": "0", "high": "1"}
+    if kind == Question.Kind.VALUE:
+        return {"claim_0": '"yes"'}
+    if kind == Question.Kind.YES_NO:
+        fields = yes_no_statements(html)
+        assert set(fields) == set(TRUE_STATEMENTS) & set(fields) and len(fields) == 2
+        return {name: "yes" if TRUE_STATEMENTS[text] else "no" for text, name in fields.items()}
+    if kind == Question.Kind.MULTIPLE_CHOICE:
+        boxes = ticked_statements(html)
+        assert len(boxes) == 2, boxes
+        return {"statements": [value for text, value in boxes.items() if TRUE_STATEMENTS[text]]}
+    return {"cards": card_refs(html)["Forest"]}
+
+
 @pytest.mark.parametrize(
-    ("kind", "answer"),
+    "kind",
     [
-        (Question.Kind.COUNT_RANGE, {"low": "0", "high": "1"}),
-        (Question.Kind.VALUE, {"claim_0": '"yes"'}),
-        (Question.Kind.YES_NO, {"claim_0": "yes", "claim_1": "no"}),
-        (Question.Kind.MULTIPLE_CHOICE, {"statements": ["0"]}),
-        (Question.Kind.LEGAL_SET, {"cards": ["f1"]}),
+        Question.Kind.COUNT_RANGE,
+        Question.Kind.VALUE,
+        Question.Kind.YES_NO,
+        Question.Kind.MULTIPLE_CHOICE,
+        Question.Kind.LEGAL_SET,
     ],
 )
-def test_every_kind_can_be_answered_right(logged_in, scenario, bank, kind, answer, no_variants):
+def test_every_kind_can_be_answered_right(logged_in, scenario, bank, kind, no_variants):
     make_question(scenario, bank, kind)
     page = logged_in.get(reverse("practice"))
+    answer = right_answer(kind, page.content.decode())
     posted = logged_in.post(reverse("answer"), {"token": token_of(page), **answer}, **HTMX)
     assert "Right!" in posted.content.decode(), posted.content.decode()
 
@@ -137,7 +186,8 @@ def test_every_kind_can_be_answered_right(logged_in, scenario, bank, kind, answe
 def test_an_illegal_set_is_explained(logged_in, scenario, bank, no_variants):
     make_question(scenario, bank, Question.Kind.LEGAL_SET)
     page = logged_in.get(reverse("practice"))
-    posted = logged_in.post(reverse("answer"), {"token": token_of(page), "cards": ["s1"]}, **HTMX)
+    shock = card_refs(page.content.decode())["Shock"]
+    posted = logged_in.post(reverse("answer"), {"token": token_of(page), "cards": shock}, **HTMX)
     html = posted.content.decode()
     assert "Not quite" in html and "not a basic land card" in html
 
@@ -191,3 +241,28 @@ def test_public_pages_render(client, name):
 
 def test_password_change_page_renders(logged_in):
     assert logged_in.get(reverse("password_change")).status_code == 200
+
+
+def test_a_token_replayed_by_another_learner_is_refused(client, logged_in, question, other_learner):
+    page = logged_in.get(reverse("practice"))
+    client.force_login(other_learner)
+    data = {"token": token_of(page), "claim_0": "may", "claim_1": "cannot"}
+    assert client.post(reverse("answer"), data).status_code == 400
+    assert not Response.objects.exists()
+
+
+def test_no_hidden_field_holds_the_question_or_its_seed(logged_in, question):
+    """The page's only hidden fields are the CSRF token and a random token: no id, no seed."""
+    from quizzes.models import Presentation
+
+    tokens = []
+    for _ in range(2):
+        html = logged_in.get(reverse("practice")).content.decode()
+        hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', html))
+        assert set(hidden) == {"csrfmiddlewaretoken", "token"}
+        tokens.append(hidden["token"])
+    assert tokens[0] != tokens[1]  # the same question served twice: unrelated tokens
+    for token in tokens:
+        assert re.fullmatch(r"[A-Za-z0-9_-]{32}", token)  # secrets.token_urlsafe(24)
+        shown = Presentation.objects.get(token=token).shown
+        assert str(shown["seed"]) not in token and f"{question.pk}:" not in token

@@ -4,20 +4,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-INSTRUCTORS = "Instructors"
-# What an instructor may do in the admin: author content, read the rules and cards.
-INSTRUCTOR_PERMISSIONS = [
-    ("quizzes", "bank", ("add", "change", "view")),
-    ("quizzes", "scenario", ("add", "change", "view")),
-    ("quizzes", "question", ("add", "change", "view")),
-    ("rules", "rule", ("view",)),
-    ("rules", "rulealias", ("view",)),
-    ("rules", "card", ("add", "change", "view")),
-]
+INSTRUCTORS = "Instructors"  # membership makes an instructor; the group grants no admin rights
 DEMO_BANK = "Demo bank: Demonic Tutor"
 DEMO_COHORT = "Demo cohort"
 DEMO_USERS = [
@@ -61,7 +52,7 @@ class Command(BaseCommand):
             if instructor and not user.groups.filter(pk=group.pk).exists():
                 user.groups.add(group)
             users[username] = user
-            role = "instructor (staff, can use /admin/)" if instructor else "learner"
+            role = "instructor (works at /banks/ and /cohorts/)" if instructor else "learner"
             self.stdout.write(f"{role}: username {username!r}, password {password!r}")
         cohort = self.demo_teaching(users["instructor"], users["learner"])
         self.stdout.write(
@@ -93,15 +84,9 @@ class Command(BaseCommand):
         return cohort
 
     def instructors_group(self) -> Group:
+        """The Instructors group, emptied of admin permissions an older version gave it: the
+        admin is for superusers (config/admin.py)."""
         group, _ = Group.objects.get_or_create(name=INSTRUCTORS)
-        wanted = set()
-        for app_label, model, actions in INSTRUCTOR_PERMISSIONS:
-            for action in actions:
-                wanted.update(
-                    Permission.objects.filter(
-                        content_type__app_label=app_label, codename=f"{action}_{model}"
-                    ).values_list("pk", flat=True)
-                )
-        if set(group.permissions.values_list("pk", flat=True)) != wanted:
-            group.permissions.set(wanted)
+        if group.permissions.exists():
+            group.permissions.clear()
         return group

@@ -25,7 +25,7 @@ from typing import Any
 
 from django.conf import settings
 
-from rules.engine import ScenarioError, evaluate_claim, parse_scenario, resolve
+from rules.engine import Catalog, ScenarioError, Session
 
 PLAYER_NAMES = (
     "Alice", "Nadia", "Bram", "Chen", "Dalia", "Emeka", "Farah", "Gustavo", "Hana", "Iker",
@@ -65,23 +65,35 @@ def new_seed() -> int:
     return secrets.randbelow(2**31 - 2) + 1 if getattr(settings, "QUIZZES_VARIANTS", True) else 0
 
 
-def build(spec: Mapping[str, Any], claims: list[dict[str, Any]], seed: int) -> Variant:
-    """The variant `seed` selects (0: as written); deterministic, and ruled like the original."""
+def build(
+    spec: Mapping[str, Any],
+    claims: list[dict[str, Any]],
+    seed: int,
+    catalog: Catalog | None = None,
+) -> tuple[Variant, Session]:
+    """The variant `seed` selects (0: as written), deterministic and ruled like the original,
+    with the engine session it was checked on (parsed and resolved once: reuse it).
+
+    Raises ScenarioError when the scenario as written does not parse."""
+    original_session = Session(spec, catalog)
     original = Variant(dict(spec), list(claims), 0, {})
     if not seed or _mentions_generated_label(claims):
-        return original
-    try:
-        scenario = parse_scenario(spec)
-    except ScenarioError:
-        return original
+        return original, original_session
     for level in ("full", "players_and_order", "players"):
         rng = random.Random(f"{seed}:{level}")
-        candidate = _make(spec, claims, scenario, rng, level)
-        if candidate is not None and _rules_alike(spec, claims, candidate):
-            return Variant(
+        candidate = _make(spec, claims, original_session.scenario, rng, level)
+        if candidate is None:
+            continue
+        try:
+            session = Session(candidate.spec, catalog)
+        except ScenarioError:
+            continue
+        if _rules_alike(original_session, claims, session, candidate):
+            variant = Variant(
                 candidate.spec, candidate.claims, seed, candidate.players, candidate.cards
             )
-    return original
+            return variant, session
+    return original, original_session
 
 
 def _mentions_generated_label(claims: list[dict[str, Any]]) -> bool:
@@ -158,7 +170,7 @@ def _plain(definition) -> bool:
 
 def _substitute_cards(new_spec: dict[str, Any], scenario, rng: random.Random) -> dict[str, str]:
     state = scenario.state
-    steps = [step for step in (scenario.resolve, *scenario.history) if hasattr(step, "source")]
+    steps = [step for step in (scenario.resolve, *scenario.history) if hasattr(step, "by")]
     acting = {step.source for step in steps}
     acting |= {card.name for card in state.cards if card.label in acting}
     used = {card.name for card in state.cards} | acting
@@ -200,18 +212,18 @@ def _renamed_entry(entry: Any, substitutes: Mapping[str, str]) -> Any:
     return entry
 
 
-def _rules_alike(spec, claims, candidate: Variant) -> bool:
+def _rules_alike(original: Session, claims, session: Session, candidate: Variant) -> bool:
     """Does the engine rule the variant as it rules the original, up to player names?"""
     rename = _renamer(candidate.players)
     try:
         for claim, shown in zip(claims, candidate.claims, strict=True):
             if claim.get("claim") == "legal_find_set":
                 continue  # covered by the whole outcome below
-            before = evaluate_claim(spec, claim).value
-            after = evaluate_claim(candidate.spec, shown).value
+            before = original.evaluate(claim).value
+            after = session.evaluate(shown).value
             if _key(rename(_plainly(before))) != _key(_plainly(after)):
                 return False
-        return _outcome_key(resolve(spec), rename) == _outcome_key(resolve(candidate.spec), None)
+        return _outcome_key(original.resolve(), rename) == _outcome_key(session.resolve(), None)
     except ScenarioError:
         return False
 

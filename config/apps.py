@@ -1,0 +1,11 @@
+"""App configs of the project itself (no models: imported before the app registry is ready)."""
+
+from __future__ import annotations
+
+from django.contrib.admin.apps import AdminConfig
+
+
+class TutorAdminConfig(AdminConfig):
+    """The admin, with its site restricted to superusers (config/admin.py)."""
+
+    default_site = "config.admin.SuperuserAdminSite"

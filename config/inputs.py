@@ -1,0 +1,104 @@
+"""Input no request may carry: text the databases cannot store or compare.
+
+PostgreSQL refuses a NUL character in any text (and SQLite keeps it, so the two would differ);
+a lone surrogate (from a JSON escape such as "\\ud800") cannot be encoded as UTF-8 at all. Both
+are refused at the door with a 400 that names the problem, instead of a 500 from the database.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.forms.fields import InvalidJSONInput
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+# A whole field that is a number past 18 digits can only be meant as an id, and no id is that
+# large: SQLite cannot even compare it (OverflowError), so it is refused like the rest.
+HUGE_NUMBER = re.compile(r"\s*[-+]?\d{19,}\s*")
+
+
+def problem_in(text: str) -> str | None:
+    """What is wrong with `text`, or None when a database can store it."""
+    found = UNSTORABLE.search(text)
+    if found is None:
+        return None
+    if found.group() == "\x00":
+        return "holds a NUL character (\\u0000), which Tutor cannot store"
+    return "holds a lone surrogate (\\ud800-\\udfff), which is not valid Unicode text"
+
+
+def problems_in_json(value: Any) -> Iterator[tuple[str, str]]:
+    """(path, problem) for every key or string in a decoded JSON value that cannot be stored.
+    Walks without recursion, so it works on any depth json.loads accepted."""
+    pending: list[tuple[str, Any]] = [("", value)]
+    while pending:
+        path, item = pending.pop()
+        if isinstance(item, str):
+            if problem := problem_in(item):
+                yield path or "(the document)", problem
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                child_path = f"{path}.{key}" if path else str(key)
+                if problem := problem_in(key):
+                    yield child_path, "a key " + problem
+                pending.append((child_path, child))
+        elif isinstance(item, list):
+            pending.extend((f"{path}[{index}]", child) for index, child in enumerate(item))
+
+
+class StorableJSONField(forms.JSONField):
+    """A JSON form field that refuses text no database can store ("\\u0000", a lone "\\ud800")
+    and shows such a document back as typed (echoing a lone surrogate cannot be encoded)."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        for path, problem in problems_in_json(value):
+            raise ValidationError(f"{path}: {problem}.")
+        return value
+
+    def bound_data(self, data, initial):
+        value = super().bound_data(data, initial)
+        if not isinstance(value, InvalidJSONInput) and any(problems_in_json(value)):
+            return InvalidJSONInput(data)
+        return value
+
+
+def problem_in_field(text: str) -> str | None:
+    """What is wrong with a query or form value (unstorable text, or a number past any id)."""
+    if HUGE_NUMBER.fullmatch(text):
+        return "holds a number too large for any id (more than 18 digits)"
+    return problem_in(text)
+
+
+def _request_texts(request: HttpRequest) -> Iterator[tuple[str, str, Callable]]:
+    yield "the address", request.path_info, problem_in
+    for source, data in (("query", request.GET), ("form", request.POST)):
+        for key, values in data.lists():
+            yield f"the {source} field name {key[:40]!r}", key, problem_in
+            # a password is never an id (and Django already refuses all-digit passwords)
+            check = problem_in if "password" in key else problem_in_field
+            for value in values:
+                yield f"the {source} field {key[:40]!r}", value, check
+    for name, value in request.COOKIES.items():
+        yield f"the cookie {name[:40]!r}", name + value, problem_in
+
+
+class RejectUnstorableInput:
+    """400 for a request whose address, query, form fields or cookies hold unstorable text, or
+    whose query or form value is a number no id can be."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        for where, text, check in _request_texts(request):
+            if problem := check(text):
+                return HttpResponseBadRequest(
+                    f"Bad request: {where} {problem}.", content_type="text/plain; charset=utf-8"
+                )
+        return self.get_response(request)

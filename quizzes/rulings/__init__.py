@@ -1,0 +1,68 @@
+"""The one door from quizzes to the rulings engine.
+
+`ruling_for(question, seed, learner)` makes a `Ruling` once per request: the question's variant,
+parsed and resolved once, its board and the wording of its claims; `grade(ruling, answer)` checks
+an answer with the question's kind. Only this package (and content validation) imports
+`rules.engine`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from quizzes.rulings.kinds import KINDS, AnswerError, QuestionKind, kind_of
+from quizzes.rulings.ruling import Ruling, Shown, asked_claim
+from quizzes.rulings.values import same
+from quizzes.rulings.variants import new_seed
+from quizzes.rulings.verdict import Part, Verdict
+from rules.engine import Catalog, ScenarioError
+
+
+def ruling_for(question, seed: int, learner_id: int | None = None, catalog=None) -> Ruling:
+    """The question as `learner_id` sees it with variant `seed` (statements in their order)."""
+    return Ruling.build(
+        question.kind,
+        question.scenario.spec,
+        question.claims,
+        seed,
+        order_key=(question.pk, learner_id),
+        catalog=catalog,
+    )
+
+
+def ruling_shown(question, shown: dict[str, Any], catalog=None) -> Ruling:
+    """The question exactly as it was shown (a stored `Shown`)."""
+    return Ruling.from_shown(question.kind, Shown.from_json(shown), catalog)
+
+
+def ruling_of_spec(spec: dict[str, Any], catalog=None, kind: str = "value") -> Ruling:
+    """A scenario as written, with no question yet (the authoring preview, exports, checks)."""
+    return Ruling.from_shown(kind, Shown(spec, [], {}, {}, 0), catalog)
+
+
+def grade(ruling: Ruling, answer: dict[str, Any]) -> Verdict:
+    """The verdict on an answer, computed by the engine on what the learner saw."""
+    if not isinstance(answer, dict):
+        raise AnswerError("An answer is an object.")
+    return Verdict.of(kind_of(ruling.kind).grade(ruling, answer))
+
+
+__all__ = [
+    "KINDS",
+    "AnswerError",
+    "Catalog",
+    "Part",
+    "QuestionKind",
+    "Ruling",
+    "ScenarioError",
+    "Shown",
+    "Verdict",
+    "asked_claim",
+    "grade",
+    "kind_of",
+    "new_seed",
+    "ruling_for",
+    "ruling_of_spec",
+    "ruling_shown",
+    "same",
+]

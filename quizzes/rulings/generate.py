@@ -1,0 +1,234 @@
+"""Questions generated from a scenario's engine-computable claims (`spec["expect"]`).
+
+Claims in a question never hold the key: the engine computes it when the learner answers. Only
+`yes_no` and `multiple_choice` claims carry a `"proposed"` value, the statement shown; whether
+each statement is true is drawn per question (not by position), and false ones come from the
+claim table. A claim that the board itself states (an Archive Trap question under "Nadia searched
+her library earlier this turn") is not asked.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from quizzes.rulings.claims import claim_text
+from quizzes.rulings.ruling import Ruling, Shown, asked_claim
+from quizzes.rulings.values import plain
+from rules.engine import Catalog
+
+Claim = dict[str, Any]
+SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other")
+OWN_KINDS = {"finds", "found_count"}  # asked by their own kinds, not as single values
+MAX_STATEMENTS = 6
+RULE_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?\b")
+
+
+@dataclass
+class GeneratedQuestion:
+    key: str
+    kind: str
+    prompt: str
+    claims: list[Claim]
+    cited_rules: set[str] = field(default_factory=set)
+
+
+def card_names(spec: dict[str, Any]) -> dict[str, str]:
+    """Labels to card names, for prompts ("mine" -> "Howling Mine")."""
+    names: dict[str, str] = {}
+    for zones in (spec.get("zones") or {}).values():
+        for entries in zones.values():
+            for entry in entries:
+                if isinstance(entry, dict):
+                    name, label = entry.get("card", ""), entry.get("label")
+                else:
+                    name, _, label = str(entry).partition("#")
+                if label:
+                    names[label.strip()] = name.strip()
+    return names
+
+
+def describe_situation(spec: dict[str, Any], names: dict[str, str]) -> str:
+    """One sentence for what resolves, e.g. "Alice casts Splinter targeting Howling Mine."."""
+    step = spec.get("resolve", {})
+    targets = [names.get(target, target) for target in step.get("targets", [])]
+    targeting = f", targeting {' and '.join(targets)}" if targets else ""
+    if "cast" in step:
+        card = names.get(step["cast"], step["cast"])
+        return f"{step.get('by', spec['players'][0])} casts {card}{targeting}."
+    if "activate" in step:
+        card = names.get(step["activate"], step["activate"])
+        return f"{step.get('by', spec['players'][0])} activates {card}{targeting}."
+    if "trigger" in step:
+        card = names.get(step["trigger"], step["trigger"])
+        return f"{card}'s ability triggers{targeting}."
+    if "draw" in step:
+        return f"{step['draw']} would draw a card."
+    return ""
+
+
+def stated_by_board(claim: Claim, spec: dict[str, Any]) -> bool:
+    """Does the board's "earlier this turn" already say the answer?"""
+    facts = [
+        fact.get("player")
+        for fact in spec.get("history") or []
+        if isinstance(fact, dict) and fact.get("fact") == "searched_library"
+    ]
+    if claim["claim"] == "searched_library_this_turn":
+        return claim.get("player") in facts
+    if claim["claim"] == "alt_cost_available":
+        return any(player != claim.get("player") for player in facts)
+    return False
+
+
+def _slug(text: str) -> str:
+    cleaned = "".join(ch if ch.isalnum() or ch == "-" else "-" for ch in text.lower())
+    while "--" in cleaned:
+        cleaned = cleaned.replace("--", "-")
+    return cleaned.strip("-")[:120]
+
+
+def _numbers(citation: str | None) -> set[str]:
+    return set(RULE_NUMBER.findall(citation or ""))
+
+
+def _named(ruling: Ruling, claim: Claim, names: dict[str, str]) -> str:
+    """The claim's question with cards by name only (prompts are stored; places may vary)."""
+    text = claim_text(claim["claim"])
+    subject = ruling.subject(claim)
+    card = names.get(str(claim.get("card", "")), "")
+    named = replace(subject, card=card)
+    return text.ask(named)
+
+
+def build_questions(
+    spec: dict[str, Any], catalog: Catalog | None = None
+) -> list[GeneratedQuestion]:
+    """Questions about `spec["expect"]` (raises ScenarioError for a claim the engine can't
+    evaluate)."""
+    claims = [
+        asked_claim(claim)
+        for claim in spec.get("expect") or []
+        if isinstance(claim, dict) and isinstance(claim.get("claim"), str)
+    ]
+    ruling = Ruling.from_shown("value", Shown(dict(spec), claims, {}, {}, 0), catalog)
+    names = card_names(spec)
+    situation = describe_situation(spec, names)
+    results = [ruling.evaluate(claim) for claim in claims]
+    rules_of = [_numbers(result.rule) for result in results]
+    rng = random.Random(f"{spec.get('id', '')}:statements")
+    questions: list[GeneratedQuestion] = []
+
+    def cited(indices) -> set[str]:
+        return set().union(*(rules_of[i] for i in indices)) if indices else set()
+
+    def prompt(text: str) -> str:
+        return f"{situation} {text}".strip()
+
+    finds = [i for i, c in enumerate(claims) if c["claim"] == "finds" and "given" not in c]
+    if finds:
+        questions.append(
+            GeneratedQuestion(
+                "cards",
+                "cards",
+                prompt("For each highlighted card: must, may or can't it be found?"),
+                [claims[i] for i in finds],
+                cited(finds),
+            )
+        )
+    for i, claim in enumerate(claims):
+        if claim["claim"] != "found_count":
+            continue
+        whose = f" in {claim['whose']}'s zones" if "whose" in claim else ""
+        suffix = f"-{claim['searcher']}".lower() + (f"-{claim['whose']}".lower() if whose else "")
+        questions.append(
+            GeneratedQuestion(
+                f"count-range{suffix}",
+                "count_range",
+                prompt(_named(ruling, claim, names)),
+                [claim],
+                cited([i]),
+            )
+        )
+        if "given" not in claim:
+            questions.append(
+                GeneratedQuestion(
+                    f"legal-set{suffix}",
+                    "legal_set",
+                    prompt(f"Pick a set of cards {claim['searcher']} could legally find{whose}."),
+                    [
+                        {"claim": "legal_find_set", "searcher": claim["searcher"]}
+                        | ({"whose": claim["whose"]} if "whose" in claim else {})
+                    ],
+                    cited([i]),
+                )
+            )
+    for i, claim in enumerate(claims):
+        if claim["claim"] in OWN_KINDS or stated_by_board(claim, spec):
+            continue
+        key = "-".join(
+            ["value", claim["claim"], *(str(claim[k]) for k in SUBJECT_KEYS if k in claim)]
+        )
+        key += "-given" if "given" in claim else ""
+        questions.append(
+            GeneratedQuestion(
+                _slug(key.replace("_", "-")),
+                "value",
+                prompt(_named(ruling, claim, names)),
+                [claim],
+                cited([i]),
+            )
+        )
+    statements = _statements(ruling, claims, results, spec, rng)
+    used = [i for i, _ in statements]
+    proposals = [proposal for _, proposal in statements]
+    if len(proposals) >= 2:
+        questions.append(
+            GeneratedQuestion(
+                "yes-no",
+                "yes_no",
+                prompt("Is each statement true or false?"),
+                proposals[:4],
+                cited(used[:4]),
+            )
+        )
+    if len(proposals) >= 3:
+        questions.append(
+            GeneratedQuestion(
+                "multiple-choice",
+                "multiple_choice",
+                prompt("Which of these statements are true? (Several may be.)"),
+                proposals[:MAX_STATEMENTS],
+                cited(used[:MAX_STATEMENTS]),
+            )
+        )
+    return questions
+
+
+def _statements(ruling: Ruling, claims, results, spec, rng: random.Random) -> list[tuple]:
+    """(claim index, claim with "proposed"): each true or false by a draw, never by position;
+    with two or more, at least one of each."""
+    candidates = [i for i, claim in enumerate(claims) if not stated_by_board(claim, spec)]
+    truths = {i: rng.random() < 0.5 for i in candidates}
+    if len(candidates) >= 2 and len(set(truths.values())) == 1:
+        flipped = rng.choice(candidates)
+        truths[flipped] = not truths[flipped]
+    made = []
+    for i in candidates:
+        claim, value = claims[i], results[i].value
+        proposed: Any = plain(value)
+        if not truths[i]:
+            text = claim_text(claim["claim"])
+            proposed = text.false_value(value, ruling.subject(claim), ruling.context(claim), rng)
+            if proposed is None:
+                proposed = plain(value)  # no false value to offer: state the true one
+        made.append((i, claim | {"proposed": plain(proposed)}))
+    return made
+
+
+def questions_for(spec: dict[str, Any], catalog: Catalog) -> list[GeneratedQuestion]:
+    """The questions about `spec["expect"]`, the engine evaluating each claim against `catalog`
+    (raises ScenarioError for a claim it can't evaluate)."""
+    return build_questions(spec, catalog)

@@ -1,0 +1,254 @@
+"""A `Ruling`: one question as one learner sees it, ruled by the engine once.
+
+Made once per request from a question and a variant seed (or from the variant stored when the
+question was shown): it parses the scenario once, resolves it once per line of play, and answers
+every claim of the question from that. The board, the wording of claims, the line of play the
+question assumes, and the order statements are shown in all come from here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from quizzes.rulings import variants
+from quizzes.rulings.board import Board, build_board
+from quizzes.rulings.claims import (
+    LEGAL_FIND_SET,
+    LEGAL_SET_QUESTION,
+    ZONE_WORDS,
+    ClaimText,
+    Context,
+    Subject,
+    claim_text,
+)
+from rules.engine import (
+    Catalog,
+    ChoiceVerdict,
+    ClaimResult,
+    Mismatch,
+    Outcome,
+    Session,
+    check_expectations,
+)
+
+CARD_KEYS = ("card",)
+STATEMENT_KINDS = frozenset({"yes_no", "multiple_choice"})
+
+
+def asked_claim(claim: Mapping[str, Any]) -> dict[str, Any]:
+    """The claim as the engine takes it: without the statement shown or a stored value."""
+    return {key: value for key, value in claim.items() if key not in ("proposed", "value")}
+
+
+def shown_order(count: int, kind: str, *parts: Any) -> list[int]:
+    """The order statements are shown in: a shuffle fixed per (question, variant, learner)."""
+    order = list(range(count))
+    if kind in STATEMENT_KINDS:
+        random.Random(":".join(str(part) for part in parts)).shuffle(order)
+    return order
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a learner was shown, stored so an answer and its feedback use exactly that."""
+
+    spec: dict[str, Any]
+    claims: list[dict[str, Any]]
+    players: dict[str, str]
+    cards: dict[str, str]
+    seed: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "spec": self.spec,
+            "claims": self.claims,
+            "players": self.players,
+            "cards": self.cards,
+            "seed": self.seed,
+        }
+
+    def rename(self, text: str) -> str:
+        """Authored prose (prompt, title, the source's ruling) in this variant's names."""
+        variant = variants.Variant(self.spec, self.claims, self.seed, self.players, self.cards)
+        return variant.rename_text(text)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Shown:
+        return cls(
+            dict(data["spec"]),
+            list(data["claims"]),
+            dict(data.get("players", {})),
+            dict(data.get("cards", {})),
+            int(data.get("seed", 0)),
+        )
+
+
+class Ruling:
+    """The engine's view of one question as shown: board, claims in shown order, answers."""
+
+    def __init__(self, kind: str, shown: Shown, session: Session) -> None:
+        self.kind = kind
+        self.shown = shown
+        self.session = session
+        self.claims = shown.claims
+        asked = frozenset(
+            str(claim[key]) for claim in self.claims for key in CARD_KEYS if key in claim
+        )
+        self.board: Board = build_board(session.scenario, asked, str(shown.seed))
+
+    @classmethod
+    def build(
+        cls,
+        kind: str,
+        spec: Mapping[str, Any],
+        claims: Sequence[Mapping[str, Any]],
+        seed: int,
+        *,
+        order_key: Sequence[Any] = (),
+        catalog: Catalog | None = None,
+    ) -> Ruling:
+        """The question's variant `seed`, its statements shuffled by `order_key` (raises
+        ScenarioError for a scenario the engine rejects)."""
+        variant, session = variants.build(spec, [dict(c) for c in claims], seed, catalog)
+        order = shown_order(len(variant.claims), kind, *order_key, seed)
+        shown = Shown(
+            dict(variant.spec),
+            [variant.claims[index] for index in order],
+            dict(variant.players),
+            dict(variant.cards),
+            seed,
+        )
+        return cls(kind, shown, session)
+
+    @classmethod
+    def from_shown(cls, kind: str, shown: Shown, catalog: Catalog | None = None) -> Ruling:
+        """Exactly what was shown (no variant search): one parse, one resolution."""
+        return cls(kind, shown, Session(shown.spec, catalog))
+
+    # The engine, asked once per line of play.
+
+    def evaluate(self, claim: Mapping[str, Any]) -> ClaimResult:
+        return self.session.evaluate(asked_claim(claim))
+
+    def check_find_choice(self, searcher: str, labels: Sequence[str]) -> ChoiceVerdict:
+        return self.session.check_find_choice(searcher, labels)
+
+    def outcome(self) -> Outcome:
+        """Every claim the engine computes for the scenario as shown."""
+        return self.session.resolve()
+
+    def mismatches(self) -> list[Mismatch]:
+        """The stored `expect` claims the engine computes differently."""
+        return check_expectations(self.session.scenario)
+
+    # Words.
+
+    def rename(self, text: str) -> str:
+        """Authored prose (prompt, title, the source's ruling) in this variant's names."""
+        return self.shown.rename(text)
+
+    def subject(self, claim: Mapping[str, Any]) -> Subject:
+        return Subject(
+            card=self.board.name(str(claim.get("card", ""))),
+            player=str(claim.get("player", "")),
+            searcher=str(claim.get("searcher", "")),
+            whose=str(claim.get("whose", "")),
+            kind=str(claim.get("kind", "")),
+            other=str(claim.get("other", "")),
+        )
+
+    def text_of(self, claim: Mapping[str, Any]) -> ClaimText:
+        return claim_text(claim["claim"])
+
+    def context(self, claim: Mapping[str, Any]) -> Context:
+        return Context(
+            players=tuple(self.session.scenario.state.players),
+            library_sizes=self.board.library_sizes(),
+            card_costs=self.board.card_mana_costs(str(claim.get("card", ""))),
+        )
+
+    def ask(self, claim: Mapping[str, Any]) -> str:
+        """The claim as a question, without its value."""
+        if claim["claim"] == LEGAL_FIND_SET:
+            subject = self.subject(claim)
+            text = LEGAL_SET_QUESTION.format(searcher=subject.searcher, in_whose=subject.in_whose)
+            return text[:1].upper() + text[1:]
+        return self.text_of(claim).ask(self.subject(claim))
+
+    def state(self, claim: Mapping[str, Any], value: Any) -> str:
+        """The claim with `value` as a statement."""
+        return self.text_of(claim).state(value, self.subject(claim))
+
+    def words(self, claim: Mapping[str, Any], value: Any) -> str:
+        return self.text_of(claim).words(value)
+
+    def premises(self) -> list[str]:
+        """The line of play the question assumes, as sentences: the resolving step's fixed
+        choices, then each claim's "given" choices."""
+        sentences: list[str] = []
+        resolve = self.session.scenario.resolve
+        if resolve is not None:
+            sentences += self._choice_sentences(resolve.choices)
+            if resolve.x is not None:
+                sentences.append(f"X is {resolve.x}.")
+        for claim in self.claims:
+            for sentence in self._choice_sentences(claim.get("given") or {}):
+                if sentence not in sentences:
+                    sentences.append(sentence)
+        return sentences
+
+    def history(self) -> list[str]:
+        """What happened earlier this turn, each step with the choices made in it."""
+        lines = []
+        for step, text in zip(self.session.scenario.history, self.board.history, strict=True):
+            choices = self._choice_sentences(getattr(step, "choices", None) or {})
+            lines.append(" ".join([text.rstrip(".") + ".", *choices]))
+        return lines
+
+    def _names(self, labels: Sequence[str]) -> str:
+        names = [self.board.name(str(label)) for label in labels]
+        if not names:
+            return "nothing"
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    def _choice_sentences(self, choices: Mapping[str, Mapping[str, Any]]) -> list[str]:
+        sentences = []
+        for player, decisions in choices.items():
+            for key, value in decisions.items():
+                sentence = self._choice_sentence(player, key, value)
+                if sentence:
+                    sentences.append(sentence[:1].upper() + sentence[1:])
+        return sentences
+
+    def _choice_sentence(self, player: str, key: str, value: Any) -> str:
+        if key == "find":
+            return f"{player} finds {self._names(value)}."
+        if key == "search":
+            return f"{player} chooses {'to' if value else 'not to'} search."
+        if key == "choose":
+            return f"{player} chooses {self.board.name(str(value))}."
+        if key == "name":
+            return f"{player} names {value}."
+        if key == "ignore_prohibition":
+            return f"{player} {'ignores' if value else 'does not ignore'} the search prohibition."
+        if key == "mana":
+            return f"{player} chooses {value} as the mana produced."
+        if key == "opponent_chooses":
+            return f"{player} chooses {self._names(value)} from the cards found."
+        if key == "alt_cost":
+            if value:
+                return f"{player} casts it by paying its alternative cost."
+            return f"{player} casts it by paying its mana cost."
+        if key == "dredge":
+            if value is False:
+                return f"{player} draws instead of dredging."
+            return f"{player} replaces the draw with {self.board.name(str(value))}'s dredge."
+        if key == "x":
+            return f"X is {value}."
+        if key in ZONE_WORDS:
+            where = ZONE_WORDS[key].replace("its owner's", "their")
+            return f"{player} puts {self._names(value)} {where}."
+        return ""

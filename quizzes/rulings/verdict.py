@@ -1,0 +1,65 @@
+"""A checked answer: each part with what was asked, what the learner said, and the ruling."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+RULE_NUMBER = re.compile(r"\b\d{3}\.\d+[a-z]?\b")
+
+
+@dataclass(frozen=True)
+class Part:
+    """One checked part of an answer: what was asked, what the learner said, the ruling."""
+
+    question: str
+    given: str
+    expected: str
+    right: bool
+    rule: str
+    reason: str
+    fact: str = ""  # for a false statement: what is true instead
+
+    @property
+    def rule_numbers(self) -> list[str]:
+        return RULE_NUMBER.findall(self.rule)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    parts: tuple[Part, ...]
+    correct: bool
+    score: float
+    response: Any = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, parts: list[Part]) -> Verdict:
+        right = sum(part.right for part in parts)
+        score = right / len(parts) if parts else 0.0
+        return cls(tuple(parts), correct=bool(parts) and right == len(parts), score=score)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "parts": [asdict(part) for part in self.parts],
+            "correct": self.correct,
+            "score": self.score,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], response: Any = None) -> Verdict:
+        known = Part.__dataclass_fields__
+        parts = tuple(
+            Part(**{key: value for key, value in part.items() if key in known})
+            for part in data.get("parts", [])
+        )
+        return cls(parts, bool(data.get("correct")), float(data.get("score", 0.0)), response)
+
+    @property
+    def rule_numbers(self) -> list[str]:
+        numbers: list[str] = []
+        for part in self.parts:
+            for number in part.rule_numbers:
+                if number not in numbers:
+                    numbers.append(number)
+        return numbers

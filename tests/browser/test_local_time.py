@@ -1,0 +1,43 @@
+"""The exam clock's deadline in the viewer's own time zone, to the second (static/js)."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.core.management import call_command
+
+from quizzes.models import Attempt
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def tokyo_page(chromium):
+    context = chromium.new_context(timezone_id="Asia/Tokyo", locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+def test_the_deadline_shows_in_local_time_with_seconds(tokyo_page, live_server):
+    with open("/dev/null", "w") as quiet:
+        call_command("load_content", stdout=quiet)
+    UserFactory(username="candidate", password="a-long-pass-9")
+    page = tokyo_page
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill("candidate")
+    page.get_by_label("Password").fill("a-long-pass-9")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/exams/")
+    page.get_by_role("button", name=re.compile("Start Searching")).click()
+    page.wait_for_url(re.compile(r".*/exams/\d+/q/1/$"))
+    deadline = Attempt.objects.get(kind="exam").deadline
+    in_tokyo = deadline.astimezone(datetime.timezone(datetime.timedelta(hours=9)))
+    shown = page.locator("#exam-clock time").inner_text()
+    assert shown.startswith(in_tokyo.strftime("%H:%M:%S")), shown
+    assert "UTC" not in shown

@@ -1,0 +1,86 @@
+"""The board drawn from a scenario: zones in order, hidden zones marked, empty zones kept, cards
+named by name and place and referred to by opaque references, identical runs grouped."""
+
+from __future__ import annotations
+
+import json
+
+from quizzes.loading import CONTENT_DIR
+from quizzes.rulings.board import build_board, ordinal
+from rules.engine import parse_scenario
+
+
+def board_of(spec: dict, asked: frozenset[str] = frozenset()):
+    return build_board(parse_scenario(spec), asked)
+
+
+def content_spec(name: str) -> dict:
+    return json.loads((CONTENT_DIR / "scenarios" / f"{name}.json").read_text())
+
+
+def zones_of(board, player: str) -> dict:
+    view = next(p for p in board.players if p.name == player)
+    return {zone.name: zone for zone in view.zones}
+
+
+def test_an_empty_zone_the_author_lists_is_shown_empty():
+    zones = zones_of(board_of(content_spec("lobotomy-empty-hand")), "Nadia")
+    assert zones["hand"].cards == ()
+    assert zones["hand"].hidden
+
+
+def test_zones_the_author_leaves_out_are_not_drawn():
+    zones = zones_of(board_of(content_spec("lobotomy-empty-hand")), "Nadia")
+    assert "exile" not in zones and "battlefield" not in zones
+
+
+def test_library_cards_keep_their_order_top_first():
+    library = zones_of(board_of(content_spec("lobotomy-empty-hand")), "Nadia")["library"]
+    assert [card.position for card in library.cards] == [1, 2]
+    assert library.cards[0].label == "lc"
+
+
+def two_player_spec() -> dict:
+    return {
+        "format": "scenario/1",
+        "id": "names",
+        "title": "t",
+        "source": "s",
+        "players": ["Alice", "Nadia"],
+        "zones": {
+            "Alice": {"graveyard": ["Island#i1", "Island#i2", "Forest#f"]},
+            "Nadia": {"library": ["Howling Mine#mine", *["Mountain"] * 20, "Island#deep"]},
+        },
+    }
+
+
+def test_cards_are_named_by_name_and_place():
+    board = board_of(two_player_spec())
+    assert board.name("mine") == "the Howling Mine on top of Nadia's library"
+    assert board.name("deep") == "the Island 22nd from the top of Nadia's library"
+    assert board.name("i2") == "the second Island in Alice's graveyard"
+    assert board.name("f") == "the Forest in Alice's graveyard"
+
+
+def test_references_are_opaque_and_map_back():
+    board = board_of(two_player_spec())
+    refs = [card.ref for card in board.cards.values()]
+    assert len(set(refs)) == len(refs)
+    assert not {ref.removeprefix("card-") for ref in refs} & set(board.cards)
+    assert all(board.label_of(board.ref(label)) == label for label in board.cards)
+    other = build_board(parse_scenario(two_player_spec()), salt="another variant")
+    assert not set(refs) & {card.ref for card in other.cards.values()}
+
+
+def test_a_run_of_identical_cards_is_one_group_unless_asked():
+    library = zones_of(board_of(two_player_spec()), "Nadia")["library"]
+    grouped = [run for run in library.runs if run.grouped]
+    assert len(grouped) == 1 and len(grouped[0].cards) == 20
+    asked = zones_of(board_of(two_player_spec(), frozenset({"Nadia.library.5"})), "Nadia")
+    assert all(len(run.cards) < 20 for run in asked["library"].runs)
+
+
+def test_ordinals_read_as_words_then_numbers():
+    assert [ordinal(n) for n in (1, 2, 10, 11, 21, 22, 23, 112)] == [
+        "first", "second", "tenth", "11th", "21st", "22nd", "23rd", "112th",
+    ]  # fmt: skip

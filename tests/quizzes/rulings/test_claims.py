@@ -1,0 +1,66 @@
+"""The claim table covers every claim the engine computes, and words each one plainly."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from quizzes.rulings.claims import CLAIMS, NUMBER, RANGE, Context, Subject, claim_text
+from rules.engine import CLAIM_SUBJECTS
+
+SUBJECT = Subject(card="the Howling Mine on top of Nadia's library", player="Alice")
+
+
+def test_the_table_knows_every_claim_the_engine_computes():
+    assert set(CLAIM_SUBJECTS) <= set(CLAIMS), sorted(set(CLAIM_SUBJECTS) - set(CLAIMS))
+
+
+def test_costs_offered_are_the_card_costs_with_one_more_and_one_less_generic():
+    costs = claim_text("cost_paid").choices(SUBJECT, Context(card_costs=("{3}{U}{U}", "{0}")))
+    assert {"{0}", "{2}{U}{U}", "{3}{U}{U}", "{4}{U}{U}", "{5}{U}{U}"} <= set(costs)
+    assert claim_text("cost_paid").choices(SUBJECT, Context()) == ["{0}"]
+    coloured = claim_text("cost_paid").choices(SUBJECT, Context(card_costs=("{U}{U}",)))
+    assert coloured == ["{0}", "{U}{U}", "{1}{U}{U}", "{2}{U}{U}"]
+
+
+def test_statements_read_as_sentences():
+    assert claim_text("finds").state("cannot", SUBJECT) == (
+        "The Howling Mine on top of Nadia's library can't be found."
+    )
+    assert claim_text("mills").state(1, SUBJECT) == "Alice mills 1 card."
+    assert claim_text("mills").state(3, SUBJECT) == "Alice mills 3 cards."
+    assert claim_text("zone_after").state("exile", SUBJECT).endswith("ends up in exile.")
+    assert claim_text("shuffles").state("if_searched", SUBJECT) == (
+        "Alice shuffles only if they actually searched."
+    )
+
+
+@given(st.sampled_from(sorted(CLAIMS)), st.integers(0, 2**32))
+def test_a_false_value_is_never_the_true_one(name, seed):
+    text = claim_text(name)
+    rng = random.Random(seed)
+    context = Context(players=("Alice", "Nadia", "Bram"), library_sizes={"Alice": 5})
+    if text.answer == NUMBER:
+        value = rng.randrange(0, 5)
+    elif text.answer == RANGE:
+        low = rng.randrange(0, 3)
+        value = [low, low + rng.randrange(0, 3)]
+    elif text.domain is None:
+        value = ["Alice", "Nadia", "Bram"]
+    else:
+        options = text.choices(SUBJECT, context) or ["{0}"]
+        value = rng.choice(options)
+    wrong = text.false_value(value, SUBJECT, context, rng)
+    assert wrong is None or wrong != value
+
+
+def test_every_question_and_statement_is_plain_english():
+    for name, text in CLAIMS.items():
+        question = text.ask(SUBJECT)
+        assert question[0].isupper() and question.endswith(("?", ".")), name
+        assert "_" not in question and "value of" not in question, name
+        for value in text.choices(SUBJECT, Context(library_sizes={"Alice": 3})):
+            words = text.words(value) + " " + text.state(value, SUBJECT)
+            assert "_" not in words, (name, value, words)

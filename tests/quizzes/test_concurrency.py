@@ -1,0 +1,191 @@
+"""Answers exactly once and no lost updates, with real concurrency: threads, each with its own
+database connection, sending at the same moment (a barrier). They run on whichever database the
+suite uses: SQLite (IMMEDIATE transactions, one writer at a time) and PostgreSQL (row locks)."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable
+
+import pytest
+from django.db import close_old_connections, connection
+from django.test import Client
+from django.urls import reverse
+
+from quizzes import adaptive, exams
+from quizzes.models import (
+    Attempt,
+    BlueprintArea,
+    ExamBlueprint,
+    ExamSitting,
+    Mastery,
+    Question,
+    Response,
+)
+from tests.factories import UserFactory
+from tests.quizzes.conftest import make_question
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+RIGHT = {"claim_0": "may", "claim_1": "cannot"}
+
+
+def at_once(jobs: list[Callable[[], object]]) -> list[object]:
+    """Run each job in its own thread, released together; their results (or exceptions)."""
+    barrier = threading.Barrier(len(jobs))
+    results: list[object] = [None] * len(jobs)
+
+    def run(index: int, job: Callable[[], object]) -> None:
+        try:
+            barrier.wait()
+            results[index] = job()
+        except Exception as error:  # reported by the test, not lost in the thread
+            results[index] = error
+        finally:
+            connection.close()  # each thread opened its own
+
+    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(jobs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    close_old_connections()
+    return results
+
+
+def served_token(client: Client) -> str:
+    page = client.get(reverse("practice")).content.decode()
+    return re.search(r'name="token" value="([^"]+)"', page).group(1)
+
+
+def test_the_same_answer_sent_at_once_is_stored_once(learner, question, no_variants):
+    client = Client()
+    client.force_login(learner)
+    token = served_token(client)
+    sessions = [Client() for _ in range(6)]
+    for session in sessions:
+        session.cookies = client.cookies
+
+    def send(session=None):
+        return lambda: session.post(reverse("answer"), {"token": token, **RIGHT})
+
+    results = at_once([send(session) for session in sessions])
+    assert [getattr(r, "status_code", r) for r in results] == [302] * 6
+    assert len({r["Location"] for r in results}) == 1  # every one shows the first verdict
+    assert Response.objects.filter(user=learner).count() == 1
+    question.refresh_from_db()
+    assert question.answer_count == 1
+    mastery = Mastery.objects.get(user=learner)
+    assert (mastery.answers, mastery.correct) == (1, 1)
+
+
+def test_answer_count_and_difficulty_lose_no_update(question, no_variants):
+    learners = [UserFactory() for _ in range(8)]
+    clients = []
+    for learner in learners:
+        client = Client()
+        client.force_login(learner)
+        clients.append((client, served_token(client)))
+
+    def send(client, token):
+        return lambda: client.post(reverse("answer"), {"token": token, **RIGHT})
+
+    results = at_once([send(client, token) for client, token in clients])
+    assert [getattr(r, "status_code", r) for r in results] == [302] * len(learners)
+    question.refresh_from_db()
+    assert question.answer_count == len(learners)
+    # new learners (theta 0) all right: in any order the steps are the same, none overwritten
+    expected = 0.0
+    for seen in range(len(learners)):
+        expected = adaptive.updated_difficulty(0.0, expected, True, seen)
+    assert question.difficulty == pytest.approx(expected)
+
+
+def _sitting_for(user, blueprint) -> ExamSitting:
+    sitting = exams.start(user, blueprint)
+    for item in sitting.items.all():
+        exams.record_answer(sitting, item, {"parts": ["may", "cannot"]})
+    return sitting
+
+
+@pytest.fixture
+def shared_questions(bank, search_rule, scenario):
+    return [make_question(scenario, bank, rules=[search_rule]) for _ in range(6)]
+
+
+@pytest.fixture
+def exam_blueprint(bank, shared_questions):
+    blueprint = ExamBlueprint.objects.create(slug="mock", title="Mock", time_limit_minutes=20)
+    blueprint.banks.set([bank])
+    BlueprintArea.objects.create(blueprint=blueprint, title="Search", rules="701.23", count=6)
+    return blueprint
+
+
+def test_exam_finishes_at_once_neither_deadlock_nor_lose_updates(
+    exam_blueprint, shared_questions, no_variants
+):
+    """Every sitting holds the same six questions in its own random order: finishing them all
+    at once once deadlocked PostgreSQL (locks taken in item order)."""
+    sittings = [_sitting_for(UserFactory(), exam_blueprint) for _ in range(8)]
+    results = at_once([lambda s=s: exams.finish(s) for s in sittings])
+    assert not [r for r in results if isinstance(r, Exception)]
+    assert Attempt.objects.filter(kind="exam", finished_at=None).count() == 0
+    assert Response.objects.count() == 8 * 6
+    for question in Question.objects.filter(pk__in=[q.pk for q in shared_questions]):
+        assert question.answer_count == 8
+
+
+def test_finishing_one_sitting_at_once_grades_it_once(exam_blueprint, learner, no_variants):
+    sitting = _sitting_for(learner, exam_blueprint)
+    copies = [ExamSitting.objects.select_related("attempt").get(pk=sitting.pk) for _ in range(4)]
+    results = at_once([lambda s=s: exams.finish(s) for s in copies])
+    assert not [r for r in results if isinstance(r, Exception)]
+    assert Response.objects.filter(attempt_id=sitting.pk).count() == 6
+    assert {r.right_count for r in results} == {6}
+
+
+def test_starts_at_once_open_one_sitting(exam_blueprint, learner, no_variants):
+    results = at_once([lambda: exams.start(learner, exam_blueprint) for _ in range(5)])
+    assert not [r for r in results if isinstance(r, Exception)]
+    assert len({r.pk for r in results}) == 1
+    assert ExamSitting.objects.count() == 1
+
+
+def test_double_clicked_start_buttons_open_one_sitting(exam_blueprint, learner, no_variants):
+    client = Client()
+    client.force_login(learner)
+    sessions = [Client() for _ in range(4)]
+    for session in sessions:
+        session.cookies = client.cookies
+    url = reverse("exam_start", args=[exam_blueprint.slug])
+    results = at_once([lambda s=s: s.post(url) for s in sessions])
+    assert [getattr(r, "status_code", r) for r in results] == [302] * 4
+    assert ExamSitting.objects.count() == 1
+
+
+def test_an_answer_sent_as_the_sitting_finishes_is_graded_or_refused(
+    exam_blueprint, learner, no_variants
+):
+    """Answers and a finish at the same moment: every kept answer is graded, none is lost."""
+    sitting = exams.start(learner, exam_blueprint)
+    items = list(sitting.items.order_by("position"))
+
+    def answer(item):
+        def send():
+            own = ExamSitting.objects.select_related("attempt").get(pk=sitting.pk)
+            try:
+                return exams.record_answer(own, item, {"parts": ["may", "cannot"]})
+            except exams.TimeUp:
+                return "refused"
+
+        return send
+
+    def finish():
+        return exams.finish(ExamSitting.objects.select_related("attempt").get(pk=sitting.pk))
+
+    results = at_once([answer(item) for item in items] + [finish])
+    assert not [r for r in results if isinstance(r, Exception)]
+    kept = sitting.items.filter(answered_at__isnull=False).count()
+    assert kept == sum(r is True for r in results[:-1])
+    assert Response.objects.filter(attempt_id=sitting.pk).count() == kept

@@ -1,0 +1,175 @@
+"""Throttles on log-in (the app's and the admin's), sign-up and password reset, per account and
+per address, with the production limits (the suite's settings raise them)."""
+
+from __future__ import annotations
+
+import datetime
+import time
+
+import pytest
+from axes.handlers.proxy import AxesProxyHandler
+from django.contrib.auth import get_user_model
+from django.core.cache import caches
+from django.test import RequestFactory
+from django.urls import reverse
+
+from config import settings as production
+from config.throttling import client_address
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+RIGHT = "correct-horse-battery"  # tests/factories.py's password
+
+
+@pytest.fixture(autouse=True)
+def production_limits(settings):
+    settings.AXES_FAILURE_LIMIT = production.AXES_FAILURE_LIMIT
+    settings.AXES_COOLOFF_TIME = production.AXES_COOLOFF_TIME
+    settings.THROTTLE_RATES = production.THROTTLE_RATES
+    caches["throttle"].clear()  # counts of earlier tests (a shared Redis keeps them)
+    yield
+    caches["throttle"].clear()
+
+
+@pytest.fixture
+def learner():
+    return UserFactory(username="learner-7")
+
+
+def rate_limit(name: str) -> int:
+    return int(production.THROTTLE_RATES[name].split("/")[0])
+
+
+def log_in(client, username, password, url_name="login", **extra):
+    return client.post(reverse(url_name), {"username": username, "password": password}, **extra)
+
+
+def test_thirty_wrong_passwords_are_throttled_and_then_the_right_one_is_refused(client, learner):
+    statuses = [log_in(client, "learner-7", f"guess-{n}").status_code for n in range(30)]
+    allowed = production.AXES_FAILURE_LIMIT - 1  # the limit-th failure already locks
+    assert statuses == [200] * allowed + [429] * (30 - allowed)
+    response = log_in(client, "learner-7", RIGHT)
+    assert response.status_code == 429
+    assert "_auth_user_id" not in client.session
+    page = response.content.decode()
+    assert "Too many wrong passwords for this account" in page
+    assert "try again in 15 minutes" in page
+    assert response["Retry-After"] == str(int(production.AXES_COOLOFF_TIME.total_seconds()))
+
+
+def test_the_right_password_works_again_once_the_wait_has_passed(client, learner, settings):
+    settings.AXES_COOLOFF_TIME = datetime.timedelta(seconds=1)  # the mechanism, not the length
+    for n in range(production.AXES_FAILURE_LIMIT):
+        log_in(client, "learner-7", f"guess-{n}")
+    assert log_in(client, "learner-7", RIGHT).status_code == 429
+    time.sleep(1.5)
+    assert log_in(client, "learner-7", RIGHT).status_code == 302
+    assert client.session["_auth_user_id"] == str(learner.pk)
+
+
+def test_the_lock_is_in_the_shared_cache_where_another_worker_sees_it(client, learner):
+    for n in range(production.AXES_FAILURE_LIMIT):
+        log_in(client, "learner-7", f"guess-{n}")
+    # another worker: its own connection to the throttle store (Redis, or the database table)
+    handler = AxesProxyHandler.get_implementation()
+    own_cache = handler.cache
+    handler.cache = caches.create_connection("throttle")
+    try:
+        assert handler.cache is not own_cache
+        assert log_in(client, "learner-7", RIGHT).status_code == 429
+    finally:
+        handler.cache = own_cache
+
+
+def test_the_admin_log_in_locks_the_account_too(client):
+    UserFactory(username="root-2", is_staff=True, is_superuser=True)
+    for n in range(production.AXES_FAILURE_LIMIT):
+        log_in(client, "root-2", f"guess-{n}", url_name="admin:login")
+    response = log_in(client, "root-2", RIGHT, url_name="admin:login")
+    assert response.status_code == 429
+    assert "_auth_user_id" not in client.session
+
+
+def test_an_unknown_username_is_locked_out_the_same_way(client, learner):
+    """The lock does not tell an attacker which accounts exist."""
+    pages = []
+    for username in ("learner-7", "nobody-here"):
+        for n in range(production.AXES_FAILURE_LIMIT):
+            response = log_in(client, username, f"guess-{n}", REMOTE_ADDR=f"10.0.0.{len(pages)}")
+        main = response.content.decode().split("<main")[1].split("</main>")[0]
+        pages.append((response.status_code, main))
+    assert pages[0] == pages[1]
+
+
+def test_log_ins_are_limited_per_address(client, learner):
+    limit = rate_limit("login_per_address")
+    statuses = [log_in(client, f"user-{n}", "guess").status_code for n in range(limit + 1)]
+    assert statuses == [200] * limit + [429]
+    assert "from your address" in log_in(client, "learner-7", RIGHT).content.decode()
+    assert log_in(client, "learner-7", RIGHT, REMOTE_ADDR="10.1.2.3").status_code == 302
+
+
+def signup(client, username, **extra):
+    form = {"username": username, "password1": "", "password2": ""}  # invalid: counted anyway
+    return client.post(reverse("signup"), form, **extra)
+
+
+def test_sign_ups_are_limited_per_address(client):
+    limit = rate_limit("signup_per_address")
+    statuses = [signup(client, f"new-{n}").status_code for n in range(limit + 1)]
+    assert statuses == [200] * limit + [429]
+    response = signup(client, "another")
+    assert "Too many sign-ups" in response.content.decode()
+    assert int(response["Retry-After"]) > 0
+
+
+def test_sign_ups_are_limited_per_account(client):
+    limit = rate_limit("signup_per_account")
+    addresses = [f"10.2.0.{n}" for n in range(limit + 1)]
+    statuses = [signup(client, "same-name", REMOTE_ADDR=a).status_code for a in addresses]
+    assert statuses == [200] * limit + [429]
+
+
+def reset(client, email, **extra):
+    return client.post(reverse("password_reset"), {"email": email}, **extra)
+
+
+def test_password_resets_are_limited_per_account_and_per_address(client, learner):
+    per_account = rate_limit("password_reset_per_account")
+    addresses = [f"10.3.0.{n}" for n in range(per_account + 1)]
+    statuses = [reset(client, learner.email, REMOTE_ADDR=a).status_code for a in addresses]
+    assert statuses == [302] * per_account + [429]
+    per_address = rate_limit("password_reset_per_address")
+    statuses = [reset(client, f"x{n}@example.org").status_code for n in range(per_address + 1)]
+    assert statuses == [302] * per_address + [429]
+
+
+def test_signing_up_with_an_existing_accounts_email_reveals_nothing(client, learner):
+    form = {"username": "fresh", "email": learner.email}
+    form |= {"password1": "a-long-new-passphrase", "password2": "a-long-new-passphrase"}
+    response = client.post(reverse("signup"), form)
+    assert response.status_code == 302
+    assert get_user_model().objects.filter(email=learner.email).count() == 2
+
+
+def test_a_reset_for_an_unknown_email_looks_like_one_for_a_known_email(client, learner):
+    known, unknown = reset(client, learner.email), reset(client, "nobody@example.org")
+    assert (known.status_code, known.url) == (unknown.status_code, unknown.url)
+
+
+@pytest.mark.parametrize(
+    ("proxies", "forwarded", "expected"),
+    [
+        (0, "1.1.1.1", "127.0.0.1"),  # no proxy trusted: the header is the client's to forge
+        (1, "6.6.6.6, 1.1.1.1", "1.1.1.1"),  # the entry our proxy added
+        (2, "6.6.6.6, 1.1.1.1, 10.0.0.9", "1.1.1.1"),
+        (1, "", "127.0.0.1"),
+    ],
+)
+def test_the_client_address_trusts_only_the_proxies_in_front(
+    settings, proxies, forwarded, expected
+):
+    settings.THROTTLE_TRUSTED_PROXIES = proxies
+    request = RequestFactory().get("/", HTTP_X_FORWARDED_FOR=forwarded, REMOTE_ADDR="127.0.0.1")
+    assert client_address(request) == expected
