@@ -393,7 +393,7 @@ def test_doomsday_open_line_exiles_what_isnt_found() -> None:
 
 
 def test_a_take_choice_outside_the_look_is_refused() -> None:
-    spec = _load("impulse-and-commune-rest")
+    spec = _load("impulse-rest-on-the-bottom")
     with pytest.raises(ScenarioError) as error:
         _value(spec, "zone_after", {"Alice": {"take": ["l5"]}}, card="l5")
     assert error.value.path == "choices.Alice.take"
