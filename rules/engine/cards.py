@@ -1301,7 +1301,13 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         oracle=raw.get("oracle", ""),
         spell=_parse_effect(raw.get("spell"), f"{where}.spell"),
         targets=_parse_targets(raw.get("targets"), f"{where}.targets"),
-        activated=_parse_abilities(raw.get("activated"), f"{where}.activated", False, name),
+        activated=_with_keyword_abilities(
+            _parse_abilities(raw.get("activated"), f"{where}.activated", False, name),
+            name,
+            {str(k).lower(): v for k, v in keywords.items()},
+            raw.get("mana_cost", ""),
+            f"{where}.keywords",
+        ),
         triggered=_parse_abilities(raw.get("triggered"), f"{where}.triggered", True),
         static=tuple(parse_static(s, f"{where}.static[{i}]") for i, s in enumerate(statics)),
         keywords={str(k).lower(): v for k, v in keywords.items()},
@@ -1310,6 +1316,59 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
             raw.get("colors", raw.get("color_indicator")), f"{where}.colors"
         ),
     )
+
+
+def _with_keyword_abilities(
+    abilities: tuple[Ability, ...],
+    name: str,
+    keywords: Mapping[str, Any],
+    mana_cost: str,
+    path: str,
+) -> tuple[Ability, ...]:
+    """Abilities a keyword stands for, after the written ones, unless an ability that discards
+    the card is written already: cycling (702.29a: draw a card), typecycling (702.29e: search
+    for a card of that type, reveal it, put it into your hand, then shuffle), transmute
+    (702.53a: a card with the same mana value)."""
+    if any(p.kind == "discard" and p.self_only for a in abilities for p in a.cost_parts):
+        return abilities
+    added = []
+    for keyword, cost in keywords.items():
+        if not isinstance(cost, str) or not cost.startswith("{"):
+            continue
+        effect: list[dict[str, Any]]
+        if keyword == "cycling":
+            effect = [{"draw": 1}]
+        elif keyword == "transmute":
+            wanted = {"mana_value": mana_value_of(mana_cost)}
+            effect = _tutor_effect(wanted)
+        elif keyword.endswith("cycling"):
+            kind = keyword[: -len("cycling")].strip()
+            if kind == "land":
+                wanted = {"types": ["Land"]}
+            elif kind == "basic land":
+                wanted = {"supertypes": ["Basic"], "types": ["Land"]}
+            else:
+                wanted = {"subtypes": [kind.capitalize()]}
+            effect = _tutor_effect(wanted)
+        else:
+            continue
+        raw = {"cost": f"{cost}, Discard this card", "effect": effect}
+        added += _parse_abilities([raw], f"{path}.{keyword}", False, name)
+    return abilities + tuple(added)
+
+
+def _tutor_effect(wanted: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "search": {
+                "zones": ["library"],
+                "reveal": True,
+                "for": {"filter": wanted},
+                "put": "hand",
+            }
+        },
+        {"shuffle": "you"},
+    ]
 
 
 def _keyword_item(item: Any, path: str) -> tuple[str, Any]:

@@ -89,10 +89,9 @@ def claim_subject(scenario: Scenario, claim: Mapping[str, Any]) -> tuple[str, di
     if name not in CLAIM_SUBJECTS:
         raise ScenarioError("claim", f"unknown claim {name!r}; use one of {sorted(CLAIM_SUBJECTS)}")
     required, optional = CLAIM_SUBJECTS[name]
-    accepted = {*CLAIM_KEYS, *required, *optional}
-    accepted |= {SUBJECT_SYNONYMS[k] for k in required if k in SUBJECT_SYNONYMS}
-    unknown = set(claim) - accepted
-    if unknown:
+    accepted = _ACCEPTED_KEYS[name]
+    if not accepted.issuperset(claim):
+        unknown = claim.keys() - accepted
         raise ScenarioError(
             f"claim {name}",
             f"unknown key(s) {sorted(unknown)}; the keys accepted here are {sorted(accepted)}",
@@ -113,6 +112,21 @@ def claim_subject(scenario: Scenario, claim: Mapping[str, Any]) -> tuple[str, di
             raise ScenarioError(f"claim {name}.card", f"no card is labelled {value!r}")
         subject[key] = value
     return name, subject
+
+
+# Per claim, every key a claim object may hold: its subject (and the synonym of a required
+# player key), its value, a line of play, a statement's proposal.
+_ACCEPTED_KEYS = {
+    name: frozenset(
+        {
+            *CLAIM_KEYS,
+            *required,
+            *optional,
+            *(SUBJECT_SYNONYMS[k] for k in required if k in SUBJECT_SYNONYMS),
+        }
+    )
+    for name, (required, optional) in CLAIM_SUBJECTS.items()
+}
 
 
 def _synonym_of(key: str, required: tuple[str, ...], optional: tuple[str, ...]) -> str | None:

@@ -122,6 +122,7 @@ class _Run:
         self.draws_made: dict[str, int] = {}  # draws so far per player (dredge choices)
         # (player, choice) pairs some instruction read: a fixed choice nothing reads is refused.
         self.consumed: set[tuple[str, str]] = set()
+        self.shared_verdicts: dict[tuple[str, str, str], Verdict] = {}
 
     # ---------------------------------------------------------------- references
 
@@ -223,7 +224,12 @@ class _Run:
             current = {card.zone}
         options = (current - {"set_aside"}) | zones if "set_aside" in current else current | zones
         self.possible[label] = options
-        self.result.zone_after[label] = Verdict(_zones_text(options), rule, reason)
+        # Cards of one name in one zone share a verdict: a 60-card library builds a handful.
+        key = (_zones_text(options), rule, reason)
+        verdict = self.shared_verdicts.get(key)
+        if verdict is None:
+            verdict = self.shared_verdicts[key] = Verdict(*key)
+        self.result.zone_after[label] = verdict
 
 
 _ZONE_ORDER = (*ZONES, "set_aside")
@@ -444,7 +450,7 @@ def _resolve_step(run: _Run) -> None:
             # A spell is on the stack while it resolves, not in the zone it was cast from (601.2a).
             run.cast_from = card.zone
             run.move(card, "stack", "601.2a", f"{card.name} is on the stack while it resolves.")
-        if _kicked(run):
+        if "kicker" in definition.keywords and _kicked(run):
             _pay_kicker(run, card, definition)
         _run_effect(run, definition.spell, definition)
         if card is not None:
@@ -1056,7 +1062,7 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
     if space.controlled_by is not None and space.put == "exile":
         _apply_found_controlled(run, space, fixed)
         return
-    if len({d.put for d in space.descriptions}) > 1:
+    if space.descriptions and len({d.put for d in space.descriptions}) > 1:
         _apply_found_several(run, space, fixed)
         return
     if fixed is not None:
@@ -1096,6 +1102,7 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
     if space.performed == "no":
         return
     split_zones = _split_zones(space, destination)
+    maybe_reasons: dict[str, str] = {}
     # Sorted, not the frozenset's hash order: outcomes stay the same from one process to the next.
     for label in sorted(space.findable):
         card = run.state.card(label)
@@ -1117,9 +1124,10 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
         elif certain:
             run.possible[label] = {"set_aside"}
         else:
-            run.maybe_move(
-                card, {destination}, verdict.rule, f"{card.name} may or may not be found."
-            )
+            reason = maybe_reasons.get(card.name)
+            if reason is None:
+                reason = maybe_reasons[card.name] = f"{card.name} may or may not be found."
+            run.maybe_move(card, {destination}, verdict.rule, reason)
 
 
 def _apply_rest(
@@ -1373,7 +1381,7 @@ def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         spaces = [s for s in run.last_spaces if s.searcher == player]
         # A shuffle tied to searching follows the choice of zones: searching only the
         # graveyard of "library and/or graveyard" doesn't search the library.
-        if any(s.zone_choice and "library" not in s.searched_zones for s in spaces):
+        if spaces and any(s.zone_choice and "library" not in s.searched_zones for s in spaces):
             run.result.shuffles[player] = Verdict(
                 "no",
                 "608.2c",
@@ -1888,8 +1896,9 @@ def _play(
     path: str = "resolve",
 ) -> Resolution:
     """Resolve one step; a kicker left open is both lines of play, merged."""
-    _check_kicked(scenario, step, choices, path)
-    if not kick_is_open(scenario, step, choices):
+    if step.kicked is not None or (choices and any("kicked" in d for d in choices.values())):
+        _check_kicked(scenario, step, choices, path)
+    if step.kind != "cast" or not kick_is_open(scenario, step, choices):
         run = _Run(scenario, step, effects, facts, choices, path)
         _resolve_step(run)
         if path == "resolve":
@@ -1969,6 +1978,8 @@ _READ_BY = {
 
 
 def _check_unused_finds(run: _Run) -> None:
+    if not run.choices:
+        return
     for player, decisions in run.choices.items():
         for key, reader in _READ_BY.items():
             if key in decisions and (player, key) not in run.consumed:

@@ -7,7 +7,9 @@ must, may or cannot be found, and it bounds how many cards can be found as [min,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, replace
+from dataclasses import fields as dataclass_fields
+from typing import Any
 
 from .cards import Description, Filter, with_article
 from .effects import ActiveEffect
@@ -56,6 +58,16 @@ class SearchSpace:
     rest: str | None = None  # where the cards not found go ("exile the rest")
     may_look: str = "nobody"  # exile_face_down: who may look at the found cards (406.3)
 
+    @classmethod
+    def build(cls, **values: Any) -> SearchSpace:
+        """Build without the frozen __init__'s per-field setattr (four searches per trigger on a
+        big board add up); fields not given take their defaults. Still frozen afterwards."""
+        space = object.__new__(cls)
+        fields = space.__dict__
+        fields.update(_SPACE_DEFAULTS)
+        fields.update(values)
+        return space
+
     @property
     def searched_own_library(self) -> bool:
         """Did (or may) the searcher search their own library? Portions count (701.23f)."""
@@ -65,6 +77,12 @@ class SearchSpace:
     def findable(self) -> frozenset[str]:
         """Labels that can be found at all."""
         return self.must_find | self.may_find
+
+
+# Immutable defaults only (the one mutable default, `masks`, is always given by plan_search).
+_SPACE_DEFAULTS = {
+    f.name: f.default for f in dataclass_fields(SearchSpace) if f.default is not MISSING
+}
 
 
 @dataclass(frozen=True)
@@ -621,7 +639,7 @@ def plan_search(
         if reveal
         else "The effect doesn't say to reveal the found cards, so they aren't revealed.",
     )
-    return SearchSpace(
+    return SearchSpace.build(
         searcher=searcher,
         whose=whose,
         zones=tuple(spec["zones"]),

@@ -393,7 +393,7 @@ def test_doomsday_open_line_exiles_what_isnt_found() -> None:
 
 
 def test_a_take_choice_outside_the_look_is_refused() -> None:
-    spec = _load("impulse-and-commune-rest")
+    spec = _load("impulse-rest-on-the-bottom")
     with pytest.raises(ScenarioError) as error:
         _value(spec, "zone_after", {"Alice": {"take": ["l5"]}}, card="l5")
     assert error.value.path == "choices.Alice.take"
@@ -622,3 +622,28 @@ def test_a_public_match_cant_be_left_unfound_while_there_is_room() -> None:
     assert _value(spec, "finds", card="gf") == "may"  # three for two: which ones is a choice
     assert not check_find_choice(spec, "Alice", ["lf"]).legal
     assert check_find_choice(spec, "Alice", ["lf", "gf2"]).legal
+
+
+def test_cycling_keywords_stand_for_their_abilities() -> None:
+    # Written only as keywords: typecycling searches (702.29e), cycling draws (702.29a), and
+    # that draw may be replaced by dredge (702.52a).
+    local = {
+        "name": "Keyword Cycler",
+        "types": ["Creature"],
+        "mana_cost": "{3}{W}",
+        "keywords": ["Plainscycling {2}", "Cycling {1}"],
+    }
+    zones = {
+        "Alice": {
+            "hand": ["Keyword Cycler#kc"],
+            "graveyard": ["Golgari Thug#thug"],
+            "library": ["Plains#p", "Island#i", "Swamp#s", "Forest#f", "Mountain#m"],
+        }
+    }
+    spec = _board(zones, {"activate": "kc", "by": "Alice"}, cards=[local])
+    assert _value(spec, "finds", card="p") == "may"
+    assert _value(spec, "finds", card="i") == "cannot"
+    assert _value(spec, "zone_after", card="kc") == "graveyard"
+    spec["resolve"]["ability"] = 1
+    assert _value(spec, "zone_after", card="p") == "hand or graveyard"
+    assert _value(spec, "zone_after", {"Alice": {"dredge": "thug"}}, card="thug") == "hand"
