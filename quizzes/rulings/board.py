@@ -230,11 +230,12 @@ def _step_text(step: Any, board_cards: Mapping[str, CardView], catalog: Any) -> 
     if not hasattr(step, "by"):  # a Fact
         facts = {
             "searched_library": "{player} searched their library",
-            "ignored_search_prohibition": "{player} paid to ignore {source}'s search prohibition",
+            "ignored_search_prohibition": "{player} paid to ignore {paid_for}'s search prohibition",
+            "left_the_game": "{player} left the game",
         }
-        source = named(step.source) if getattr(step, "source", None) else "a permanent"
+        paid_for = named(step.paid_for) if getattr(step, "paid_for", None) else "a permanent"
         text = facts.get(step.kind, "{player}: " + step.kind.replace("_", " "))
-        return StackItem(text.format(player=step.player, source=source), None)
+        return StackItem(text.format(player=step.player, paid_for=paid_for), None)
     card = board_cards.get(step.source)
     if card is None and step.kind == "cast":
         definition = catalog.get(step.source)

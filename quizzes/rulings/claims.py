@@ -351,7 +351,7 @@ CLAIMS: dict[str, ClaimText] = {
         "is {card} tapped or untapped afterwards?",
         lambda value, s: f"afterwards, {s.card} is {value}.",
         str,
-        domain=_fixed("tapped", "untapped"),
+        domain=_fixed("tapped", "untapped", "tapped or untapped"),
     ),
     "counters": ClaimText(
         "how many {counter} counters are on {card} afterwards?",

@@ -20,7 +20,7 @@ from quizzes.rulings.values import plain
 from rules.engine import Catalog
 
 Claim = dict[str, Any]
-SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other")
+SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other", "kind", "ability")
 OWN_KINDS = {"finds", "found_count"}  # asked by their own kinds, not as single values
 MAX_STATEMENTS = 6
 RULE_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?\b")
