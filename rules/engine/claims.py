@@ -15,6 +15,7 @@ from .resolver import Resolution, TurnRecord
 from .scenario import Scenario
 from .state import CardInstance
 from .verdict import Verdict
+from .words import plural
 
 CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # claim: (required subject keys, optional subject keys)
@@ -610,7 +611,7 @@ def _counters(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     card = ev.scenario.state.card(label)
     count = card.counters.get(kind, 0)
     return Verdict(
-        count, "122.1", f"{card.name} has {count} {kind} counter(s); nothing changes that."
+        count, "122.1", f"{card.name} has {plural(count, f'{kind} counter')}; nothing changes that."
     )
 
 
@@ -728,8 +729,8 @@ def _range_of_influence(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return Verdict(
         within,
         "801.2",
-        f"{player}'s range of influence is {reach} seat(s): the players that many seats away or "
-        f"closer, and {player}{left_note}.",
+        f"{player}'s range of influence is {plural(reach, 'seat')}: the players that many seats "
+        f"away or closer, and {player}{left_note}.",
     )
 
 
@@ -759,7 +760,7 @@ def _seats_between(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return Verdict(
         apart,
         "801.2",
-        f"{other} sits {apart} seat(s) from {player}{inside}{note}.",
+        f"{other} sits {plural(apart, 'seat')} from {player}{inside}{note}.",
     )
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import ScenarioError
 from .verdict import Verdict
+from .words import plural
 
 if TYPE_CHECKING:
     from .cards import Filter
@@ -264,8 +265,9 @@ def check_cost(
             check.blocked = Verdict(
                 False,
                 "118.3",
-                f"{card.name} has {card.counters.get(part.counter, 0)} {part.counter} "
-                f"counter(s), fewer than the {part.count} the cost removes.",
+                f"{card.name} has "
+                f"{plural(card.counters.get(part.counter, 0), part.counter + ' counter')}, fewer "
+                f"than the {part.count} the cost removes.",
             )
         elif part.chooses:
             usable = eligible(state, card, part, controller)
@@ -274,7 +276,7 @@ def check_cost(
                 check.blocked = Verdict(
                     False,
                     "118.3",
-                    f"The cost \u201c{part.text}\u201d needs {part.count} card(s); "
+                    f"The cost \u201c{part.text}\u201d needs {plural(part.count, 'card')}; "
                     f"{controller} has only {len(usable)}.",
                 )
             check.options.append((part, usable))

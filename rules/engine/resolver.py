@@ -34,6 +34,7 @@ from .search import (
 )
 from .state import ZONES, CardInstance, GameState
 from .verdict import Verdict
+from .words import plural
 
 NAME_NOT_IN_GAME = "(a name no card in this game has)"
 DESTINATION_ZONE = {
@@ -352,7 +353,7 @@ def _pay_choosing_part(
     if not run.in_history and picked and len(picked) < part.count:
         raise ScenarioError(
             f"choices.{controller}.cost",
-            f"the cost “{part.text}” needs {part.count} card(s); {len(picked)} named",
+            f"the cost “{part.text}” needs {plural(part.count, 'card')}; {len(picked)} named",
         )
     certain = picked or ([c.label for c in usable] if len(usable) == part.count else [])
     for other in usable:
@@ -365,7 +366,7 @@ def _pay_choosing_part(
                 run.result.tapped_after[other.label] = Verdict(
                     "tapped or untapped",
                     "602.2b",
-                    f"{controller} chooses which untapped permanent(s) to tap for "
+                    f"{controller} chooses which untapped permanents to tap for "
                     f"“{part.text}”; {other.name} may be one.",
                 )
             continue
@@ -430,7 +431,7 @@ def _change_counters(
     before = run.result.counters.get(key)
     total = max(0, (before.value if before else card.counters.get(kind, 0)) + amount)
     run.result.counters[key] = Verdict(
-        total, rule, f"{card.name} has {total} {kind} counter(s) after {why}."
+        total, rule, f"{card.name} has {plural(total, f'{kind} counter')} after {why}."
     )
 
 
@@ -597,7 +598,7 @@ def _enters_with_counters(run: _Run, card: CardInstance, definition: CardDefinit
         run.result.counters[key] = Verdict(
             amount,
             "107.3m" if count == "X" else "122.6",
-            f"{card.name} enters with {amount} {static.spec['kind']} counter(s)"
+            f"{card.name} enters with {plural(amount, static.spec['kind'] + ' counter')}"
             + (f": X is the spell's X, {x or 0} (107.3m)." if count == "X" else "."),
         )
 
@@ -649,7 +650,7 @@ def _draw_cards(run: _Run, drawer: str, count: int) -> None:
                 "too many ways to dredge these draws: fix the dredge choices (702.52a)",
             )
     run.draws_made[drawer] = run.draws_made.get(drawer, 0) + count
-    run.result.explanation.append(f"{drawer} would draw {count} card(s).")
+    run.result.explanation.append(f"{drawer} would draw {plural(count, 'card')}.")
     moved = sorted({label for line in lines for label in line.ends})
     for label in moved:
         card = run.state.card(label)
@@ -668,7 +669,7 @@ def _draw_cards(run: _Run, drawer: str, count: int) -> None:
         previous = run.result.mills.get(drawer)
         total = n + (previous.value if previous else 0)
         run.result.mills[drawer] = Verdict(
-            total, "702.52a", f"Dredge mills {n} card(s) instead of the draw."
+            total, "702.52a", f"Dredge mills {plural(n, 'card')} instead of the draw."
         )
 
 
@@ -696,8 +697,8 @@ def _record_can_dredge(run: _Run, drawer: str, library: list[CardInstance]) -> N
             run.result.dredge[card.label] = Verdict(
                 True,
                 "702.52a",
-                f"{drawer} has {len(library)} "
-                f"card(s) in library, at least the {dredge} dredge needs.",
+                f"{drawer} has {plural(len(library), 'card')} in library, at least the {dredge} "
+                "dredge needs.",
             )
         else:
             run.result.dredge[card.label] = Verdict(
@@ -1051,7 +1052,7 @@ def _explain_search(run: _Run, space: SearchSpace) -> None:
         text += f"; only the {space.portion.value} of the library ({space.portion.rule})"
     low, high = space.found_count.value
     run.result.explanation.append(
-        f"{text}; finds {low} to {high} card(s) ({space.found_count.rule})."
+        f"{text}; finds {low} to {plural(high, 'card')} ({space.found_count.rule})."
     )
 
 
@@ -1298,11 +1299,11 @@ def _split_zones(space: SearchSpace, destination: str) -> tuple[str, dict[str, s
     rest = DESTINATION_ZONE.get(space.split["rest"], space.split["rest"])
     if space.found_count.value[1] <= count:
         return "608.2c", {
-            destination: f"At most {count} card(s) can be found, and the effect puts "
+            destination: f"At most {plural(count, 'card')} can be found, and the effect puts "
             f"{count} of the found cards into the {destination}, so a found card goes there.",
         }
     return "608.2c", {
-        destination: f"{space.searcher} chooses which {count} found card(s) go to the "
+        destination: f"{space.searcher} chooses which {plural(count, 'found card')} go to the "
         f"{destination}",
         rest: f"and which go to the {rest}.",
     }
@@ -1330,8 +1331,9 @@ def _apply_split(
         if rest_fixed:
             raise ScenarioError(
                 f"{where}.{rest}",
-                f"only {len(found)} card(s) found: the effect puts {count} found card(s) into "
-                f"the {destination} before any go to the {rest} (608.2c)",
+                f"only {plural(len(found), 'card')} found: the effect puts "
+                f"{plural(count, 'found card')} into the {destination} before any go to the {rest} "
+                "(608.2c)",
             )
         for label in found:
             card = run.state.card(label)
@@ -1339,9 +1341,9 @@ def _apply_split(
                 card,
                 destination,
                 "608.2c",
-                f"Only {len(found)} card(s) found, and the effect puts {count} of them into the "
-                f"{destination} first, so {card.name} goes there (Cultivate ruling: if you find "
-                "only one basic land card, you put it onto the battlefield tapped).",
+                f"Only {plural(len(found), 'card')} found, and the effect puts {count} of them "
+                f"into the {destination} first, so {card.name} goes there (Cultivate ruling: if "
+                "you find only one basic land card, you put it onto the battlefield tapped).",
             )
         return
     if first_fixed is not None:
@@ -1356,8 +1358,8 @@ def _apply_split(
                 card,
                 {destination, rest},
                 "608.2c",
-                f"{card.name} is found; {who} chooses which {count} found card(s) go to the "
-                f"{destination} and which go to the {rest}.",
+                f"{card.name} is found; {who} chooses which {plural(count, 'found card')} go to "
+                f"the {destination} and which go to the {rest}.",
             )
         return
     if len(first) != count or (
@@ -1470,12 +1472,14 @@ def _do_mill(run: _Run, spec: Mapping[str, Any], path: str) -> None:
             verdict = Verdict(
                 len(milled),
                 "701.17b",
-                f"{player} has only {len(milled)} card(s) in "
+                f"{player} has only {plural(len(milled), 'card')} in "
                 f"library, so milling {count} mills as many as possible.",
             )
         else:
             verdict = Verdict(
-                count, "701.17a", f"{player} mills {count} card(s) from the top of the library."
+                count,
+                "701.17a",
+                f"{player} mills {plural(count, 'card')} from the top of the library.",
             )
         previous = run.result.mills.get(player)
         if previous is not None:
@@ -1583,7 +1587,7 @@ def _do_reveal_hand(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     player = run.players_for(spec["who"], path)[0]
     run.revealed_hand = player
     run.result.explanation.append(
-        f"{player} reveals their hand ({len(run.zones[(player, 'hand')])} card(s))."
+        f"{player} reveals their hand ({plural(len(run.zones[(player, 'hand')]), 'card')})."
     )
 
 
@@ -1667,7 +1671,7 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                     chosen_to,
                     "701.23b",
                     f"{opponent} must choose {count} of the "
-                    f"{len(found)} found card(s), so {card.name} goes to the {chosen_to}.",
+                    f"{plural(len(found), 'found card')}, so {card.name} goes to the {chosen_to}.",
                 )
             else:
                 run.move(
@@ -1740,7 +1744,7 @@ def _do_discard(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 f"{card.name} is in {player}'s hand when a card is discarded, so it may be "
                 "the one discarded.",
             )
-        run.result.explanation.append(f"{player} discards {count} card(s).")
+        run.result.explanation.append(f"{player} discards {plural(count, 'card')}.")
 
 
 def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
@@ -1758,7 +1762,8 @@ def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         run.consumed.add((player, "take"))
         least = 0 if spec["up_to"] else min(spec["take"], len(fitting))
         run.result.explanation.append(
-            f"{player} looks at the top {len(looked)} card(s) of their library (not a search)."
+            f"{player} looks at the top {plural(len(looked), 'card')} of their library "
+            "(not a search)."
         )
         if fixed is not None:
             where = f"choices.{player}.take"

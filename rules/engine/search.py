@@ -16,6 +16,7 @@ from .effects import ActiveEffect
 from .errors import ScenarioError
 from .state import HIDDEN_ZONES, CardInstance
 from .verdict import Verdict, merge_values
+from .words import plural
 
 Names = Mapping[str, str | None]
 
@@ -193,7 +194,7 @@ def _quantity_branch(
             finds[card.label] = Verdict(
                 "must",
                 "701.23d",
-                f"The search is for {low} card(s) with no stated quality and "
+                f"The search is for {plural(low, 'card')} with no stated quality and "
                 f"only {total} can be found, so {card.name} must be found.",
             )
         else:
@@ -277,7 +278,7 @@ def _quality_branch(
                     "must",
                     "701.23b",
                     f"{card.name} is in a public zone and the search must find "
-                    f"{low} such card(s), so it must be found."
+                    f"{plural(low, 'such card')}, so it must be found."
                     if every_one
                     else f"{card.name} is {with_article(description)} in a public zone "
                     f"({_zone_of(card)}); the search is for {count} and there are no more "
@@ -294,8 +295,7 @@ def _quality_branch(
                 verdict = Verdict(
                     "may",
                     "701.23b",
-                    f"{card.name} qualifies; the searcher chooses which qualifying card(s) to "
-                    "find.",
+                    f"{card.name} qualifies; the searcher chooses which qualifying cards to find.",
                 )
             shared[key] = verdict
         finds[card.label] = verdict
@@ -695,7 +695,7 @@ def check_found_set(
             return Verdict(
                 False,
                 space.found_count.rule,
-                f"At most {high} card(s) can be found; {len(in_space)} were chosen.",
+                f"At most {plural(high, 'card')} can be found; {len(in_space)} were chosen.",
             )
         searching = space.status.value == "must" or bool(in_space) or space.performed == "yes"
         floor = space.min_if_searching if searching else 0
@@ -703,7 +703,7 @@ def check_found_set(
             return Verdict(
                 False,
                 space.found_count.rule,
-                f"At least {floor} card(s) must be found: {space.found_count.reason}",
+                f"At least {plural(floor, 'card')} must be found: {space.found_count.reason}",
             )
         if space.room_required is not None and searching:
             room, publics = space.room_required
