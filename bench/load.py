@@ -138,6 +138,18 @@ def fill(form: Form, rng: random.Random) -> list[tuple[str, str]]:
         else:
             data.append((name, item.get("value", "")))
     data += [(name, rng.choice(values)) for name, values in radios.items()]
+    # An order is asked with one place per player (order_0, order_1, ...): a person gives each
+    # player a different place, so the form is never refused for a repeated place.
+    places = [
+        item
+        for item in form.fields
+        if item["tag"] == "select" and item["name"].startswith("order_")
+    ]
+    if places:
+        shuffled = [value for value in places[0]["options"] if value != ""]
+        rng.shuffle(shuffled)
+        chosen = dict(zip((item["name"] for item in places), shuffled, strict=False))
+        data = [(name, chosen.get(name, value)) for name, value in data]
     return data
 
 
