@@ -44,10 +44,16 @@ class AuthoringError(ValueError):
 
 
 def is_instructor(user) -> bool:
-    """Staff, or a member of the Instructors group (the demo instructor is both)."""
+    """Staff, or a member of the Instructors group (the demo instructor is both). The answer is
+    kept on the user object, as Django's permission cache is, so a request asks once (the
+    page's check and the navigation's)."""
     if not user.is_authenticated or not user.is_active:
         return False
-    return user.is_staff or user.groups.filter(name=INSTRUCTORS_GROUP).exists()
+    if user.is_staff:
+        return True
+    if not hasattr(user, "_instructor_cache"):
+        user._instructor_cache = user.groups.filter(name=INSTRUCTORS_GROUP).exists()
+    return user._instructor_cache
 
 
 # Lookups that enforce ownership.

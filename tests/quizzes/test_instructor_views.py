@@ -77,10 +77,10 @@ def test_a_scenario_of_another_bank_is_a_404(teacher_client, instructor, own_ban
     assert teacher_client.get(url).status_code == 404
 
 
-def test_the_nav_links_banks_for_staff_only(client, teacher_client):
-    assert reverse("bank_index") not in teacher_client.get(reverse("home")).content.decode()
-    client.force_login(UserFactory(username="staffer", is_staff=True))
-    assert reverse("bank_index") in client.get(reverse("home")).content.decode()
+def test_the_nav_links_banks_for_instructors_only(client, teacher_client):
+    assert reverse("bank_index") in teacher_client.get(reverse("home")).content.decode()
+    client.force_login(UserFactory(username="learner"))
+    assert reverse("bank_index") not in client.get(reverse("home")).content.decode()
 
 
 # Banks.
