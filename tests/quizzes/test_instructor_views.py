@@ -86,6 +86,13 @@ def test_the_nav_links_banks_for_instructors_only(client, teacher_client):
 # Banks.
 
 
+def test_the_bank_forms_help_text_shows_the_tags_and_opens_none(teacher_client):
+    page = teacher_client.get(reverse("bank_create")).content.decode()
+    assert "<code>&lt;em&gt;</code>, <code>&lt;strong&gt;</code>, lists, links" in page
+    for tag in ("em", "strong", "code"):  # an unclosed tag would style the rest of the page
+        assert page.count(f"<{tag}>") == page.count(f"</{tag}>")
+
+
 def test_create_a_bank(teacher_client, instructor):
     response = teacher_client.post(
         reverse("bank_create"),
@@ -233,6 +240,22 @@ def test_editing_bumps_the_version_and_flags_a_disagreement(teacher_client, inst
     scenario.refresh_from_db()
     assert scenario.version == 2
     assert scenario.engine_status == Scenario.EngineStatus.DISAGREES
+
+
+def saved_note(page: str) -> str:
+    return page.split('<p class="saved-note', 1)[1].split("</p>", 1)[0]
+
+
+def test_the_saved_note_is_green_only_when_the_engine_agrees(teacher_client, instructor, own_bank):
+    scenario = saved_scenario(instructor, own_bank)
+    url = reverse("scenario_edit", args=[own_bank.slug, scenario.slug])
+    agreed = saved_note(teacher_client.get(url + "?saved=1").content.decode())
+    assert "is-flagged" not in agreed and "Engine agrees with the stored ruling" in agreed
+    changed = text(expect=[{"claim": "shuffles", "player": "Alice", "value": "no"}])
+    response = teacher_client.post(url, {"document": changed})
+    disagreed = saved_note(teacher_client.get(response["Location"]).content.decode())
+    assert disagreed.startswith(' is-flagged"')  # red, not the green of a clean save
+    assert "Saved (version 2), but check it: engine disagrees with the stored ruling" in disagreed
 
 
 def test_questions_no_longer_generated_are_deactivated(instructor, own_bank):
