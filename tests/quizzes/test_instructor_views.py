@@ -302,3 +302,27 @@ def test_lint_runs_the_engine_afresh(teacher_client, instructor, own_bank):
     assert "invalid" in page and "unknown card" in page
     scenario.refresh_from_db()
     assert scenario.engine_status == Scenario.EngineStatus.AGREES  # the lint saves nothing
+
+
+@pytest.mark.parametrize(
+    ("claim", "value", "hint"),
+    [
+        ({"claim": "found_count", "searcher": "Alice"}, 99, "give the fewest and the most"),
+        ({"claim": "found_count", "searcher": "Alice"}, [1, True], "give the fewest and the most"),
+        ({"claim": "shuffles", "player": "Alice"}, "yes", None),  # a choice: the engine's words
+    ],
+)
+def test_a_stored_value_of_the_wrong_shape_is_refused_with_its_place(
+    teacher_client, own_bank, claim, value, hint
+):
+    changed = text(expect=[claim | {"value": value}])
+    response = teacher_client.post(
+        reverse("scenario_create", args=[own_bank.slug]), {"document": changed}
+    )
+    if hint is None:
+        assert response.status_code == 302
+        return
+    page = response.content.decode()
+    assert response.status_code == 400 and not Scenario.objects.exists()
+    # refused with its place, not saved and then a 500 on every later visit
+    assert f"at <code>expect[0].value</code>:</p>\n      <p>{hint}" in page
