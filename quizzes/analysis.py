@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from django.db.models import Case, Count, F, IntegerField, Min, OuterRef, Subquery, Sum, When
+from django.db.models import Case, Count, F, IntegerField, OuterRef, Subquery, Sum, When
 from django.db.models.functions import Coalesce
 
 from quizzes.models import Bank, Question, Response
@@ -52,13 +52,7 @@ class ItemStats:
 
 def first_responses(bank: Bank):
     """Each learner's first response to each question of `bank`."""
-    firsts = (
-        Response.objects.filter(question__bank=bank)
-        .values("user", "question")
-        .annotate(first_id=Min("id"))
-        .values("first_id")
-    )
-    return Response.objects.filter(id__in=firsts)
+    return Response.objects.filter(question__bank=bank).first_attempts()
 
 
 def _sums(bank: Bank) -> dict[int, dict[str, int]]:

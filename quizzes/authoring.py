@@ -24,6 +24,7 @@ from quizzes.loading.read import TUTOR_KEYS
 from quizzes.models import Bank, Question, Scenario
 from quizzes.rulings import Ruling, asked_claim, ruling_of_spec
 from quizzes.rulings.board import Board
+from quizzes.rulings.claims import NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.generate import GeneratedQuestion, questions_for
 from rules.engine import Catalog, ScenarioError, parse_scenario
 from rules.models import Card, Rule
@@ -44,10 +45,16 @@ class AuthoringError(ValueError):
 
 
 def is_instructor(user) -> bool:
-    """Staff, or a member of the Instructors group (the demo instructor is both)."""
+    """Staff, or a member of the Instructors group (the demo instructor is both). The answer is
+    kept on the user object, as Django's permission cache is, so a request asks once (the
+    page's check and the navigation's)."""
     if not user.is_authenticated or not user.is_active:
         return False
-    return user.is_staff or user.groups.filter(name=INSTRUCTORS_GROUP).exists()
+    if user.is_staff:
+        return True
+    if not hasattr(user, "_instructor_cache"):
+        user._instructor_cache = user.groups.filter(name=INSTRUCTORS_GROUP).exists()
+    return user._instructor_cache
 
 
 # Lookups that enforce ownership.
@@ -187,10 +194,41 @@ def read_document(raw: Any, catalog: Catalog, where: str = "") -> ScenarioDocume
         parse_scenario(spec, catalog)
     except ScenarioError as error:
         raise AuthoringError(_at(where, error.path), error.message) from error
+    _check_stored_values(spec.get("expect") or [], _at(where, "expect"))
+    _check_stored_values(stored_expect, _at(where, "stored_expect"))
     questions = raw.get("questions")
     if questions is not None:
         _check_questions(spec, questions, catalog, _at(where, "questions"))
     return ScenarioDocument(spec, stored_ruling, stored_expect, questions)
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# What a stored value must be for the claim's answer (claims.py), so it can be shown and compared.
+VALUE_SHAPES = {
+    RANGE: (
+        lambda v: isinstance(v, list) and len(v) == 2 and all(_is_count(n) for n in v),
+        "give the fewest and the most as two numbers, e.g. [1, 1]",
+    ),
+    NUMBER: (_is_count, "give a whole number"),
+    ORDER: (lambda v: isinstance(v, list), "give the players' names in order, as a list"),
+    PLAYERS: (lambda v: isinstance(v, list), "give the players' names as a list"),
+}
+
+
+def _check_stored_values(claims: list, where: str) -> None:
+    """A stored value of the wrong shape (`found_count: 99`) is refused with its place, rather
+    than saved and then failing every page that words it."""
+    for index, claim in enumerate(claims):
+        try:
+            answer = claim_text(claim.get("claim")).answer
+        except KeyError:
+            continue  # a claim the table lacks: the engine's own check names it
+        fits, hint = VALUE_SHAPES.get(answer, (lambda v: True, ""))
+        if "value" in claim and not fits(claim["value"]):
+            raise AuthoringError(f"{where}[{index}].value", hint)
 
 
 def _check_questions(spec: dict, questions: Any, catalog: Catalog, where: str) -> None:

@@ -55,16 +55,24 @@ def do_join(user, cohort: Cohort) -> bool:
 
 
 def members_of(cohort: Cohort):
-    """The cohort's learners, each with answers, right answers and the last answer on the
-    cohort's banks (one query)."""
-    on_banks = Q(responses__question__bank__in=cohort.banks.values("pk"))
+    """The cohort's learners, each with, on the cohort's banks: first answers (one per question)
+    and how many were right, repeat answers and how many were right, and the last answer (one
+    query)."""
+    bank_ids = cohort.banks.values("pk")
+    on_banks = Q(responses__question__bank__in=bank_ids)
+    firsts = Response.objects.filter(question__bank__in=bank_ids).first_attempts()
+    first = on_banks & Q(responses__in=firsts.values("pk"))
+    right = Q(responses__correct=True)
     return (
         get_user_model()
         .objects.filter(cohort_memberships__cohort=cohort)
         .annotate(
             joined_at=Max("cohort_memberships__joined_at"),
             answers=Count("responses", filter=on_banks),
-            right=Count("responses", filter=on_banks & Q(responses__correct=True)),
+            first_answers=Count("responses", filter=first),
+            first_right=Count("responses", filter=first & right),
+            repeats=Count("responses", filter=on_banks & ~first),
+            repeats_right=Count("responses", filter=on_banks & ~first & right),
             last_answer=Max("responses__created_at", filter=on_banks),
         )
         .order_by("username")
@@ -90,6 +98,7 @@ def member_progress(cohort: Cohort, member) -> MemberProgress:
     recent = (
         Response.objects.owned_by(member)
         .filter(question__bank__in=bank_ids)
+        .with_repeat_flag()
         .select_related("question__scenario")[:20]
     )
     return MemberProgress(member, rules, recent)

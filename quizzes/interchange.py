@@ -7,7 +7,7 @@ the field: `week-3.json: scenarios[2].zones.Nadia.library[0]: unknown card 'Isln
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -168,7 +168,29 @@ def _board_html(ruling: rulings.Ruling) -> str:
         )
     if players:
         parts.append(f"<ul>{''.join(players)}</ul>")
+    parts.append(_card_texts_html(board))
     return "".join(parts)
+
+
+def _card_texts_html(board) -> str:
+    """Each card on the board (and the one resolving) once, with its cost, type and text: a
+    custom card is answerable in Moodle too."""
+    cards = list(board.cards.values())
+    if board.resolving and board.resolving.card:
+        cards.insert(0, board.resolving.card)
+    seen, items = set(), []
+    for card in cards:
+        if card.name in seen:
+            continue
+        seen.add(card.name)
+        cost = f" {card.mana_cost}" if card.mana_cost else ""
+        line = f"<strong>{html_escape(card.name)}</strong>{html_escape(cost)}"
+        if card.type_line:
+            line += f" ({html_escape(card.type_line)})"
+        if card.oracle:
+            line += ": " + html_escape(card.oracle).replace("\n", "<br>")
+        items.append(f"<li>{line}</li>")
+    return f"<p>Card text:</p><ul>{''.join(items)}</ul>" if items else ""
 
 
 def moodle_questions(question: Question, catalog: Catalog) -> list[MoodleQuestion]:
@@ -192,22 +214,54 @@ def _question_xml(item: MoodleQuestion) -> str:
         "    <penalty>0.3333333</penalty>",
         "    <hidden>0</hidden>",
     ]
+    choices = item.kind in ("multichoice", "multichoiceset")
     if item.kind == "multichoice":
+        lines.append(f"    <single>{'true' if item.single else 'false'}</single>")
+    if choices:
         lines += [
-            f"    <single>{'true' if item.single else 'false'}</single>",
             "    <shuffleanswers>true</shuffleanswers>",
             "    <answernumbering>abc</answernumbering>",
         ]
-    text_format = ' format="html"' if item.kind == "multichoice" else ' format="moodle_auto_format"'
+    if item.kind == "multichoiceset":  # the elements its importer reads (qtype_multichoiceset)
+        lines += [
+            '    <correctfeedback format="html"><text></text></correctfeedback>',
+            '    <incorrectfeedback format="html"><text></text></incorrectfeedback>',
+            "    <shownumcorrect/>",
+        ]
+    text_format = ' format="html"' if choices else ' format="moodle_auto_format"'
     for fraction, text in item.answers:
-        body = _cdata(f"<p>{html_escape(text)}</p>") if item.kind == "multichoice" else (
-            _xml_text(text))  # fmt: skip
+        body = _cdata(f"<p>{html_escape(text)}</p>") if choices else _xml_text(text)
         lines.append(f'    <answer fraction="{fraction}"{text_format}><text>{body}</text>')
         if item.kind == "numerical":
             lines.append("      <tolerance>0</tolerance>")
         lines.append("    </answer>")
     lines.append("  </question>")
     return "\n".join(lines)
+
+
+MOODLE_NAME_LENGTH = 255  # the question table's name column
+
+
+def _named_uniquely(made_by_question) -> list[MoodleQuestion]:
+    """Every Moodle question with a name of its own in the bank: a repeated name takes its Tutor
+    question's key, then a number if even that repeats (a quiz lists questions by name)."""
+    counts: dict[str, int] = {}
+    for _, made in made_by_question:
+        for item in made:
+            counts[item.name] = counts.get(item.name, 0) + 1
+    named, taken = [], set()
+    for question, made in made_by_question:
+        for item in made:
+            name = item.name
+            if counts[name] > 1:
+                name = f"{name} [{question.key or question.pk}]"
+            base, number = name[: MOODLE_NAME_LENGTH - 6], 2
+            name = base
+            while name in taken:
+                name, number = f"{base} ({number})", number + 1
+            taken.add(name)
+            named.append(replace(item, name=name))
+    return named
 
 
 def export_moodle(bank: Bank, catalog: Catalog | None = None) -> str:
@@ -220,7 +274,7 @@ def export_moodle(bank: Bank, catalog: Catalog | None = None) -> str:
         f"    <category><text>$course$/top/Tutor/{_xml_text(bank.title)}</text></category>",
         "  </question>",
     ]
-    skipped = []
+    skipped, made_by_question = [], []
     questions = Question.objects.filter(bank=bank, is_active=True).select_related("scenario")
     for question in questions.order_by("scenario__title", "position", "id"):
         try:
@@ -229,7 +283,8 @@ def export_moodle(bank: Bank, catalog: Catalog | None = None) -> str:
             made = []
         if not made:
             skipped.append(question.key or str(question.pk))
-        blocks.extend(_question_xml(item) for item in made)
+        made_by_question.append((question, made))
+    blocks.extend(_question_xml(item) for item in _named_uniquely(made_by_question))
     if skipped:
         names = ", ".join(skipped).replace("--", "- -")
         blocks.append(f"  <!-- not exported (no single key, e.g. pick a legal set): {names} -->")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.html import format_html
 
 from quizzes.models import Bank, Cohort
 
@@ -13,8 +14,13 @@ class BankForm(forms.ModelForm):
         fields = ["title", "description", "visibility"]
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
         help_texts = {
-            "description": "Shown to learners. Light formatting (<em>, <strong>, lists, links) is "
-            "kept; anything else is removed.",
+            # help text is rendered as HTML: the tag names are escaped, else they open tags
+            "description": format_html(
+                "Shown to learners. Light formatting (<code>{}</code>, <code>{}</code>, lists, "
+                "links) is kept; anything else is removed.",
+                "<em>",
+                "<strong>",
+            ),
             "visibility": "Shared banks are open to the learners of cohorts you assign them to.",
         }
 

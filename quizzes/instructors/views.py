@@ -146,6 +146,7 @@ def scenario_edit(
         shown = authoring.preview(text)
         context = _scenario_page(bank, scenario, form, shown)
         context["saved"] = scenario is not None and "saved" in request.GET
+        context["flagged"] = scenario is not None and scenario.engine_status in authoring.FLAGGED
         return render(request, SCENARIO_PAGE, context)
     form = ScenarioDocumentForm(request.POST)
     if form.is_valid():

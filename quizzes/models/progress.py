@@ -111,6 +111,22 @@ class ResponseQuerySet(models.QuerySet):
     def owned_by(self, user) -> ResponseQuerySet:
         return self.filter(user=user)
 
+    def first_attempts(self) -> ResponseQuerySet:
+        """Each learner's first response to each question among these; later ones are repeats,
+        which neither item analysis nor a first-time score counts."""
+        first_ids = (
+            self.order_by().values("user", "question").annotate(first_id=models.Min("id"))
+        ).values("first_id")
+        return self.filter(id__in=first_ids)
+
+    def with_repeat_flag(self) -> ResponseQuerySet:
+        """Each response with `is_repeat`: the learner had answered its question before."""
+        earlier = Response.objects.filter(
+            user=models.OuterRef("user"), question=models.OuterRef("question"),
+            id__lt=models.OuterRef("id"),
+        )  # fmt: skip
+        return self.annotate(is_repeat=models.Exists(earlier))
+
 
 class Response(models.Model):
     """One answer to one question in one attempt, with the verdict the engine gave."""

@@ -29,9 +29,28 @@ class AnswerError(ValueError):
     """The answer does not fit the question (wrong shape, unknown card)."""
 
 
+# Moodle's grade list (`question_bank::fraction_options_full`, lib/questionlib.php): its XML
+# importer refuses an answer whose fraction is not within 0.00001 of one of these or of their
+# negatives (`match_grade_options`, question/format.php), so a question with one is lost.
+MOODLE_GRADES = (
+    1.0, 0.9, 0.8333333, 0.8, 0.75, 0.7, 0.6666667, 0.6, 0.5, 0.4, 0.3333333, 0.3, 0.25, 0.2,
+    0.1666667, 0.1428571, 0.125, 0.1111111, 0.1, 0.05, 0.0,
+)  # fmt: skip
+
+
+def moodle_grade(percent: float) -> str | None:
+    """`percent` as Moodle XML writes a fraction ("33.33333"), or None when its importer would
+    refuse it (1/11 = 9.09091 is on no list)."""
+    for grade in MOODLE_GRADES:
+        for signed in (grade, -grade):
+            if abs(percent / 100 - signed) < 0.00001:
+                return _fraction(signed * 100)
+    return None
+
+
 @dataclass
 class MoodleQuestion:
-    kind: str  # multichoice, truefalse, numerical
+    kind: str  # multichoice, multichoiceset (all or nothing), truefalse, numerical
     name: str
     html: str
     feedback: str
@@ -430,11 +449,15 @@ class MultipleChoice(QuestionKind):
         false_count = len(statements) - true_count
         if not true_count:
             return YesNo().moodle(ruling, name, html)
-        answers = [
-            (_fraction(100 / true_count) if truth else _fraction(-100 / max(false_count, 1)), text)
-            for text, truth, _ in statements
-        ]
-        return [MoodleQuestion("multichoice", name, html, feedback, answers, single=False)]
+        right, wrong = moodle_grade(100 / true_count), moodle_grade(-100 / max(false_count, 1))
+        if right is not None and wrong is not None:
+            answers = [(right if truth else wrong, text) for text, truth, _ in statements]
+            return [MoodleQuestion("multichoice", name, html, feedback, answers, single=False)]
+        # Shares off Moodle's grade list: all or nothing instead, as Tutor counts a right answer
+        # (qtype_multichoiceset: full marks for exactly the true statements, else none).
+        answers = [("100" if truth else "0", text) for text, truth, _ in statements]
+        html += "<p>All or nothing: tick every true statement and no false one.</p>"
+        return [MoodleQuestion("multichoiceset", name, html, feedback, answers, single=False)]
 
 
 def _fraction(value: float) -> str:

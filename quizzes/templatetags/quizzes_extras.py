@@ -6,6 +6,8 @@ import nh3
 from django import template
 from django.utils.safestring import mark_safe
 
+from quizzes import authoring
+
 register = template.Library()
 
 
@@ -32,3 +34,9 @@ AUTHORED_TAGS = {"a", "blockquote", "br", "code", "em", "li", "ol", "p", "strong
 def authored(text: str) -> str:
     """Instructor-written text, sanitised with nh3 (an allow-list) and then safe to render."""
     return mark_safe(nh3.clean(text or "", tags=AUTHORED_TAGS, link_rel="noopener noreferrer"))
+
+
+@register.filter
+def is_instructor(user: Any) -> bool:
+    """Whether the navigation offers the instructors' pages (the pages check it again)."""
+    return authoring.is_instructor(user)

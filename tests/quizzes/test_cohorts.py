@@ -124,9 +124,47 @@ def test_progress_of_members_on_the_cohorts_banks(
     page = teacher_client.get(reverse("cohort_detail", args=[cohort.pk])).content.decode()
     assert "learner" in page and "someone-else" not in page
     member = cohorts.members_of(cohort).get()
-    assert (member.answers, member.right) == (1, 1)
+    assert (member.answers, member.first_answers, member.first_right) == (1, 1, 1)
     detail = teacher_client.get(reverse("cohort_member", args=[cohort.pk, learner.pk]))
     assert "701.23b" in detail.content.decode() and detail.status_code == 200
+
+
+@pytest.fixture
+def repeated(learner, cohort, own_bank, scenario, search_rule):
+    """The learner misses a question, then answers it right twice; a second one right once."""
+    cohorts.do_join(learner, cohort)
+    missed = make_question(scenario, own_bank, rules=[search_rule], key="missed")
+    for right in (False, True, True):
+        answer(learner, missed, right=right)
+    answer(learner, make_question(scenario, own_bank, key="known"), right=True)
+    return missed
+
+
+def test_first_attempts_and_repeats_are_told_apart(teacher_client, cohort, repeated):
+    member = cohorts.members_of(cohort).get()
+    assert member.answers == 4
+    assert (member.first_answers, member.first_right) == (2, 1)  # not 4 answers, 75% right
+    assert (member.repeats, member.repeats_right) == (2, 2)
+    page = teacher_client.get(reverse("cohort_detail", args=[cohort.pk])).content.decode()
+    row = page.split('<th scope="row">', 1)[1].split("</tr>", 1)[0]
+    cells = [cell.split("</td>", 1)[0] for cell in row.split("<td>")[1:]]
+    assert cells[1:5] == ["2", "50% (1)", "2", "100% (2)"]
+    assert "Right first time" in page and "Repeat answers" in page
+
+
+def test_recent_answers_show_the_question_and_what_was_answered(
+    teacher_client, learner, cohort, repeated
+):
+    url = reverse("cohort_member", args=[cohort.pk, learner.pk])
+    page = teacher_client.get(url).content.decode()
+    recent = page.split('id="recent-title"', 1)[1]
+    assert recent.count("A cards question about Land Tutor.") == 4  # the prompt of each
+    assert recent.count("first attempt") == 2 and recent.count("repeat ·") == 2
+    # the first, wrong answer: what was asked, what the learner said, and the ruling
+    first = recent.rsplit("Wrong", 1)[1]
+    forest = "Must, may or can&#x27;t the Forest on top of Alice&#x27;s library be found?"
+    said = "answered <strong>can&#x27;t be found</strong>; the ruling: may be found (701.23b)"
+    assert f"{forest} — {said}" in first
 
 
 def test_a_non_member_or_another_instructors_cohort_is_a_404(

@@ -36,7 +36,8 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 RIGHT = {"claim_0": "may", "claim_1": "cannot"}  # Land Tutor: may fail to find the Forest (701.23b)
 WRONG = {"claim_0": "must", "claim_1": "may"}
-QUESTION_PAGE_QUERIES = 5  # session, user, sitting, item statuses, the item with its scenario
+# session, user, sitting, item statuses, the item with its scenario, is an instructor (the nav)
+QUESTION_PAGE_QUERIES = 6
 # the same, then the attempt's row lock and one UPDATE that keeps the answer, in a transaction
 # (a savepoint inside the test's transaction: two statements more)
 ANSWER_QUERIES = 9

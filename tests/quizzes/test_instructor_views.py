@@ -77,13 +77,20 @@ def test_a_scenario_of_another_bank_is_a_404(teacher_client, instructor, own_ban
     assert teacher_client.get(url).status_code == 404
 
 
-def test_the_nav_links_banks_for_staff_only(client, teacher_client):
-    assert reverse("bank_index") not in teacher_client.get(reverse("home")).content.decode()
-    client.force_login(UserFactory(username="staffer", is_staff=True))
-    assert reverse("bank_index") in client.get(reverse("home")).content.decode()
+def test_the_nav_links_banks_for_instructors_only(client, teacher_client):
+    assert reverse("bank_index") in teacher_client.get(reverse("home")).content.decode()
+    client.force_login(UserFactory(username="learner"))
+    assert reverse("bank_index") not in client.get(reverse("home")).content.decode()
 
 
 # Banks.
+
+
+def test_the_bank_forms_help_text_shows_the_tags_and_opens_none(teacher_client):
+    page = teacher_client.get(reverse("bank_create")).content.decode()
+    assert "<code>&lt;em&gt;</code>, <code>&lt;strong&gt;</code>, lists, links" in page
+    for tag in ("em", "strong", "code"):  # an unclosed tag would style the rest of the page
+        assert page.count(f"<{tag}>") == page.count(f"</{tag}>")
 
 
 def test_create_a_bank(teacher_client, instructor):
@@ -235,6 +242,22 @@ def test_editing_bumps_the_version_and_flags_a_disagreement(teacher_client, inst
     assert scenario.engine_status == Scenario.EngineStatus.DISAGREES
 
 
+def saved_note(page: str) -> str:
+    return page.split('<p class="saved-note', 1)[1].split("</p>", 1)[0]
+
+
+def test_the_saved_note_is_green_only_when_the_engine_agrees(teacher_client, instructor, own_bank):
+    scenario = saved_scenario(instructor, own_bank)
+    url = reverse("scenario_edit", args=[own_bank.slug, scenario.slug])
+    agreed = saved_note(teacher_client.get(url + "?saved=1").content.decode())
+    assert "is-flagged" not in agreed and "Engine agrees with the stored ruling" in agreed
+    changed = text(expect=[{"claim": "shuffles", "player": "Alice", "value": "no"}])
+    response = teacher_client.post(url, {"document": changed})
+    disagreed = saved_note(teacher_client.get(response["Location"]).content.decode())
+    assert disagreed.startswith(' is-flagged"')  # red, not the green of a clean save
+    assert "Saved (version 2), but check it: engine disagrees with the stored ruling" in disagreed
+
+
 def test_questions_no_longer_generated_are_deactivated(instructor, own_bank):
     scenario = saved_scenario(instructor, own_bank)
     saved_scenario_again = authoring.check_save_scenario(
@@ -279,3 +302,27 @@ def test_lint_runs_the_engine_afresh(teacher_client, instructor, own_bank):
     assert "invalid" in page and "unknown card" in page
     scenario.refresh_from_db()
     assert scenario.engine_status == Scenario.EngineStatus.AGREES  # the lint saves nothing
+
+
+@pytest.mark.parametrize(
+    ("claim", "value", "hint"),
+    [
+        ({"claim": "found_count", "searcher": "Alice"}, 99, "give the fewest and the most"),
+        ({"claim": "found_count", "searcher": "Alice"}, [1, True], "give the fewest and the most"),
+        ({"claim": "shuffles", "player": "Alice"}, "yes", None),  # a choice: the engine's words
+    ],
+)
+def test_a_stored_value_of_the_wrong_shape_is_refused_with_its_place(
+    teacher_client, own_bank, claim, value, hint
+):
+    changed = text(expect=[claim | {"value": value}])
+    response = teacher_client.post(
+        reverse("scenario_create", args=[own_bank.slug]), {"document": changed}
+    )
+    if hint is None:
+        assert response.status_code == 302
+        return
+    page = response.content.decode()
+    assert response.status_code == 400 and not Scenario.objects.exists()
+    # refused with its place, not saved and then a 500 on every later visit
+    assert f"at <code>expect[0].value</code>:</p>\n      <p>{hint}" in page

@@ -195,9 +195,8 @@ def test_counts_become_numerical(every_kind):
 
 def test_value_and_statements_carry_the_engines_answers(every_kind):
     root = moodle(every_kind)
-    value = [q for q in root.findall("question[@type='multichoice']")
-             if q.findtext("name/text").endswith(">")]  # fmt: skip
-    single, multiple = sorted(value, key=lambda q: q.findtext("single"), reverse=True)
+    # both named after the scenario alone, so each takes its question's key
+    single, multiple = named(root, "<friends> [value]")[0], named(root, "[multiple-choice]")[0]
     assert correct_answers(single) == ["yes"]  # Alice shuffles
     assert single.findtext("single") == "true" and multiple.findtext("single") == "false"
     fractions = [a.get("fraction") for a in multiple.findall("answer")]
@@ -221,3 +220,110 @@ def test_the_moodle_view_downloads(teacher_client, every_kind):
     response = teacher_client.get(reverse("bank_export_moodle", args=[every_kind.slug]))
     assert response.status_code == 200 and response["Content-Type"] == "application/xml"
     ET.fromstring(response.content)
+
+
+# Moodle's importer: the grade list it checks every answer's fraction against.
+
+
+def moodle_grade_list() -> set[float]:
+    """The list as Moodle's source describes it (lib/questionlib.php, above
+    `fraction_options_full`): p/q for q <= 6, p/10, 1/q for q <= 10, and 1/20, to 7 places."""
+    grades = {p / q for q in range(1, 7) for p in range(q + 1)}
+    grades |= {p / 10 for p in range(11)} | {1 / q for q in range(1, 11)} | {1 / 20}
+    return {round(grade, 7) for grade in grades}
+
+
+def importer_accepts(fraction: str) -> bool:
+    """`match_grade_options(..., 'error')` on the fraction the XML format reads (percent / 100)."""
+    value = float(fraction) / 100
+    return any(abs(value - s * g) < 0.00001 for g in moodle_grade_list() for s in (1, -1))
+
+
+def test_the_grade_list_is_moodles():
+    from quizzes.rulings.kinds import MOODLE_GRADES
+
+    assert set(MOODLE_GRADES) == moodle_grade_list() and len(MOODLE_GRADES) == 21
+
+
+TRUE_STATEMENTS = [  # what the engine concludes on Land Tutor's board
+    {"claim": "finds", "card": "f1", "proposed": "may"},
+    {"claim": "finds", "card": "s1", "proposed": "cannot"},
+    {"claim": "finds", "card": "i1", "proposed": "may"},
+    {"claim": "shuffles", "player": "Alice", "proposed": "yes"},
+]
+FALSE_STATEMENTS = [
+    {"claim": "finds", "card": "f1", "proposed": "must"},
+    {"claim": "finds", "card": "s1", "proposed": "may"},
+    {"claim": "finds", "card": "i1", "proposed": "cannot"},
+    {"claim": "shuffles", "player": "Alice", "proposed": "no"},
+]
+
+
+def statements_bank(bank, true_count: int, false_count: int):
+    claims = [TRUE_STATEMENTS[i % 4] for i in range(true_count)]
+    claims += [FALSE_STATEMENTS[i % 4] for i in range(false_count)]
+    scenario = Scenario.objects.create(
+        slug="statements", title="Statements", source="tests", spec=land_tutor_spec(), bank=bank
+    )
+    question = make_question(scenario, bank, kind=Question.Kind.MULTIPLE_CHOICE, key="many")
+    question.claims = claims
+    question.save()
+    return moodle(bank).findall("question")[1]
+
+
+@pytest.mark.parametrize(
+    ("true_count", "false_count", "kind"),
+    [
+        (1, 1, "multichoice"),
+        (3, 6, "multichoice"),
+        (7, 20, "multichoice"),
+        (11, 11, "multichoiceset"),  # the issue's 22 statements: 1/11 = 9.09091 is off the list
+        (2, 11, "multichoiceset"),  # the penalty share -1/11 is off the list too
+        (13, 1, "multichoiceset"),
+    ],
+)
+def test_multiple_answers_keep_to_moodles_grade_list(
+    instructor, own_bank, true_count, false_count, kind
+):
+    question = statements_bank(own_bank, true_count, false_count)
+    assert question.get("type") == kind
+    fractions = [answer.get("fraction") for answer in question.findall("answer")]
+    assert len(fractions) == true_count + false_count
+    assert all(importer_accepts(fraction) for fraction in fractions), fractions
+    positive = [float(f) for f in fractions if float(f) > 0]
+    assert len(positive) == true_count  # the true statements, and only they, earn marks
+    if kind == "multichoice":
+        assert question.findtext("single") == "false"
+        assert round(sum(positive) / 100, 2) == 1  # qtype_multichoice's "fractions add up" check
+    else:
+        assert set(fractions) == {"100", "0"} and question.find("single") is None
+        read = ("shuffleanswers", "answernumbering", "correctfeedback", "incorrectfeedback")
+        assert all(question.find(element) is not None for element in read)  # its importer's
+        assert "All or nothing" in question.findtext("questiontext/text")
+
+
+def test_every_exported_fraction_is_on_the_grade_list(every_kind):
+    answers = moodle(every_kind).findall("question/answer")
+    assert answers and all(importer_accepts(answer.get("fraction")) for answer in answers)
+
+
+def test_names_are_unique_in_the_bank(instructor, every_kind):
+    alone = len(moodle(every_kind).findall("question")) - 1
+    twin = Scenario.objects.create(
+        slug="land-tutor-again", title="Land Tutor ]]> & <friends>", source="tests",
+        spec=land_tutor_spec("land-tutor-again"), bank=every_kind,
+    )  # fmt: skip
+    for kind in Question.Kind.values:
+        make_question(twin, every_kind, kind=kind, key=kind.replace("_", "-"))
+    names = [q.findtext("name/text") for q in moodle(every_kind).findall("question")[1:]]
+    assert len(names) == 2 * alone  # a second scenario of the same title, the same questions
+    assert len(set(names)) == len(names) and all(0 < len(name) <= 255 for name in names)
+
+
+def test_the_question_text_carries_the_cards_text(every_kind):
+    for question in moodle(every_kind).findall("question")[1:]:
+        html = question.findtext("questiontext/text")
+        # Land Tutor is the scenario's own card: its text is nowhere else in Moodle
+        assert "<strong>Land Tutor</strong> {1}{G} (Sorcery): Search your library" in html
+        assert "<strong>Opt</strong> {U} (Instant): Scry 1.<br>Draw a card." in html
+        assert html.count("<strong>Island</strong>") == 1  # two Islands, one text

@@ -12,7 +12,7 @@ from tests.quizzes.conftest import QUESTION_SHAPES
 
 pytestmark = pytest.mark.django_db
 
-PRACTICE_QUERIES = 8  # one of them: is an exam running (practice then pauses)
+PRACTICE_QUERIES = 9  # two of them: is an exam running (practice pauses), is an instructor (nav)
 ANSWER_QUERIES = 20  # two of them: is an exam running, and the question's row lock
 
 

@@ -8,7 +8,8 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-INSTRUCTORS = "Instructors"  # membership makes an instructor; the group grants no admin rights
+from quizzes.authoring import INSTRUCTORS_GROUP as INSTRUCTORS  # grants no admin rights
+
 DEMO_BANK = "Demo bank: Demonic Tutor"
 DEMO_COHORT = "Demo cohort"
 DEMO_USERS = [
