@@ -214,19 +214,13 @@ def _question_xml(item: MoodleQuestion) -> str:
         "    <penalty>0.3333333</penalty>",
         "    <hidden>0</hidden>",
     ]
-    choices = item.kind in ("multichoice", "multichoiceset")
+    choices = item.kind == "multichoice"
     if item.kind == "multichoice":
         lines.append(f"    <single>{'true' if item.single else 'false'}</single>")
     if choices:
         lines += [
             "    <shuffleanswers>true</shuffleanswers>",
             "    <answernumbering>abc</answernumbering>",
-        ]
-    if item.kind == "multichoiceset":  # the elements its importer reads (qtype_multichoiceset)
-        lines += [
-            '    <correctfeedback format="html"><text></text></correctfeedback>',
-            '    <incorrectfeedback format="html"><text></text></incorrectfeedback>',
-            "    <shownumcorrect/>",
         ]
     text_format = ' format="html"' if choices else ' format="moodle_auto_format"'
     for fraction, text in item.answers:

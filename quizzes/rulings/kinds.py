@@ -50,7 +50,7 @@ def moodle_grade(percent: float) -> str | None:
 
 @dataclass
 class MoodleQuestion:
-    kind: str  # multichoice, multichoiceset (all or nothing), truefalse, numerical
+    kind: str  # multichoice, truefalse, numerical
     name: str
     html: str
     feedback: str
@@ -453,11 +453,10 @@ class MultipleChoice(QuestionKind):
         if right is not None and wrong is not None:
             answers = [(right if truth else wrong, text) for text, truth, _ in statements]
             return [MoodleQuestion("multichoice", name, html, feedback, answers, single=False)]
-        # Shares off Moodle's grade list: all or nothing instead, as Tutor counts a right answer
-        # (qtype_multichoiceset: full marks for exactly the true statements, else none).
-        answers = [("100" if truth else "0", text) for text, truth, _ in statements]
-        html += "<p>All or nothing: tick every true statement and no false one.</p>"
-        return [MoodleQuestion("multichoiceset", name, html, feedback, answers, single=False)]
+        # Shares off Moodle's grade list, which stock Moodle's importer refuses: one true/false
+        # question per statement instead (an all-or-nothing type needs a plugin, and a file with
+        # one unknown type imports nothing).
+        return YesNo().moodle(ruling, name, html)
 
 
 def _fraction(value: float) -> str:

@@ -268,7 +268,7 @@ def statements_bank(bank, true_count: int, false_count: int):
     question = make_question(scenario, bank, kind=Question.Kind.MULTIPLE_CHOICE, key="many")
     question.claims = claims
     question.save()
-    return moodle(bank).findall("question")[1]
+    return moodle(bank).findall("question")[1:]
 
 
 @pytest.mark.parametrize(
@@ -277,29 +277,34 @@ def statements_bank(bank, true_count: int, false_count: int):
         (1, 1, "multichoice"),
         (3, 6, "multichoice"),
         (7, 20, "multichoice"),
-        (11, 11, "multichoiceset"),  # the 22 statements: 1/11 = 9.09091 is off the list
-        (2, 11, "multichoiceset"),  # the penalty share -1/11 is off the list too
-        (13, 1, "multichoiceset"),
+        (11, 11, "truefalse"),  # the 22 statements: 1/11 = 9.09091 is off the list
+        (2, 11, "truefalse"),  # the penalty share -1/11 is off the list too
+        (13, 1, "truefalse"),
     ],
 )
 def test_multiple_answers_keep_to_moodles_grade_list(
     instructor, own_bank, true_count, false_count, kind
 ):
-    question = statements_bank(own_bank, true_count, false_count)
-    assert question.get("type") == kind
-    fractions = [answer.get("fraction") for answer in question.findall("answer")]
-    assert len(fractions) == true_count + false_count
+    questions = statements_bank(own_bank, true_count, false_count)
+    assert {question.get("type") for question in questions} == {kind}
+    fractions = [a.get("fraction") for question in questions for a in question.findall("answer")]
     assert all(importer_accepts(fraction) for fraction in fractions), fractions
-    positive = [float(f) for f in fractions if float(f) > 0]
-    assert len(positive) == true_count  # the true statements, and only they, earn marks
     if kind == "multichoice":
+        (question,) = questions
+        assert len(fractions) == true_count + false_count
+        positive = [float(f) for f in fractions if float(f) > 0]
+        assert len(positive) == true_count  # the true statements, and only they, earn marks
         assert question.findtext("single") == "false"
         assert round(sum(positive) / 100, 2) == 1  # qtype_multichoice's "fractions add up" check
-    else:
-        assert set(fractions) == {"100", "0"} and question.find("single") is None
-        read = ("shuffleanswers", "answernumbering", "correctfeedback", "incorrectfeedback")
-        assert all(question.find(element) is not None for element in read)  # its importer's
-        assert "All or nothing" in question.findtext("questiontext/text")
+    else:  # one true/false question per statement, which stock Moodle imports
+        assert len(questions) == true_count + false_count
+        keys = [
+            next(
+                a.findtext("text") for a in question.findall("answer") if a.get("fraction") == "100"
+            )
+            for question in questions
+        ]
+        assert keys.count("true") == true_count and keys.count("false") == false_count
 
 
 def test_every_exported_fraction_is_on_the_grade_list(every_kind):
