@@ -128,8 +128,8 @@ def setup_base(rng: random.Random):
     return rules, bank, scenarios, fresh, seasoned
 
 
-def answer_some(user, rules, rng: random.Random) -> None:
-    """`ANSWERS` responses to questions spread over the bank, a mastery per rule, none due."""
+def answer_some(user, rules, rng: random.Random, count: int = ANSWERS) -> None:
+    """`count` responses to questions spread over the bank, a mastery per rule, none due."""
     import datetime
 
     from django.utils import timezone
@@ -145,9 +145,9 @@ def answer_some(user, rules, rng: random.Random) -> None:
             question_id=question_id,
             user=user,
             correct=rng.random() < 0.7,
-            created_at=now - datetime.timedelta(minutes=ANSWERS - index),
+            created_at=now - datetime.timedelta(minutes=count - index),
         )
-        for index, question_id in enumerate(rng.sample(ids, ANSWERS))
+        for index, question_id in enumerate(rng.sample(ids, count))
     )
     Mastery.objects.bulk_create(
         Mastery(
