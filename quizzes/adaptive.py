@@ -59,3 +59,38 @@ def mastery(theta: float, difficulties: Iterable[float]) -> float:
 
 def is_mastered(mastery_value: float, answers: int) -> bool:
     return mastery_value >= MASTERED_AT and answers >= MASTERED_AFTER
+
+
+# A new question's difficulty before anyone has answered it (Elo then learns the real one):
+# more claims to judge, more zones to look through, more players and a harder way of answering
+# make it harder. Rough weights on the logit scale, so a fresh learner (target -0.85) starts on
+# the plainest questions and the bank is not served in id order.
+KIND_PRIOR = {
+    "value": -0.4,
+    "yes_no": -0.2,
+    "cards": 0.0,
+    "count_range": 0.2,
+    "multiple_choice": 0.3,
+    "legal_set": 0.4,
+}
+PER_CLAIM, PER_ZONE, PER_PLAYER = 0.25, 0.1, 0.3
+PRIOR_BOUND = 2.0
+
+
+def prior_difficulty(kind: str, claims: list, spec: dict) -> float:
+    """The starting difficulty b of a question of `kind` asking `claims` about `spec`."""
+    players = len(spec.get("players") or [])
+    zones = sum(
+        1
+        for player_zones in (spec.get("zones") or {}).values()
+        if isinstance(player_zones, dict)
+        for cards in player_zones.values()
+        if cards
+    )
+    estimate = (
+        KIND_PRIOR.get(kind, 0.0)
+        + PER_CLAIM * (len(claims) - 1)
+        + PER_ZONE * (zones - 2)
+        + PER_PLAYER * (players - 2)
+    )
+    return round(max(-PRIOR_BOUND, min(PRIOR_BOUND, estimate)), 2)

@@ -19,7 +19,7 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 
 from config.inputs import problems_in_json
-from quizzes import limits
+from quizzes import adaptive, limits
 from quizzes.loading.read import TUTOR_KEYS
 from quizzes.models import Bank, Question, Scenario
 from quizzes.rulings import Ruling, asked_claim, ruling_of_spec
@@ -465,6 +465,8 @@ def _sync_questions(scenario: Scenario, bank: Bank, items: list[tuple]) -> None:
     for position, (key, kind, prompt, claims, cited) in enumerate(items):
         question = existing.get(key) or Question(bank=bank, scenario=scenario, key=key)
         values = {"kind": kind, "prompt": prompt, "claims": claims, "position": position}
+        if not question.answer_count:  # a prior until learners answer it (adaptive.py)
+            values["difficulty"] = adaptive.prior_difficulty(kind, claims, scenario.spec)
         if (
             question.pk is None
             or not question.is_active

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import models, transaction
 
+from quizzes import adaptive
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
 from quizzes.rulings.generate import questions_for
@@ -253,6 +254,10 @@ def _load_scenario(
                 },
                 report,
             )
+            prior = adaptive.prior_difficulty(item.kind, item.claims, spec)
+            if not question.answer_count and question.difficulty != prior:
+                question.difficulty = prior  # until learners answer it (adaptive.py)
+                question.save(update_fields=["difficulty"])
             resolved = Rule.objects.resolve_numbers(item.cited_rules | set(scenario_file.cites))
             rules = list({rule.pk: rule for rule in resolved.values()}.values())
             set_m2m(question.rules, rules, report, "Question.rules")

@@ -314,7 +314,11 @@ class Question(models.Model):
 
     class Meta:
         ordering = ["bank", "position", "id"]
-        indexes = [models.Index(fields=["bank", "is_active", "difficulty"])]
+        indexes = [
+            models.Index(fields=["bank", "is_active", "difficulty"]),
+            # next-question selection walks this out from a target difficulty (selection.py)
+            models.Index(fields=["difficulty", "id"], name="question_by_difficulty"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["bank", "scenario", "key"],

@@ -56,3 +56,39 @@ def test_mastered_needs_both_level_and_evidence():
 @given(st.floats(min_value=-700, max_value=700))
 def test_sigmoid_is_stable_and_bounded(x):
     assert 0.0 <= adaptive.sigmoid(x) <= 1.0
+
+
+def board(players: int, zones_each: int) -> dict:
+    zone_names = ["library", "hand", "graveyard", "battlefield", "exile"][:zones_each]
+    return {
+        "players": [f"P{n}" for n in range(players)],
+        "zones": {f"P{n}": {zone: ["Island"] for zone in zone_names} for n in range(players)},
+    }
+
+
+CLAIM = {"claim": "finds", "card": "x"}
+
+
+def test_a_prior_grows_with_claims_zones_and_players():
+    plain = adaptive.prior_difficulty("cards", [CLAIM], board(2, 1))
+    assert adaptive.prior_difficulty("cards", [CLAIM] * 3, board(2, 1)) > plain
+    assert adaptive.prior_difficulty("cards", [CLAIM], board(2, 3)) > plain
+    assert adaptive.prior_difficulty("cards", [CLAIM], board(4, 1)) > plain
+
+
+def test_a_prior_depends_on_how_the_question_is_answered():
+    spec = board(2, 2)
+    assert adaptive.prior_difficulty("value", [CLAIM], spec) < adaptive.prior_difficulty(
+        "legal_set", [CLAIM], spec
+    )
+
+
+@given(
+    kind=st.sampled_from(sorted(adaptive.KIND_PRIOR)),
+    claims=st.integers(1, 40),
+    players=st.integers(0, 8),
+    zones=st.integers(0, 5),
+)
+def test_a_prior_stays_within_its_bounds(kind, claims, players, zones):
+    prior = adaptive.prior_difficulty(kind, [CLAIM] * claims, board(players, zones))
+    assert -adaptive.PRIOR_BOUND <= prior <= adaptive.PRIOR_BOUND

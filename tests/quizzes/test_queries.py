@@ -8,18 +8,30 @@ import pytest
 from django.urls import reverse
 
 from quizzes.models import Question
-from tests.quizzes.conftest import QUESTION_SHAPES
+from tests.factories import RuleFactory, ScenarioFactory
+from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec
 
 pytestmark = pytest.mark.django_db
 
-PRACTICE_QUERIES = 9  # two of them: is an exam running (practice pauses), is an instructor (nav)
-ANSWER_QUERIES = 20  # two of them: is an exam running, and the question's row lock
+# one: is an exam running (practice then pauses); one: is the user an instructor (the nav);
+# two: the nearest unseen question above and below the target difficulty
+PRACTICE_QUERIES = 10
+# two: is an exam running, and the question's row lock; two more: the mix serves a rule the
+# learner has not answered yet, so this answer creates its mastery
+ANSWER_QUERIES = 22
 
 
 def fill_bank(scenario, bank, rule, size: int) -> None:
+    """`size` questions over three scenarios and three rules, as a real bank mixes them (the
+    mix never serves two in a row from one scenario, nor a rule twice in three questions)."""
+    scenarios = [scenario] + [
+        ScenarioFactory(slug=f"land-tutor-{index}", spec=land_tutor_spec(f"land-tutor-{index}"))
+        for index in (2, 3)
+    ]
+    rules = [rule, RuleFactory(), RuleFactory()]
     questions = Question.objects.bulk_create(
         Question(
-            scenario=scenario,
+            scenario=scenarios[index % 3],
             bank=bank,
             kind=Question.Kind.CARDS,
             prompt="Mark each card.",
@@ -30,7 +42,8 @@ def fill_bank(scenario, bank, rule, size: int) -> None:
         for index in range(size)
     )
     Question.rules.through.objects.bulk_create(
-        Question.rules.through(question_id=question.pk, rule_id=rule.pk) for question in questions
+        Question.rules.through(question_id=question.pk, rule_id=rules[question.position % 3].pk)
+        for question in questions
     )
 
 

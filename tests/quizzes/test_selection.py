@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from quizzes import answers, selection
 from quizzes.models import Attempt, Mastery, Question
-from tests.factories import BankFactory, RuleFactory
-from tests.quizzes.conftest import make_question
+from tests.factories import BankFactory, RuleFactory, ScenarioFactory
+from tests.quizzes.conftest import land_tutor_spec, make_question
 
 pytestmark = pytest.mark.django_db
 
@@ -108,3 +108,108 @@ def test_engine_disagreement_is_not_served(learner, scenario, bank):
     scenario.save()
     make_question(scenario, bank, Question.Kind.CARDS)
     assert selection.next_question(learner).question is None
+
+
+def other_scenario(slug: str):
+    return ScenarioFactory(slug=slug, spec=land_tutor_spec(slug))
+
+
+def answer(learner, question, given=RIGHT):
+    answers.submit(Attempt.objects.open_practice_for(learner, question), question, given)
+
+
+def test_never_two_in_a_row_from_one_scenario(learner, scenario, bank, search_rule):
+    first = make_question(scenario, bank, rules=[search_rule], difficulty=0.0)
+    make_question(scenario, bank, rules=[search_rule], difficulty=-0.85)  # nearest the target
+    elsewhere = make_question(other_scenario("elsewhere"), bank, rules=[search_rule], difficulty=3)
+    answer(learner, first)
+    assert selection.next_question(learner).question == elsewhere
+
+
+def test_no_rule_twice_in_three_questions(learner, bank):
+    rules = [RuleFactory(number=f"701.{n}a") for n in (30, 31, 32)]
+    scenarios = [other_scenario(f"board-{n}") for n in range(6)]
+    asked = [make_question(scenarios[n], bank, rules=[rules[n]], difficulty=-0.8) for n in (0, 1)]
+    # unseen questions of the two rules just asked sit nearer the target than the third rule's
+    make_question(scenarios[3], bank, rules=[rules[0]], difficulty=-0.85)
+    make_question(scenarios[4], bank, rules=[rules[1]], difficulty=-0.85)
+    third = make_question(scenarios[5], bank, rules=[rules[2]], difficulty=2.5)
+    for question in asked:
+        answer(learner, question)
+    assert selection.next_question(learner).question == third
+
+
+def test_a_due_rule_may_come_again_within_three(learner, bank):
+    rules = [RuleFactory(number=f"701.{n}a") for n in (30, 31)]
+    first = make_question(other_scenario("board-a"), bank, rules=[rules[0]])
+    again = make_question(other_scenario("board-b"), bank, rules=[rules[0]], difficulty=3)
+    make_question(other_scenario("board-c"), bank, rules=[rules[1]])
+    answer(learner, first)
+    Mastery.objects.filter(user=learner, rule=rules[0]).update(
+        due=timezone.now() - datetime.timedelta(minutes=1)
+    )
+    pick = selection.next_question(learner)
+    assert pick.question == again and pick.due_rule_id == rules[0].pk
+
+
+def test_a_missed_rule_comes_back_after_one_question_as_another_question(learner, bank):
+    missed_rule, other_rule = RuleFactory(number="701.30a"), RuleFactory(number="701.31a")
+    boards = [other_scenario(f"board-{n}") for n in range(4)]
+    missed = make_question(boards[0], bank, rules=[missed_rule], difficulty=-0.85)
+    same_board = make_question(boards[0], bank, rules=[missed_rule], difficulty=-0.85)
+    between = make_question(boards[1], bank, rules=[other_rule], difficulty=-0.85)
+    make_question(boards[2], bank, rules=[other_rule], difficulty=-0.85)
+    relearn = make_question(boards[3], bank, rules=[missed_rule], difficulty=3)
+    answer(learner, missed, WRONG)
+    assert selection.next_question(learner).question == between  # interleaved first
+    answer(learner, between)
+    pick = selection.next_question(learner)
+    assert pick.relearning and pick.question == relearn  # another board before the same one
+    assert pick.question not in (missed, same_board)
+
+
+def test_no_relearning_step_after_a_right_answer(learner, bank):
+    rules = [RuleFactory(number=f"701.{n}a") for n in (30, 31, 32)]
+    boards = [other_scenario(f"board-{n}") for n in range(4)]
+    first = make_question(boards[0], bank, rules=[rules[0]])
+    between = make_question(boards[1], bank, rules=[rules[1]])
+    make_question(boards[2], bank, rules=[rules[0]])
+    third_rule = make_question(boards[3], bank, rules=[rules[2]], difficulty=3)
+    answer(learner, first)
+    answer(learner, between)
+    pick = selection.next_question(learner)
+    assert not pick.relearning and pick.question == third_rule
+
+
+def test_the_least_seen_once_everything_is_seen(learner, bank, search_rule):
+    boards = [other_scenario(f"board-{n}") for n in range(3)]
+    twice, once, last = (make_question(board, bank, rules=[search_rule]) for board in boards)
+    for question in (twice, once, twice, last):
+        answer(learner, question)
+    assert selection.next_question(learner).question == once
+
+
+def test_the_rule_filter_serves_only_that_rule(learner, bank, search_rule):
+    other_rule = RuleFactory(number="701.31a")
+    boards = [other_scenario(f"board-{n}") for n in range(3)]
+    ruled = [make_question(boards[n], bank, rules=[search_rule], difficulty=2) for n in (0, 1)]
+    make_question(boards[2], bank, rules=[other_rule], difficulty=-0.85)
+    answer(learner, ruled[0], WRONG)
+    assert selection.next_question(learner, search_rule).question == ruled[1]
+
+
+@pytest.mark.parametrize("size", [12, 300])
+@pytest.mark.parametrize("answered", [0, 9])
+def test_selection_queries_stay_constant(learner, bank, size, answered, django_assert_num_queries):
+    """Five queries whatever the bank's size: the last answers with their rules, a due rule,
+    the mean skill, and the nearest unseen question above and below the target."""
+    rules = [RuleFactory(number=f"701.{n}a") for n in range(30, 34)]
+    boards = [other_scenario(f"board-{n}") for n in range(6)]
+    questions = [
+        make_question(boards[n % 6], bank, rules=[rules[n % 4]], difficulty=(n % 9 - 4) / 2)
+        for n in range(size)
+    ]
+    for question in questions[:answered]:
+        answer(learner, question)
+    with django_assert_num_queries(5):
+        assert selection.next_question(learner).question is not None

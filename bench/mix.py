@@ -1,0 +1,143 @@
+"""What a new learner is served first: how mixed the first questions are, measured over HTTP.
+
+    .venv/bin/python -m bench.mix [--questions 30,200] [--json]
+
+In a temporary SQLite database it migrates and loads the seed content (`load_content`), then for
+each count a new learner, through Django's test client as a browser would, asks for
+`/practice/` and answers the question from the form on the page (the first choice of every
+group), `count` times. It reports how many different scenarios (boards) and rules the questions
+came from, how often one scenario came twice in a row, how often a rule came back within three
+questions, and how often a missed rule came back within the next two questions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from bench.web import answer_form
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def serve_and_answer(client, count: int) -> None:
+    """`count` questions served and answered, as a learner at /practice/ would."""
+    from django.urls import reverse
+
+    for _ in range(count):
+        page = client.get(reverse("practice")).content.decode()
+        form = answer_form(page)
+        if form is None:
+            break
+        client.post(reverse("answer"), form)
+
+
+def figures(user) -> dict[str, Any]:
+    """The mix of what `user` was served, in order (their practice answers)."""
+    from quizzes.models import Response
+
+    served = [
+        (response.question.scenario_id, set(response.question.rules.all()), response.correct)
+        for response in Response.objects.filter(user=user)
+        .order_by("created_at", "id")
+        .select_related("question")
+        .prefetch_related("question__rules")
+    ]
+    scenarios = [scenario for scenario, _, _ in served]
+    missed = [index for index, (_, _, correct) in enumerate(served) if not correct]
+    back_soon = [
+        index
+        for index in missed
+        if any(served[index][1] & rules for _, rules, _ in served[index + 1 : index + 3])
+    ]
+    return {
+        "questions": len(served),
+        "scenarios": len(set(scenarios)),
+        "rules": len(set().union(*(rules for _, rules, _ in served))) if served else 0,
+        "same_scenario_twice_in_a_row": sum(
+            a == b for a, b in zip(scenarios, scenarios[1:], strict=False)
+        ),
+        "rule_again_within_three": sum(
+            bool(served[index][1] & (served[index - 1][1] | served[index - 2][1]))
+            for index in range(2, len(served))
+        ),
+        "missed": len(missed),
+        "missed_back_within_two": len(back_soon),
+    }
+
+
+def worker(counts: list[int]) -> None:
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from django.test import Client
+
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable")
+    call_command("load_content", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    results = {}
+    for count in counts:
+        user = User.objects.create(username=f"bench-new-learner-{count}")
+        client = Client()
+        client.force_login(user)
+        serve_and_answer(client, count)
+        results[str(count)] = figures(user)
+    print(json.dumps(results))
+
+
+def main(argv: list[str] | None = None) -> int:
+    import subprocess
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--questions", default="30,200")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    counts = [int(count) for count in args.questions.split(",")]
+    if args.worker:
+        worker(counts)
+        return 0
+    tmp = tempfile.mkdtemp(prefix="tutor-bench-mix-")
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")},
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+        "DJANGO_ALLOWED_HOSTS": "testserver",
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_DEBUG": "1",  # plain static files: no collectstatic manifest needed
+    }
+    command = [sys.executable, "-m", "bench.mix", "--worker", "--questions", args.questions]
+    try:
+        done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if done.returncode:
+        sys.exit(done.stderr)
+    output = done.stdout
+    results = json.loads(output.strip().splitlines()[-1])
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    print(f"{'first':>6} {'scenarios':>9} {'rules':>5} {'same twice':>10} {'rule in 3':>9} "
+          f"{'missed':>6} {'back in 2':>9}")  # fmt: skip
+    for count, row in results.items():
+        print(
+            f"{int(count):>6} {row['scenarios']:>9} {row['rules']:>5} "
+            f"{row['same_scenario_twice_in_a_row']:>10} {row['rule_again_within_three']:>9} "
+            f"{row['missed']:>6} {row['missed_back_within_two']:>9}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,334 @@
+"""Next-question selection (`quizzes.selection.next_question`) as the question bank grows.
+
+    .venv/bin/python -m bench.selection [--sizes 1000,100000] [--repetitions 200]
+                                        [--database sqlite|postgresql|both] [--explain] [--json]
+
+For each database (SQLite in a temporary file; PostgreSQL at 127.0.0.1:5432 when one answers, in a
+database of its own that is dropped afterwards) it migrates, bulk-creates a public bank of
+questions (1,000 scenarios, 40 rules, difficulties spread over -3..3) and two learners, then
+times `next_question` one call at a time, for each bank size:
+
+  fresh          a learner with no answers
+  answered-500   a learner with 500 answers (and a mastery per rule, none due)
+  due-rule       the same learner with one rule's review due
+  rule-filter    the same learner practising one rule (`?rule=`)
+
+It prints p50/p95 per call, the queries per call, and `ratio`: the case's p95 over its p95 at
+the smallest size, measured in the same run (flat selection stays near 1). `--explain` prints
+each query's plan at the largest size; `question scan` says whether any plan reads the whole
+question table (SQLite `SCAN quizzes_question` without an index, PostgreSQL `Seq Scan`).
+PostgreSQL tables are ANALYZEd after loading, as autovacuum would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
+PG_BENCH_DB = "tutor_bench_selection"
+SCENARIOS = 1000
+RULES = 40
+ANSWERS = 500
+CASES = ("fresh", "answered-500", "due-rule", "rule-filter")
+SQLITE_FULL_SCAN = re.compile(r"\bSCAN (quizzes_question)\b(?! USING)")
+PG_FULL_SCAN = re.compile(r"Seq Scan on quizzes_question\b")
+
+
+def postgres_answers() -> bool:
+    try:
+        with socket.create_connection((HOST, 5432), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+# --- inside the benchmark's Django ------------------------------------------------------------
+
+
+def spec(index: int) -> dict[str, Any]:
+    """A small scenario: the selection reads its spec only to check the limits."""
+    return {
+        "format": "scenario/1",
+        "id": f"bench-{index}",
+        "title": f"Bench scenario {index}",
+        "source": "bench",
+        "players": ["Alice", "Nadia"],
+        "zones": {"Alice": {"hand": ["Demonic Tutor#t"], "library": ["Island#i"]}},
+        "history": [],
+        "resolve": {"cast": "t", "by": "Alice"},
+        "expect": [],
+    }
+
+
+def grow_bank(bank, rules, scenarios, start: int, stop: int, rng: random.Random) -> None:
+    from quizzes.models import Question
+
+    batch = 5000
+    for first in range(start, stop, batch):
+        questions = Question.objects.bulk_create(
+            Question(
+                scenario=scenarios[index % len(scenarios)],
+                bank=bank,
+                key=f"q{index}",
+                kind=Question.Kind.CARDS,
+                prompt="Mark each card.",
+                claims=[{"claim": "finds", "card": "i"}],
+                difficulty=rng.uniform(-3, 3),
+                position=index,
+            )
+            for index in range(first, min(stop, first + batch))
+        )
+        Question.rules.through.objects.bulk_create(
+            Question.rules.through(
+                question_id=question.pk, rule_id=rules[question.position % RULES].pk
+            )
+            for question in questions
+        )
+
+
+def setup_base(rng: random.Random):
+    import datetime
+
+    from django.contrib.auth.models import User
+
+    from quizzes.models import Bank, Scenario
+    from rules.models import Rule
+
+    rules = Rule.objects.bulk_create(
+        Rule(
+            number=f"9{index // 10:02d}.{index % 10}a",
+            text="Bench rule.",
+            edition_name="bench",
+            edition_date=datetime.date(2025, 9, 19),
+        )
+        for index in range(RULES)
+    )
+    bank = Bank.objects.create(slug="bench", title="Bench", visibility=Bank.Visibility.PUBLIC)
+    scenarios = Scenario.objects.bulk_create(
+        Scenario(slug=f"bench-{index}", title=f"Bench {index}", spec=spec(index))
+        for index in range(SCENARIOS)
+    )
+    fresh = User.objects.create(username="bench-fresh")
+    seasoned = User.objects.create(username="bench-seasoned")
+    return rules, bank, scenarios, fresh, seasoned
+
+
+def answer_some(user, rules, rng: random.Random, count: int = ANSWERS) -> None:
+    """`count` responses to questions spread over the bank, a mastery per rule, none due."""
+    import datetime
+
+    from django.utils import timezone
+
+    from quizzes.models import Attempt, Mastery, Question, Response
+
+    attempt = Attempt.objects.create(user=user)
+    ids = list(Question.objects.values_list("pk", flat=True))
+    now = timezone.now()
+    Response.objects.bulk_create(
+        Response(
+            attempt=attempt,
+            question_id=question_id,
+            user=user,
+            correct=rng.random() < 0.7,
+            created_at=now - datetime.timedelta(minutes=count - index),
+        )
+        for index, question_id in enumerate(rng.sample(ids, count))
+    )
+    Mastery.objects.bulk_create(
+        Mastery(
+            user=user,
+            rule=rule,
+            theta=rng.uniform(-1, 1),
+            answers=12,
+            due=now + datetime.timedelta(days=3),
+        )
+        for rule in rules
+    )
+
+
+def explain(sql: str, vendor: str) -> str:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if vendor == "sqlite":
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
+            return "\n".join(row[-1] for row in cursor.fetchall())
+        cursor.execute(f"EXPLAIN {sql}")
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+def time_case(user, rule, repetitions: int, with_plans: bool) -> dict[str, Any]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from quizzes import selection
+
+    with CaptureQueriesContext(connection) as captured:
+        pick = selection.next_question(user, rule)
+    assert pick.question is not None, "the bench bank always has a question to serve"
+    latencies = []
+    for _ in range(repetitions):
+        started = time.perf_counter_ns()
+        selection.next_question(user, rule)
+        latencies.append((time.perf_counter_ns() - started) / 1e6)
+    latencies.sort()
+    result: dict[str, Any] = {
+        "p50_ms": statistics.median(latencies),
+        "p95_ms": latencies[int(0.95 * (len(latencies) - 1))],
+        "queries": len(captured.captured_queries),
+    }
+    plans = [
+        explain(query["sql"], connection.vendor)
+        for query in captured.captured_queries
+        if query["sql"].lstrip().upper().startswith("SELECT")
+    ]
+    scan = SQLITE_FULL_SCAN if connection.vendor == "sqlite" else PG_FULL_SCAN
+    result["question_scan"] = any(scan.search(plan) for plan in plans)
+    if with_plans:
+        result["plans"] = [
+            {"sql": query["sql"], "plan": plan}
+            for query, plan in zip(captured.captured_queries, plans, strict=False)
+        ]
+    return result
+
+
+def worker(sizes: list[int], repetitions: int, with_plans: bool) -> None:
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.utils import timezone
+
+    from quizzes.models import Mastery
+
+    call_command("migrate", verbosity=0)
+    rng = random.Random(2026)
+    rules, bank, scenarios, fresh, seasoned = setup_base(rng)
+    results: dict[str, dict[str, Any]] = {}
+    built = 0
+    for size in sizes:
+        grow_bank(bank, rules, scenarios, built, size, rng)
+        if built == 0:
+            answer_some(seasoned, rules, rng)
+        built = size
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+        plans = with_plans and size == sizes[-1]
+        Mastery.objects.filter(user=seasoned).update(
+            due=timezone.now() + timezone.timedelta(days=3)
+        )
+        cases = {
+            "fresh": time_case(fresh, None, repetitions, plans),
+            "answered-500": time_case(seasoned, None, repetitions, plans),
+        }
+        Mastery.objects.filter(user=seasoned, rule=rules[7]).update(
+            due=timezone.now() - timezone.timedelta(hours=1)
+        )
+        cases["due-rule"] = time_case(seasoned, None, repetitions, plans)
+        Mastery.objects.filter(user=seasoned, rule=rules[7]).update(
+            due=timezone.now() + timezone.timedelta(days=3)
+        )
+        cases["rule-filter"] = time_case(seasoned, rules[3], repetitions, plans)
+        results[str(size)] = cases
+    print(json.dumps(results))
+
+
+# --- the driver --------------------------------------------------------------------------------
+
+
+def run_database(database: str, args) -> dict[str, Any]:
+    tmp = tempfile.mkdtemp(prefix="tutor-bench-selection-")
+    if database == "sqlite":
+        url = f"sqlite:///{tmp}/bench.sqlite3"
+    else:
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
+            connection.execute(f"DROP DATABASE IF EXISTS {PG_BENCH_DB} WITH (FORCE)")
+            connection.execute(f"CREATE DATABASE {PG_BENCH_DB}")
+        url = f"postgres://postgres@127.0.0.1:5432/{PG_BENCH_DB}"
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": url,
+    }
+    command = [sys.executable, "-m", "bench.selection", "--worker", "--sizes", args.sizes]
+    command += ["--repetitions", str(args.repetitions)] + (["--explain"] if args.explain else [])
+    try:
+        output = subprocess.run(
+            command, cwd=REPO, env=env, check=True, capture_output=True, text=True
+        ).stdout
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        if database == "postgresql":
+            import psycopg
+
+            with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
+                connection.execute(f"DROP DATABASE IF EXISTS {PG_BENCH_DB} WITH (FORCE)")
+    return json.loads(output.strip().splitlines()[-1])
+
+
+def report(database: str, results: dict[str, Any]) -> None:
+    sizes = list(results)
+    print(f"\n{database}")
+    print(f"{'questions':>10} {'case':<14} {'p50 ms':>8} {'p95 ms':>8} {'ratio':>6} "
+          f"{'queries':>7}  question scan")  # fmt: skip
+    for size in sizes:
+        for case in CASES:
+            row = results[size][case]
+            ratio = row["p95_ms"] / results[sizes[0]][case]["p95_ms"]
+            print(
+                f"{int(size):>10,} {case:<14} {row['p50_ms']:>8.2f} {row['p95_ms']:>8.2f} "
+                f"{ratio:>6.2f} {row['queries']:>7}  {'yes' if row['question_scan'] else 'no'}"
+            )
+    for case in CASES:
+        for query in results[sizes[-1]][case].get("plans", []):
+            print(f"\n-- {database}, {int(sizes[-1]):,} questions, {case}\n{query['sql']}")
+            print(query["plan"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1000,100000")
+    parser.add_argument("--repetitions", type=int, default=200)
+    parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--explain", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    sizes = sorted(int(size) for size in args.sizes.split(","))
+    if args.worker:
+        worker(sizes, args.repetitions, args.explain)
+        return 0
+    databases = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
+    if "postgresql" in databases and not postgres_answers():
+        print("PostgreSQL does not answer at 127.0.0.1:5432: SQLite only", file=sys.stderr)
+        databases.remove("postgresql")
+    everything = {database: run_database(database, args) for database in databases}
+    if args.json:
+        print(json.dumps(everything, indent=2))
+    else:
+        for database, results in everything.items():
+            report(database, results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""A new learner on the seed content, over HTTP: the first questions are a mix, and question
+difficulty starts from a prior (the figures: bench/mix.py, docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.core.management import call_command
+
+from bench.mix import figures, serve_and_answer
+from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
+from rules.models import Card, Rule, RuleAlias
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+# everything load_content writes (exam blueprints too: other modules' pages list them)
+CONTENT_MODELS = [Rule, RuleAlias, Card, Bank, Scenario, Question, ExamBlueprint, BlueprintArea]
+
+
+@pytest.fixture(scope="module")
+def seeded(django_db_setup, django_db_blocker):
+    """The seed content, loaded once for this module (each test rolls its own rows back)."""
+    with django_db_blocker.unblock(), open(os.devnull, "w") as quiet:
+        call_command("load_content", stdout=quiet)
+    yield
+    with django_db_blocker.unblock():
+        for model in reversed(CONTENT_MODELS):
+            model.objects.all().delete()
+
+
+@pytest.fixture
+def first_thirty(seeded, client, no_variants):
+    learner = UserFactory()
+    client.force_login(learner)
+    serve_and_answer(client, 30)
+    return figures(learner)
+
+
+def test_a_new_learners_first_thirty_questions_are_a_mix(first_thirty):
+    assert first_thirty["questions"] == 30
+    assert first_thirty["same_scenario_twice_in_a_row"] == 0
+    assert first_thirty["scenarios"] >= 15
+    assert first_thirty["rules"] >= 8
+
+
+def test_missed_rules_come_back_soon(first_thirty):
+    assert first_thirty["missed"] > 0  # the simulated learner picks the first choice
+    assert first_thirty["missed_back_within_two"] >= first_thirty["missed"] // 2
+
+
+def test_seed_questions_start_from_a_prior_not_all_equal(seeded):
+    difficulties = set(Question.objects.values_list("difficulty", flat=True))
+    assert len(difficulties) >= 5
+
+
+def test_reloading_keeps_a_learned_difficulty(seeded):
+    question = Question.objects.filter(is_active=True).first()
+    Question.objects.filter(pk=question.pk).update(difficulty=1.7, answer_count=3)
+    untouched = Question.objects.filter(answer_count=0).exclude(pk=question.pk).first()
+    prior = untouched.difficulty
+    Question.objects.filter(pk=untouched.pk).update(difficulty=0.0)
+    with open(os.devnull, "w") as quiet:
+        call_command("load_content", stdout=quiet)
+    question.refresh_from_db()
+    untouched.refresh_from_db()
+    assert question.difficulty == 1.7  # learned from answers: kept
+    assert untouched.difficulty == prior  # never answered: back to its prior
