@@ -322,9 +322,6 @@ class Preview:
         return sum(not row.agrees for row in self.expect)
 
 
-EMPTY_BOARD = Board((), None, ())
-
-
 def preview(text: str, catalog: Catalog | None = None) -> Preview:
     """Parse and resolve the document `text`; never raises for a bad document."""
     catalog = catalog if catalog is not None else Card.objects.catalog()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -418,7 +418,3 @@ LEGAL_SET_QUESTION = "pick a set of cards {searcher} could legally find{in_whose
 def claim_text(name: str) -> ClaimText:
     """The table's entry for a claim (KeyError for a claim the table lacks: a test guards it)."""
     return CLAIMS[name]
-
-
-def order_of(value: Sequence[Any]) -> list[str]:
-    return [str(item) for item in plain(value)]

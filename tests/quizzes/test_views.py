@@ -266,3 +266,13 @@ def test_no_hidden_field_holds_the_question_or_its_seed(logged_in, question):
         assert re.fullmatch(r"[A-Za-z0-9_-]{32}", token)  # secrets.token_urlsafe(24)
         shown = Presentation.objects.get(token=token).shown
         assert str(shown["seed"]) not in token and f"{question.pk}:" not in token
+
+
+def test_next_question_keeps_the_rule_filter_without_javascript(
+    logged_in, question, search_rule, no_variants
+):
+    page = logged_in.get(reverse("practice"), {"rule": "701.23b"})
+    data = {"token": token_of(page), "claim_0": "may", "claim_1": "cannot"}
+    posted = logged_in.post(reverse("answer"), data)
+    feedback = logged_in.get(posted["Location"]).content.decode()
+    assert 'id="next-question" href="/practice/?rule=701.23b"' in feedback
