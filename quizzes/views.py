@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -20,6 +21,8 @@ from quizzes import answers, exams, reports, rulings, selection
 from quizzes.forms import AnswerForm, SignupForm
 from quizzes.models import Attempt, ExamSitting, Mastery, Presentation, Question, Response
 from rules.models import Rule
+
+PRESENTATION_MAX_AGE = datetime.timedelta(days=1)  # a question served is answered within a day
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -136,6 +139,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
     # The token is bound to the learner it was shown to: anyone else's is unknown here.
     presentation = (
         Presentation.objects.owned_by(user)
+        .served_since(timezone.now() - PRESENTATION_MAX_AGE)
         .filter(token=token, question__in=selection.available_questions(user))
         .select_related("question__scenario", "response")
         .first()

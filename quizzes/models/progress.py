@@ -75,6 +75,9 @@ class PresentationQuerySet(models.QuerySet):
     def owned_by(self, user) -> PresentationQuerySet:
         return self.filter(user=user)
 
+    def served_since(self, moment) -> PresentationQuerySet:
+        return self.filter(created_at__gte=moment)
+
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)

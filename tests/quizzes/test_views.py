@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from quizzes.models import Question, Response
 from tests.quizzes.conftest import QUESTION_SHAPES, make_question
@@ -276,3 +277,18 @@ def test_next_question_keeps_the_rule_filter_without_javascript(
     posted = logged_in.post(reverse("answer"), data)
     feedback = logged_in.get(posted["Location"]).content.decode()
     assert 'id="next-question" href="/practice/?rule=701.23b"' in feedback
+
+
+def test_a_question_served_over_a_day_ago_has_expired(logged_in, question, no_variants):
+    import datetime
+
+    from quizzes.models import Presentation
+
+    page = logged_in.get(reverse("practice"))
+    token = token_of(page)
+    Presentation.objects.filter(token=token).update(
+        created_at=timezone.now() - datetime.timedelta(days=1, minutes=1)
+    )
+    posted = logged_in.post(reverse("answer"), {"token": token, "claim_0": "may"})
+    assert posted.status_code == 400 and b"expired" in posted.content
+    assert not Response.objects.exists()
