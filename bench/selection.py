@@ -27,19 +27,16 @@ import json
 import os
 import random
 import re
-import shutil
-import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from bench.databases import postgres_answers, scratch_database
+
 REPO = Path(__file__).resolve().parents[1]
-HOST = "127.0.0.1"
-PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 PG_BENCH_DB = "tutor_bench_selection"
 SCENARIOS = 1000
 RULES = 40
@@ -47,14 +44,6 @@ ANSWERS = 500
 CASES = ("fresh", "answered-500", "due-rule", "rule-filter")
 SQLITE_FULL_SCAN = re.compile(r"\bSCAN (quizzes_question)\b(?! USING)")
 PG_FULL_SCAN = re.compile(r"Seq Scan on quizzes_question\b")
-
-
-def postgres_answers() -> bool:
-    try:
-        with socket.create_connection((HOST, 5432), timeout=1):
-            return True
-    except OSError:
-        return False
 
 
 # --- inside the benchmark's Django ------------------------------------------------------------
@@ -254,34 +243,18 @@ def worker(sizes: list[int], repetitions: int, with_plans: bool) -> None:
 
 
 def run_database(database: str, args) -> dict[str, Any]:
-    tmp = tempfile.mkdtemp(prefix="tutor-bench-selection-")
-    if database == "sqlite":
-        url = f"sqlite:///{tmp}/bench.sqlite3"
-    else:
-        import psycopg
-
-        with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
-            connection.execute(f"DROP DATABASE IF EXISTS {PG_BENCH_DB} WITH (FORCE)")
-            connection.execute(f"CREATE DATABASE {PG_BENCH_DB}")
-        url = f"postgres://postgres@127.0.0.1:5432/{PG_BENCH_DB}"
-    env = {
-        **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": url,
-    }
-    command = [sys.executable, "-m", "bench.selection", "--worker", "--sizes", args.sizes]
-    command += ["--repetitions", str(args.repetitions)] + (["--explain"] if args.explain else [])
-    try:
+    with scratch_database(database, PG_BENCH_DB) as (url, _):
+        env = {
+            **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": url,
+        }
+        command = [sys.executable, "-m", "bench.selection", "--worker", "--sizes", args.sizes]
+        command += ["--repetitions", str(args.repetitions)]
+        command += ["--explain"] if args.explain else []
         output = subprocess.run(
             command, cwd=REPO, env=env, check=True, capture_output=True, text=True
         ).stdout
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-        if database == "postgresql":
-            import psycopg
-
-            with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
-                connection.execute(f"DROP DATABASE IF EXISTS {PG_BENCH_DB} WITH (FORCE)")
     return json.loads(output.strip().splitlines()[-1])
 
 

@@ -32,7 +32,6 @@ import secrets
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -41,9 +40,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from bench.databases import HOST, postgres_answers, scratch_database
+
 REPO = Path(__file__).resolve().parents[1]
-HOST = "127.0.0.1"
-PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 PG_BENCH_DB = "tutor_bench_web"
 RADIO = re.compile(r'<input type="radio" name="([^"]+)" value="([^"]*)"')
 NUMBER = re.compile(r'<input type="number" name="([^"]+)"')
@@ -155,14 +154,6 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def postgres_answers() -> bool:
-    try:
-        with socket.create_connection((HOST, 5432), timeout=1):
-            return True
-    except OSError:
-        return False
-
-
 def setup_learners(count: int) -> None:
     """(Run inside the benchmark's Django.) Learners with sessions; prints their session keys."""
     import django
@@ -196,16 +187,11 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 
 def bench_database(database: str, args) -> list[Phase]:
-    tmp = tempfile.mkdtemp(prefix="tutor-bench-web-")
-    if database == "sqlite":
-        url = f"sqlite:///{tmp}/bench.sqlite3"
-    else:
-        import psycopg
+    with scratch_database(database, PG_BENCH_DB) as (url, tmp):
+        return _serve_and_measure(url, tmp, args)
 
-        with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
-            connection.execute(f"DROP DATABASE IF EXISTS {PG_BENCH_DB}")
-            connection.execute(f"CREATE DATABASE {PG_BENCH_DB}")
-        url = f"postgres://postgres@127.0.0.1:5432/{PG_BENCH_DB}"
+
+def _serve_and_measure(url: str, tmp: str, args) -> list[Phase]:
     env = {
         **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
         "DJANGO_SETTINGS_MODULE": "bench.web_settings",
@@ -216,56 +202,49 @@ def bench_database(database: str, args) -> list[Phase]:
         "DJANGO_DEBUG": "0",
         "TUTOR_BENCH_STATIC_ROOT": f"{tmp}/static",
     }
-    try:
-        manage(env, "migrate", "--noinput")
-        manage(env, "createcachetable")
-        manage(env, "collectstatic", "--noinput")
-        manage(env, "load_content")
-        keys = json.loads(
-            subprocess.run(
-                [sys.executable, "-m", "bench.web", "--setup-learners", str(args.concurrency)],
-                cwd=REPO,
-                env=env,
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            .stdout.strip()
-            .splitlines()[-1]
-        )
-        port = free_port()
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "config.wsgi",
-                "--bind",
-                f"{HOST}:{port}",
-                "--workers",
-                str(args.workers),
-                "--access-logfile",
-                "/dev/null",
-                "--error-logfile",
-                f"{tmp}/gunicorn.log",
-            ],  # fmt: skip
+    manage(env, "migrate", "--noinput")
+    manage(env, "createcachetable")
+    manage(env, "collectstatic", "--noinput")
+    manage(env, "load_content")
+    keys = json.loads(
+        subprocess.run(
+            [sys.executable, "-m", "bench.web", "--setup-learners", str(args.concurrency)],
             cwd=REPO,
             env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=open(f"{tmp}/server.log", "w"),  # noqa: SIM115 (closed with the process)
+            check=True,
+            capture_output=True,
+            text=True,
         )
-        try:
-            wait_for(port)
-            return measure(port, keys, args)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+        .stdout.strip()
+        .splitlines()[-1]
+    )
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi",
+            "--bind",
+            f"{HOST}:{port}",
+            "--workers",
+            str(args.workers),
+            "--access-logfile",
+            "/dev/null",
+            "--error-logfile",
+            f"{tmp}/gunicorn.log",
+        ],  # fmt: skip
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(f"{tmp}/server.log", "w"),  # noqa: SIM115 (closed with the process)
+    )
+    try:
+        wait_for(port)
+        return measure(port, keys, args)
     finally:
-        if database == "postgresql":
-            import psycopg
-
-            with psycopg.connect(PG_ADMIN, autocommit=True) as connection:
-                connection.execute(f"DROP DATABASE IF EXISTS {PG_BENCH_DB} WITH (FORCE)")
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def measure(port: int, keys: list[str], args) -> list[Phase]:
