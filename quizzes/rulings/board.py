@@ -178,22 +178,29 @@ def _phrase(instance: Any, same_named: list[Any]) -> str:
     return f"the {nth}{name} in {holder}'s {zone}"
 
 
-def _card_view(instance: Any, ref: str, phrase: str) -> CardView:
-    definition = instance.definition
+def _definition_view(definition: Any, **place: Any) -> CardView:
+    """A card's face (name, cost, type, text) where `place` puts it."""
     return CardView(
-        ref=ref,
-        label=instance.label,
-        name=instance.name,
-        phrase=phrase,
+        name=definition.name,
         type_line=definition.type_line,
         mana_cost=definition.mana_cost,
         oracle=definition.oracle,
+        alt_cost=(definition.alt_cost or {}).get("cost", ""),
+        **place,
+    )
+
+
+def _card_view(instance: Any, ref: str, phrase: str) -> CardView:
+    return _definition_view(
+        instance.definition,
+        ref=ref,
+        label=instance.label,
+        phrase=phrase,
         owner=instance.owner,
         controller=instance.controller,
         zone=instance.zone,
         position=instance.position,
         tapped=instance.tapped,
-        alt_cost=(definition.alt_cost or {}).get("cost", ""),
     )
 
 
@@ -240,14 +247,11 @@ def _step_text(step: Any, board_cards: Mapping[str, CardView], catalog: Any) -> 
     if card is None and step.kind == "cast":
         definition = catalog.get(step.source)
         if definition is not None:
-            card = CardView(
+            card = _definition_view(
+                definition,
                 ref="stack",
                 label=step.source,
-                name=definition.name,
                 phrase=definition.name,
-                type_line=definition.type_line,
-                mana_cost=definition.mana_cost,
-                oracle=definition.oracle,
                 owner=step.by or "",
                 controller=step.by or "",
                 zone="stack",
