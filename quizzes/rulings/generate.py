@@ -10,7 +10,6 @@ her library earlier this turn") is not asked.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -23,7 +22,6 @@ Claim = dict[str, Any]
 SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other", "kind", "ability")
 OWN_KINDS = {"finds", "found_count"}  # asked by their own kinds, not as single values
 MAX_STATEMENTS = 6
-RULE_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?\b")
 
 
 @dataclass
@@ -91,7 +89,9 @@ def _slug(text: str) -> str:
 
 
 def _numbers(citation: str | None) -> set[str]:
-    return set(RULE_NUMBER.findall(citation or ""))
+    from quizzes.models.content import _rule_numbers  # the one reading of a citation
+
+    return set(_rule_numbers(citation))
 
 
 def _named(ruling: Ruling, claim: Claim, names: dict[str, str]) -> str:
