@@ -144,6 +144,8 @@ CACHES["throttle"] = (
         "LOCATION": "tutor_throttle_cache",
     }
 )
+# What every worker must read alike (the rules' version: rules/texts.py), beside the throttles.
+CACHES["shared"] = {**CACHES["throttle"], "KEY_PREFIX": "tutor-shared"}
 
 # Throttling (config/throttling.py). Failed log-ins per account, with django-axes:
 AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"

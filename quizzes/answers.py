@@ -8,11 +8,10 @@ first attempt, and returns the `Verdict`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import F
 from django.utils import timezone
 
 from quizzes import adaptive, rulings, scheduling
@@ -20,25 +19,13 @@ from quizzes.models import Attempt, Mastery, Presentation, Question, Response
 from quizzes.rulings import AnswerError, Part, Verdict
 from rules.models import Rule
 
-__all__ = ["AnswerError", "Part", "Verdict", "deciding_rules", "grade", "record", "submit"]
+__all__ = ["AnswerError", "Part", "Verdict", "grade", "record", "submit"]
 LEARNED_FIELDS = ("theta", "answers", "correct", "fsrs_card", "due")
 
 
 def grade(question: Question, answer: dict[str, Any], seed: int = 0, learner_id=None) -> Verdict:
     """The verdict on an answer to the question as `learner_id` saw it with variant `seed`."""
     return rulings.grade(rulings.ruling_for(question, seed, learner_id), answer)
-
-
-def deciding_rules(numbers: Iterable[str]) -> QuerySet[Rule]:
-    """The current rules cited, found by current or earlier number, with editions and aliases."""
-    numbers = list(numbers)
-    return (
-        Rule.objects.current()
-        .filter(Q(number__in=numbers) | Q(aliases__number__in=numbers))
-        .distinct()
-        .prefetch_related("aliases", "editions")
-        .order_by("number")
-    )
 
 
 def submit(
@@ -123,7 +110,7 @@ def _learn(user, question: Question, verdict: Verdict, first_attempt: bool, now)
     """
     rule_ids = sorted(set(question.rules.values_list("id", flat=True)))
     if not rule_ids:
-        rule_ids = sorted(deciding_rules(verdict.rule_numbers).values_list("id", flat=True))
+        rule_ids = sorted(Rule.objects.cited(verdict.rule_numbers).values_list("id", flat=True))
     difficulty, answer_count = (
         Question.objects.select_for_update()
         .filter(pk=question.pk)

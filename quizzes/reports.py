@@ -56,6 +56,13 @@ def rule_progress(user) -> list[RuleProgress]:
     return sorted(progress, key=lambda item: (item.value, item.mastery.rule.number))
 
 
+def reviews_due(progress: list[RuleProgress], now=None) -> int:
+    """How many of the rules in `progress` (every mastery of a learner) are due for review, as
+    `Mastery.objects.due()` counts them, from the rows `rule_progress` already read."""
+    now = now or timezone.now()
+    return sum(1 for item in progress if item.mastery.due is not None and item.mastery.due <= now)
+
+
 def accuracy_by_day(user, days: int = 30) -> list[Day]:
     since = timezone.now() - datetime.timedelta(days=days)
     rows = (

@@ -19,7 +19,8 @@ from django_htmx.middleware import HtmxDetails
 
 from quizzes import answers, exams, reports, rulings, selection
 from quizzes.forms import AnswerForm, SignupForm
-from quizzes.models import Attempt, ExamSitting, Mastery, Presentation, Question, Response
+from quizzes.models import Attempt, ExamSitting, Presentation, Question, Response
+from rules import texts
 from rules.models import Rule
 
 PRESENTATION_MAX_AGE = datetime.timedelta(days=1)  # a question served is answered within a day
@@ -124,7 +125,7 @@ def _feedback_context(
         "stored_ruling": shown.rename(scenario.stored_ruling),
         "renamed": bool(shown.players or shown.cards),
         "verdict": verdict,
-        "deciding_rules": answers.deciding_rules(verdict.rule_numbers),
+        "deciding_rules": texts.cited_rules(verdict.rule_numbers),
         "next_url": _practice_url(rule_number),
     }
 
@@ -142,6 +143,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
         .served_since(timezone.now() - PRESENTATION_MAX_AGE)
         .filter(token=token, question__in=selection.available_questions(user))
         .select_related("question__scenario", "response")
+        .defer("question__scenario__spec", "question__scenario__stored_expect")  # shown is used
         .first()
     )
     if presentation is None:
@@ -217,9 +219,13 @@ def feedback(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def progress(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user
     days = reports.accuracy_by_day(user)
-    history = Paginator(
-        Response.objects.owned_by(user).select_related("question__scenario"), 10
-    ).get_page(request.GET.get("page"))
+    # the history shows each answer's verdict and its scenario's title: the rest stays unread
+    answers_shown = (
+        Response.objects.owned_by(user)
+        .select_related("question__scenario")
+        .only("pk", "verdict", "correct", "created_at", "question__scenario__title")
+    )
+    history = Paginator(answers_shown, 10).get_page(request.GET.get("page"))
     rules = reports.rule_progress(user)
     context = {
         "rules": rules,
@@ -227,8 +233,8 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
         "days": days,
         "chart": reports.accuracy_chart(days),
         "streak": reports.streak(days),
-        "reviews_due": Mastery.objects.owned_by(user).due().count(),
-        "answered": user.responses.count(),
+        "reviews_due": reports.reviews_due(rules),
+        "answered": history.paginator.count,
         "history": history,
         "verdicts": [answers.Verdict.from_json(r.verdict, r) for r in history],
     }

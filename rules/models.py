@@ -122,6 +122,18 @@ class RuleQuerySet(models.QuerySet):
             rule.save()
         return report
 
+    def cited(self, numbers) -> RuleQuerySet:
+        """The current rules cited by `numbers`, by current or earlier number, in number order,
+        with their aliases and editions."""
+        numbers = list(numbers)
+        return (
+            self.current()
+            .filter(models.Q(number__in=numbers) | models.Q(aliases__number__in=numbers))
+            .distinct()
+            .prefetch_related("aliases", "editions")
+            .order_by("number")
+        )
+
     def resolve_number(self, number: str) -> Rule | None:
         """The current rule a number names: itself, an earlier number, or a translation's number,
         in any case (701.23B is 701.23b)."""

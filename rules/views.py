@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 
 from quizzes import adaptive
 from quizzes.models import Mastery, Response, Scenario
+from rules import texts
 from rules.models import Rule
 
 
@@ -33,6 +34,7 @@ def scenarios_for(rule: Rule, user):
     scenarios = (
         Scenario.objects.visible_to(user)
         .filter(rules_exercised=rule)
+        .only("pk", "title")  # the list shows no more: the scenario's JSON stays unread
         .annotate(question_count=Count("questions", filter=Q(questions__is_active=True)))
         .order_by("pk")
     )
@@ -44,10 +46,8 @@ def scenarios_for(rule: Rule, user):
 
 @require_GET
 def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
-    rule = (
-        Rule.objects.current().filter(number=number).prefetch_related("aliases", "editions").first()
-    )
-    if rule is None:
+    page = texts.rule_page(number)
+    if page is None:
         current = Rule.objects.resolve_number(number)
         if current is None:  # the site's own 404 page, with debug on too
             return render(request, "404.html", {"missing_rule": number}, status=404)
@@ -56,18 +56,21 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
             return redirect(target)
         # Say on the page which edition the number followed belongs to.
         return redirect(f"{target}?{urlencode({'from': number})}")
-    followed = request.GET.get("from", "")[:20]
+    rule = page.rule
     mastery = None
     if request.user.is_authenticated:
         mastery = Mastery.objects.owned_by(request.user).filter(rule=rule).first()
-    difficulties = list(rule.questions.filter(is_active=True).values_list("difficulty", flat=True))
+    mastery_value = None
+    if mastery:
+        difficulties = rule.questions.filter(is_active=True).values_list("difficulty", flat=True)
+        mastery_value = adaptive.mastery(mastery.theta, list(difficulties))
     context = {
         "rule": rule,
-        "section_title": Rule.objects.section_title(rule),
+        "section_title": page.section_title,
+        "rule_text": page.text,
         "scenarios": scenarios_for(rule, request.user),
-        "followed": next((a for a in rule.aliases.all() if a.number == followed), None),
-        "former_meanings": rule.former_meanings(),
+        "followed": page.alias_named(request.GET.get("from", "")[:20]),
         "mastery": mastery,
-        "mastery_value": adaptive.mastery(mastery.theta, difficulties) if mastery else None,
+        "mastery_value": mastery_value,
     }
     return render(request, "rules/rule_detail.html", context)

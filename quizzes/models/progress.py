@@ -20,12 +20,14 @@ class AttemptQuerySet(models.QuerySet):
 
     def open_practice_for(self, user, question) -> Attempt:
         """The learner's open practice attempt that has not yet answered `question`."""
+        answered = Response.objects.filter(attempt=models.OuterRef("pk"), question=question)
         attempt = (
             self.filter(user=user, kind=Attempt.Kind.PRACTICE, finished_at__isnull=True)
+            .annotate(answered_question=models.Exists(answered))
             .order_by("-started_at")
             .first()
         )
-        if attempt and attempt.responses.filter(question=question).exists():
+        if attempt and attempt.answered_question:
             attempt.finish()
             attempt = None
         if attempt is None:

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.urls import reverse
 
@@ -15,22 +13,6 @@ from tests.factories import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def search_rule():
-    rule = RuleFactory(number="701.23b", text="If a player is searching a hidden zone ...")
-    RuleAliasFactory(rule=rule, number="701.14b")
-    RuleFactory(
-        number="701.19b",
-        text="Wenn ein Spieler eine verdeckte Zone durchsucht ...",
-        language="de",
-        edition_name="Duskmourn",
-        edition_date=datetime.date(2024, 9, 27),
-        canonical=rule,
-    )
-    ScenarioFactory(title="Splinter on Howling Mine").rules_exercised.add(rule)
-    return rule
 
 
 def test_rule_page_shows_every_edition_and_the_scenarios(client, search_rule):
@@ -139,29 +121,6 @@ def test_any_other_missing_page_uses_the_sites_404_page(client, db):
     page = client.get("/no-such-page/")
     assert page.status_code == 404
     assert "There is no page at this address" in page.content.decode()
-
-
-@pytest.fixture
-def scenarios_by_bank(search_rule):
-    """One scenario on 701.23b in each kind of bank, its title stating its ruling."""
-    from quizzes import cohorts
-    from quizzes.models import Bank
-    from tests.factories import BankFactory
-
-    owner, member = UserFactory(username="owner"), UserFactory(username="member")
-    banks = {
-        "public": BankFactory(visibility="public"),
-        "private": BankFactory(visibility="private", owner=owner),
-        "shared": BankFactory(visibility="shared", owner=owner),
-    }
-    cohort = cohorts.do_create_cohort(owner, "Class")
-    cohorts.do_assign_banks(cohort, Bank.objects.filter(pk=banks["shared"].pk))
-    cohorts.do_join(member, cohort)
-    for kind, bank in banks.items():
-        scenario = ScenarioFactory(title=f"{kind}: Alice must shuffle", bank=bank)
-        scenario.rules_exercised.add(search_rule)
-        QuestionFactory(scenario=scenario, bank=bank).rules.add(search_rule)
-    return {"owner": owner, "member": member}
 
 
 def listed(client, user=None) -> str:

@@ -1,0 +1,106 @@
+"""Rule texts as pages show them, cached until the rules change.
+
+Rules, their earlier numbers and their other editions change only when content is loaded or an
+editor saves one, yet every rule page and every answer's feedback shows them. So they are read
+from the default cache, under keys that carry the rules' version and the active language. The
+version is kept where every worker sees the same value (the `shared` cache: Redis, or the
+database table) and replaced after any save or delete of a `Rule` or `RuleAlias` commits, and by
+`load_content`; a worker's entries of an older version are then never read again.
+
+Only what every visitor sees alike is cached here: a visitor's mastery and the scenarios they
+may practise are read per request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.core.cache import cache, caches
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from rules.models import Rule, RuleAlias
+
+VERSION_KEY = "rules-version"
+TIMEOUT = 60 * 60 * 24  # entries of a replaced version age out (or are culled) unread
+
+
+def version() -> str:
+    """The rules' current version: a random token, replaced whenever a rule changes."""
+    shared = caches["shared"]
+    current = shared.get(VERSION_KEY)
+    if current is None:  # first use, or culled from the table: a new token misses, never stales
+        shared.add(VERSION_KEY, secrets.token_hex(8), timeout=None)
+        current = shared.get(VERSION_KEY, "")
+    return current
+
+
+def bump() -> None:
+    """Forget every cached rule text, in every worker (call after the change is committed)."""
+    caches["shared"].set(VERSION_KEY, secrets.token_hex(8), timeout=None)
+
+
+def bump_after_commit(**_: object) -> None:
+    """Signal receiver: a reader that fetched before the commit must not store under the new
+    version, so the version moves only once the change is visible."""
+    transaction.on_commit(bump)
+
+
+def _key(kind: str, *parts: str) -> str:
+    digest = hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
+    return f"rules:{kind}:{version()}:{get_language() or ''}:{digest}"
+
+
+@dataclass
+class RulePage:
+    """What a rule page shows alike to every visitor: the rule with its aliases and editions
+    loaded, its section's title, and its text rendered (former meanings, text, editions)."""
+
+    rule: Rule
+    section_title: str
+    text_html: str
+
+    @property
+    def text(self) -> SafeString:
+        return mark_safe(self.text_html)  # our own template's autoescaped output
+
+    def alias_named(self, number: str) -> RuleAlias | None:
+        return next((alias for alias in self.rule.aliases.all() if alias.number == number), None)
+
+
+def rule_page(number: str) -> RulePage | None:
+    """The current rule numbered exactly `number`, ready to show; None when there is none (the
+    caller then follows an earlier number or says it is unknown)."""
+    key = _key("page", number)
+    page = cache.get(key)
+    if page is None:
+        rule = (
+            Rule.objects.current()
+            .filter(number=number)
+            .prefetch_related("aliases", "editions")
+            .first()
+        )
+        if rule is None:
+            return None
+        text_html = render_to_string(
+            "rules/_rule_text.html", {"rule": rule, "former_meanings": rule.former_meanings()}
+        )
+        page = RulePage(rule, Rule.objects.section_title(rule), str(text_html))
+        cache.set(key, page, TIMEOUT)
+    return page
+
+
+def cited_rules(numbers: Iterable[str]) -> list[Rule]:
+    """`Rule.objects.cited(numbers)` with aliases and editions loaded, from the cache."""
+    wanted = sorted(set(numbers))
+    key = _key("cited", *wanted)
+    rules = cache.get(key)
+    if rules is None:
+        rules = list(Rule.objects.cited(wanted))
+        cache.set(key, rules, TIMEOUT)
+    return rules
