@@ -30,6 +30,11 @@ VERSION_KEY = "rules-version"
 TIMEOUT = 60 * 60 * 24  # entries of a replaced version age out (or are culled) unread
 
 
+def version_reads_database() -> bool:
+    """Whether reading the version is a database query (no Redis): query counts include it."""
+    return caches["shared"].__class__.__name__ == "DatabaseCache"
+
+
 def version() -> str:
     """The rules' current version: a random token, replaced whenever a rule changes."""
     shared = caches["shared"]

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from quizzes.models import Question
+from rules import texts
 from tests.factories import RuleFactory, ScenarioFactory
 from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec
 
@@ -17,18 +18,18 @@ pytestmark = pytest.mark.django_db
 # two: the nearest unseen question above and below the target difficulty
 PRACTICE_QUERIES = 10
 # two: is an exam running, and the question's row lock; two more: the mix serves a rule the
-# learner has not answered yet, so this answer creates its mastery. (Was 22: the rules that
-# decide it come from the cache, one read of the rules' version instead of three queries, and
-# the open attempt says in the same query whether it already holds the question.)
-ANSWER_QUERIES = 19
+# learner has not answered yet, so this answer creates its mastery. Was 22: the rules that
+# decide it come from the cache (one read of the rules' version, a query only without Redis,
+# instead of three), and the open attempt says in the same query whether it holds the question.
+ANSWER_QUERIES = 18 + texts.version_reads_database()
 # the session, the user, the answers by day, their count with the page of history, the
 # masteries with their rules (the reviews due counted from them), the rules' difficulties, the
 # nav (was 10: the count and the reviews due were queries of their own)
 PROGRESS_QUERIES = 8
-# the rules' version (the rule, its aliases, editions, former meanings and section title come
-# from the cache), the session, the user, the mastery and its rule's difficulties, the nav and
-# the scenarios this visitor may practise (was 11)
-RULE_PAGE_QUERIES = 7
+# the rules' version (a query only without Redis: the rule, its aliases, editions, former
+# meanings and section title come from the cache), the session, the user, the mastery and its
+# rule's difficulties, the nav and the scenarios this visitor may practise (was 11)
+RULE_PAGE_QUERIES = 6 + texts.version_reads_database()
 
 
 def fill_bank(scenario, bank, rule, size: int) -> None:
