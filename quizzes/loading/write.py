@@ -18,6 +18,7 @@ from quizzes import adaptive
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
 from quizzes.rulings.generate import questions_for
+from rules import texts
 from rules.engine.cards import CATALOG_DIR
 from rules.models import Card, Rule, RuleAlias
 
@@ -81,6 +82,8 @@ def load_content(
         for scenario_file in content.scenarios:
             _load_scenario(scenario_file, banks, catalog, report)
         _load_blueprints(content, {bank.slug: bank for bank in banks}, report)
+        # every run, changed or not: a deploy (or a restored database) never serves older texts
+        transaction.on_commit(texts.bump)
     return report
 
 

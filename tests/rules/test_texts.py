@@ -58,13 +58,16 @@ def test_the_version_moves_only_after_the_commit(search_rule, django_capture_on_
     assert texts.version() != before
 
 
-def test_load_content_replaces_the_version(django_capture_on_commit_callbacks):
+def test_load_content_replaces_the_version_even_when_nothing_changed(
+    django_capture_on_commit_callbacks,
+):
     from quizzes.loading import load_content
 
+    load_content()
     before = texts.version()
     with django_capture_on_commit_callbacks(execute=True):
-        load_content()
-    assert texts.version() != before
+        report = load_content()
+    assert report.changed == 0 and texts.version() != before
 
 
 def test_each_language_has_its_own_entry(search_rule, django_assert_num_queries):
