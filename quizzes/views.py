@@ -50,6 +50,7 @@ def _question_context(
     ruling: rulings.Ruling,
     *,
     form_data=None,
+    form: AnswerForm | None = None,
     token: str = "",
     rule_number: str = "",
 ) -> dict[str, Any]:
@@ -62,7 +63,7 @@ def _question_context(
         "stored_ruling": ruling.rename(question.scenario.stored_ruling),
         "renamed": bool(ruling.shown.players or ruling.shown.cards),
         "board": ruling.board,
-        "form": AnswerForm(ruling, data=form_data),
+        "form": form or AnswerForm(ruling, data=form_data),
         "token": token,
         "rule_number": rule_number,
         "next_url": _practice_url(rule_number),
@@ -153,15 +154,11 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
     response = getattr(presentation, "response", None)
     if response is None:
         ruling = rulings.ruling_shown(question, presentation.shown)
-        context = _question_context(
-            question,
-            ruling,
-            form_data=request.POST,
-            token=token,
-            rule_number=presentation.rule_number,
-        )
-        form = context["form"]
-        if not form.is_valid():
+        form = AnswerForm(ruling, data=request.POST)
+        if not form.is_valid():  # only now the rest of the page: a graded answer needs none
+            context = _question_context(
+                question, ruling, form=form, token=token, rule_number=presentation.rule_number
+            )
             if request.htmx:  # show the errors in the form, not in the feedback area
                 page = render(request, "quizzes/practice.html#answer-form", context)
                 return reswap(retarget(page, "#answer-form"), "outerHTML")
