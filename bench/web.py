@@ -3,6 +3,7 @@ same middleware, measured in the same run.
 
     .venv/bin/python -m bench.web [--seconds 4] [--answers 40] [--concurrency 6] [--workers 2]
                                   [--database sqlite|postgresql|both] [--json]
+                                  [--postgres-database tutor_bench_web]
 
 For each database (SQLite in a temporary file; PostgreSQL at 127.0.0.1:5432 when one answers, in a
 database of its own that is dropped afterwards) it migrates, loads the content, creates one
@@ -187,7 +188,7 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 
 def bench_database(database: str, args) -> list[Phase]:
-    with scratch_database(database, PG_BENCH_DB) as (url, tmp):
+    with scratch_database(database, args.postgres_database) as (url, tmp):
         return _serve_and_measure(url, tmp, args)
 
 
@@ -285,6 +286,12 @@ def measure(port: int, keys: list[str], args) -> list[Phase]:
     return phases
 
 
+def _database_name(name: str) -> str:
+    if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", name):
+        raise argparse.ArgumentTypeError("a plain lower-case PostgreSQL name")
+    return name
+
+
 def _until(seconds: float) -> float:
     return time.perf_counter() + seconds
 
@@ -298,6 +305,12 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=6)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument(
+        "--postgres-database",
+        default=PG_BENCH_DB,
+        type=_database_name,
+        help=f"the scratch PostgreSQL database, created and dropped (default {PG_BENCH_DB})",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--setup-learners", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
