@@ -17,7 +17,10 @@ redirect, plus `/bench/hello/`) with gunicorn, and measures, one phase after the
   progress   GET /progress/
   rule       GET /rules/701.23b/
 
-`ratio` is a phase's requests per second over the hello-world's. Loopback only; every loop is
+`ratio` is a phase's requests per second over the hello-world's. `cpu_ms` is the CPU the
+gunicorn workers spent per request in the phase (read from /proc: Linux only, else null), and
+`cpu_ratio` the hello-world's cpu_ms over the phase's: on a machine shared with other work the
+requests per second fall with the load, a request's CPU much less. Loopback only; every loop is
 bounded in count and time, and the server is stopped at the end.
 """
 
@@ -58,6 +61,15 @@ class Phase:
     seconds: float
     latencies: list[float]
     errors: int
+    server_cpu: float | None = None  # seconds of CPU the gunicorn workers spent in the phase
+
+    @property
+    def cpu_ms(self) -> float | None:
+        """The workers' CPU per request: what a request costs the server, whatever else the
+        machine runs (requests per second fall with the load; this does much less)."""
+        if self.server_cpu is None or not self.count:
+            return None
+        return self.server_cpu / self.count * 1000
 
     @property
     def rps(self) -> float:
@@ -111,8 +123,29 @@ def answer_form(page: str) -> dict[str, Any] | None:
     return form
 
 
+def workers_cpu(master: int | None) -> float | None:
+    """CPU seconds (user + system) used so far by the gunicorn master's workers, read from
+    /proc (Linux); None elsewhere."""
+    if master is None:
+        return None
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+        total = 0
+        for pid in children:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+        return total / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def run_phase(
-    name: str, clients: list[Client], work: Callable[[Client, int], bool], until: float, cap: int
+    name: str,
+    clients: list[Client],
+    work: Callable[[Client, int], bool],
+    until: float,
+    cap: int,
+    master: int | None = None,
 ) -> Phase:
     latencies: list[float] = []
     errors = [0]
@@ -130,12 +163,18 @@ def run_phase(
             done += 1
 
     threads = [threading.Thread(target=loop, args=(c, i)) for i, c in enumerate(clients)]
+    cpu_before = workers_cpu(master)
     started = time.perf_counter()
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    return Phase(name, len(latencies), time.perf_counter() - started, latencies, errors[0])
+    seconds = time.perf_counter() - started
+    cpu_after = workers_cpu(master)
+    phase = Phase(name, len(latencies), seconds, latencies, errors[0])
+    if cpu_before is not None and cpu_after is not None:
+        phase.server_cpu = cpu_after - cpu_before
+    return phase
 
 
 def wait_for(port: int, seconds: float = 30) -> None:
@@ -242,13 +281,13 @@ def _serve_and_measure(url: str, tmp: str, args) -> list[Phase]:
     )
     try:
         wait_for(port)
-        return measure(port, keys, args)
+        return measure(port, keys, args, server.pid)
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
-def measure(port: int, keys: list[str], args) -> list[Phase]:
+def measure(port: int, keys: list[str], args, master: int | None = None) -> list[Phase]:
     clients = [Client(port, key) for key in keys]
 
     def get(path: str) -> Callable[[Client, int], bool]:
@@ -278,11 +317,15 @@ def measure(port: int, keys: list[str], args) -> list[Phase]:
 
     phases = []
     seconds = args.seconds
-    phases.append(run_phase("hello", clients, get("/bench/hello/"), _until(seconds), 10**6))
-    phases.append(run_phase("answer", clients, answer, _until(seconds * 4), args.answers))
-    phases.append(run_phase("practice", clients, get("/practice/"), _until(seconds), 10**6))
-    phases.append(run_phase("progress", clients, get("/progress/"), _until(seconds), 10**6))
-    phases.append(run_phase("rule", clients, get("/rules/701.23b/"), _until(seconds), 10**6))
+    timed = [
+        ("hello", get("/bench/hello/"), seconds, 10**6),
+        ("answer", answer, seconds * 4, args.answers),
+        ("practice", get("/practice/"), seconds, 10**6),
+        ("progress", get("/progress/"), seconds, 10**6),
+        ("rule", get("/rules/701.23b/"), seconds, 10**6),
+    ]
+    for name, work, limit, cap in timed:
+        phases.append(run_phase(name, clients, work, _until(limit), cap, master))
     return phases
 
 
@@ -326,6 +369,7 @@ def main() -> None:
             continue
         phases = bench_database(database, args)
         hello = phases[0].rps or 1.0
+        hello_cpu = phases[0].cpu_ms
         for phase in phases:
             row = {
                 "name": phase.name,
@@ -334,6 +378,10 @@ def main() -> None:
                 "p50_ms": round(phase.percentile(0.5), 2),
                 "p99_ms": round(phase.percentile(0.99), 2),
                 "ratio": round(phase.rps / hello, 3),
+                "cpu_ms": None if phase.cpu_ms is None else round(phase.cpu_ms, 2),
+                "cpu_ratio": (
+                    round(hello_cpu / phase.cpu_ms, 3) if phase.cpu_ms and hello_cpu else None
+                ),
                 "requests": phase.count,
                 "errors": phase.errors,
             }
@@ -343,7 +391,9 @@ def main() -> None:
                 print(
                     f"{database:10} {phase.name:9} {row['rps']:8.1f} rps"
                     f"  p50 {row['p50_ms']:7.2f} ms  p99 {row['p99_ms']:7.2f} ms"
-                    f"  ratio {row['ratio']:.3f}  ({phase.count} requests, {phase.errors} errors)",
+                    f"  ratio {row['ratio']:.3f}  server cpu {row['cpu_ms'] or 0:6.2f} ms"
+                    f" (ratio {row['cpu_ratio'] or 0:.3f})"
+                    f"  ({phase.count} requests, {phase.errors} errors)",
                     flush=True,
                 )
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
+
 import pytest
 from django.urls import reverse
 
-from bench.web import answer_form
+from bench.web import Phase, answer_form, workers_cpu
 from quizzes.models import Question, Response
 from tests.quizzes.conftest import make_question
 
@@ -21,3 +26,29 @@ def test_the_form_read_off_the_page_is_graded(client, learner, scenario, bank, k
     posted = client.post(reverse("answer"), form, HTTP_HX_REQUEST="true")
     assert posted.status_code == 200 and 'id="feedback-title"' in posted.content.decode()
     assert Response.objects.filter(user=learner).count() == 1
+
+
+def test_the_servers_cpu_is_read_from_its_workers():
+    """`workers_cpu` sums the CPU of a process's children, as of gunicorn's master."""
+    assert workers_cpu(None) is None
+    if not os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children"):
+        assert workers_cpu(os.getpid()) is None  # no /proc (not Linux): no figure, no guess
+        return
+    burn = "import time; sum(i * i for i in range(2_000_000)); time.sleep(10)"
+    child = subprocess.Popen([sys.executable, "-c", burn])
+    try:
+        deadline = time.monotonic() + 10
+        spent = 0.0
+        while not spent and time.monotonic() < deadline:
+            time.sleep(0.1)
+            spent = workers_cpu(os.getpid()) or 0.0
+        assert spent > 0
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_phase_gives_the_servers_cpu_per_request():
+    assert Phase("rule", 50, 1.0, [], 0, server_cpu=0.25).cpu_ms == 5.0
+    assert Phase("rule", 0, 1.0, [], 0, server_cpu=0.25).cpu_ms is None
+    assert Phase("rule", 50, 1.0, [], 0).cpu_ms is None
