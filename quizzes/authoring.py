@@ -26,8 +26,9 @@ from quizzes.rulings import Ruling, asked_claim, ruling_of_spec
 from quizzes.rulings.board import Board
 from quizzes.rulings.claims import NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.generate import GeneratedQuestion, questions_for
+from rules.cards import catalog_for
 from rules.engine import Catalog, ScenarioError, parse_scenario
-from rules.models import Card, Rule
+from rules.models import Rule
 
 INSTRUCTORS_GROUP = "Instructors"
 DOCUMENT_KEYS = (*TUTOR_KEYS, "questions")
@@ -323,8 +324,9 @@ class Preview:
 
 
 def preview(text: str, catalog: Catalog | None = None) -> Preview:
-    """Parse and resolve the document `text`; never raises for a bad document."""
-    catalog = catalog if catalog is not None else Card.objects.catalog()
+    """Parse and resolve the document `text` (with the site's cards unless `catalog` is given,
+    e.g. `catalog_for(author)`); never raises for a bad document."""
+    catalog = catalog if catalog is not None else catalog_for(None)
     result = Preview(text)
     try:
         document = read_document(parse_text(text), catalog)
@@ -395,7 +397,7 @@ def check_save_scenario(
         raise AuthoringError("", "You can only write in your own banks.")
     if scenario is not None and scenario.bank_id != bank.pk:
         raise AuthoringError("", "This scenario belongs to another bank.")
-    catalog = catalog if catalog is not None else Card.objects.catalog()
+    catalog = catalog if catalog is not None else catalog_for(user.pk)
     return read_document(parse_text(text), catalog)
 
 
@@ -407,7 +409,7 @@ def do_save_scenario(
     catalog: Catalog | None = None,
 ) -> Scenario:
     """Store the document, check it with the engine, and (re)generate its questions in `bank`."""
-    catalog = catalog if catalog is not None else Card.objects.catalog()
+    catalog = catalog if catalog is not None else catalog_for(user.pk)
     spec = document.spec
     with transaction.atomic():
         if scenario is None:
@@ -497,9 +499,8 @@ def lint(scenarios: Iterable[Scenario], catalog: Catalog | None = None) -> list[
 
     Runs the engine afresh (the stored status may predate an engine change) and saves nothing.
     """
-    catalog = catalog if catalog is not None else Card.objects.catalog()
     entries = []
-    for scenario in scenarios:
+    for scenario in scenarios:  # each with its own author's catalog unless `catalog` is given
         check = scenario.check_with_engine(catalog)
         if check.status in FLAGGED:
             entries.append(LintEntry(scenario, check.status, tuple(check.report.splitlines())))

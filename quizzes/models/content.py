@@ -189,8 +189,8 @@ class Scenario(models.Model):
         return self.title
 
     def clean(self) -> None:
+        from rules.cards import catalog_for
         from rules.engine import ScenarioError, parse_scenario
-        from rules.models import Card
 
         if not isinstance(self.spec, dict):
             raise ValidationError({"spec": "The scenario must be a JSON object."})
@@ -198,7 +198,7 @@ class Scenario(models.Model):
         if problem:
             raise ValidationError({"spec": problem})
         try:
-            parse_scenario(self.spec, Card.objects.catalog())
+            parse_scenario(self.spec, catalog_for(self.author_id))
         except ScenarioError as error:
             raise ValidationError({"spec": f"spec.{error.path}: {error.message}"}) from error
         if not isinstance(self.stored_expect, list) or not all(
@@ -236,10 +236,10 @@ class Scenario(models.Model):
         `invalid`; a stored claim the engine computes differently is `disagrees`: flagged, never
         hidden.
         """
+        from rules.cards import catalog_for
         from rules.engine import ScenarioError, check_expectations, evaluate_claim
-        from rules.models import Card
 
-        catalog = catalog if catalog is not None else Card.objects.catalog()
+        catalog = catalog if catalog is not None else catalog_for(self.author_id)
         expect = self.spec.get("expect") or [] if isinstance(self.spec, dict) else []
         cited: set[str] = set()
         problem = limits.spec_problem(self.spec)
