@@ -323,10 +323,11 @@ class Preview:
         return sum(not row.agrees for row in self.expect)
 
 
-def preview(text: str, catalog: Catalog | None = None) -> Preview:
-    """Parse and resolve the document `text` (with the site's cards unless `catalog` is given,
-    e.g. `catalog_for(author)`); never raises for a bad document."""
-    catalog = catalog if catalog is not None else catalog_for(None)
+def preview(text: str, catalog: Catalog | None = None, *, author=None) -> Preview:
+    """Parse and resolve the document `text` with the cards `author` may use (`catalog_for`),
+    or `catalog`; never raises for a bad document."""
+    if catalog is None:
+        catalog = catalog_for(author.pk if author is not None else None)
     result = Preview(text)
     try:
         document = read_document(parse_text(text), catalog)

@@ -143,7 +143,7 @@ def scenario_edit(
     if request.method == "GET":
         text = authoring.document_text(scenario) if scenario else authoring.starter_text()
         form = ScenarioDocumentForm(initial={"document": text})
-        shown = authoring.preview(text)
+        shown = authoring.preview(text, author=request.user)
         context = _scenario_page(bank, scenario, form, shown)
         context["saved"] = scenario is not None and "saved" in request.GET
         context["flagged"] = scenario is not None and scenario.engine_status in authoring.FLAGGED
@@ -158,7 +158,7 @@ def scenario_edit(
         else:
             saved = authoring.do_save_scenario(request.user, bank, document, scenario)
             return redirect(reverse("scenario_edit", args=[bank.slug, saved.slug]) + "?saved=1")
-    shown = authoring.preview(request.POST.get("document", ""))
+    shown = authoring.preview(request.POST.get("document", ""), author=request.user)
     context = _scenario_page(bank, scenario, form, shown)
     return render(request, SCENARIO_PAGE, context, status=400)
 
@@ -172,7 +172,7 @@ def scenario_preview(
     bank = _bank(request, slug)
     scenario = _scenario(bank, scenario_slug) if scenario_slug else None
     text = request.POST.get("document", "")
-    shown = authoring.preview(text)
+    shown = authoring.preview(text, author=request.user)
     if request.htmx:
         return render(request, SCENARIO_PAGE + "#preview", {"preview": shown})
     form = ScenarioDocumentForm(initial={"document": text})
