@@ -92,6 +92,25 @@
     dragged = null;
   });
 
+  // A reply re-renders the builder and the JSON box out of band; one edited while the request
+  // was on its way keeps what was typed (its own change sends it next).
+  var edits = { builder: 0, "document-box": 0 };
+  var editsWhenSent = null;
+  document.addEventListener("input", function (event) {
+    if (!event.target.closest) return;
+    if (event.target.closest("#builder")) edits.builder += 1;
+    if (event.target.closest("#document-box")) edits["document-box"] += 1;
+  });
+  document.addEventListener("htmx:beforeRequest", function () {
+    editsWhenSent = { builder: edits.builder, "document-box": edits["document-box"] };
+  });
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var id = event.detail.target && event.detail.target.id;
+    if (editsWhenSent && id in editsWhenSent && edits[id] !== editsWhenSent[id]) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   // The server re-renders the builder: put focus back on the moved card's button.
   document.addEventListener("htmx:afterSettle", function () {
     if (!refocus) return;
@@ -100,7 +119,10 @@
     if (list) {
       var rows = cardRows(list);
       var row = rows.filter(function (r) { return entryOf(r) === refocus.entry; })[0];
-      if (row && refocus.move) target = row.querySelector('button[data-move="' + refocus.move + '"]:not([disabled])') || row.querySelector("input[list]");
+      if (row && refocus.move) {
+        target = row.querySelector('button[data-move="' + refocus.move + '"]:not([disabled])') ||
+          row.querySelector("button[data-move]:not([disabled])") || row.querySelector("input[list]");
+      }
       if (!target) target = list.querySelector(".is-new input[list]");
     }
     refocus = null;

@@ -195,9 +195,9 @@ def test_each_error_is_beside_its_card_and_the_rest_is_previewed(teacher_client,
     response = teacher_client.post(url, {"document": changed, "source": "json"})
     html = response.content.decode()
     assert response.status_code == 400 and not Scenario.objects.exists()
-    beside = html.split('id="zone-0-library-1-errors"')[1].split("</div>")[0]
+    beside = html.split('id="b-zone-0-library-1-errors"')[1].split("</div>")[0]
     assert "unknown card &#x27;Mountian&#x27;" in beside
-    assert 'aria-invalid="true" aria-describedby="zone-0-library-1-errors"' in html
+    assert 'aria-invalid="true" aria-describedby="b-zone-0-library-1-errors"' in html
     assert "Library (top first)" in html.split('id="preview"')[1]  # the board is kept
     assert "previewed without it" in html
 
