@@ -27,6 +27,7 @@
   }
 
   function changed() {
+    edits.builder += 1; // a move or removal is an edit, as typing is
     var element = builder();
     if (element && window.htmx) window.htmx.trigger(element, "change");
   }
