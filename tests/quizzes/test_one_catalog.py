@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from quizzes import authoring, exams, interchange
+from quizzes import authoring, exams, interchange, rulings
 from quizzes.models import Bank, ExamBlueprint, Question
 from tests.factories import BankFactory, CardFactory, ScenarioFactory
 from tests.quizzes.conftest import land_tutor_spec, make_question
@@ -84,3 +84,29 @@ def test_authoring_finds_the_instructors_own_card_only(instructor, other_instruc
     theirs = BankFactory(owner=other_instructor)
     with pytest.raises(authoring.AuthoringError, match="unknown card 'Land Tutor'"):
         authoring.check_save_scenario(other_instructor, theirs, text)
+
+
+def test_variants_of_a_site_scenario_never_show_an_instructors_card(instructor, scenario, bank):
+    """A variant swaps a plain card for another of the same types from the scenario's catalog:
+    a site scenario's catalog has no instructor's card, so none can appear to its learners."""
+    secret = {"name": "Secret Bolt", "mana_cost": "{R}", "types": ["Instant"], "oracle": ""}
+    CardFactory(name="Secret Bolt", definition=secret, owner=instructor)
+    question = make_question(scenario, bank)
+    shown = {
+        card
+        for seed in range(1, 60)
+        for card in rulings.ruling_for(question, seed).shown.cards.values()
+    }
+    assert shown  # variants do swap cards here
+    assert "Secret Bolt" not in shown
+
+
+def test_variants_of_an_instructors_scenario_use_their_card(instructor, search_rule):
+    spec = spec_without_land_tutor()
+    definition = spec.pop("_land_tutor")
+    CardFactory(name="Land Tutor", definition=definition, owner=instructor)
+    bank = BankFactory(owner=instructor)
+    scenario = ScenarioFactory(spec=spec, author=instructor, bank=bank)
+    question = make_question(scenario, bank, rules=[search_rule])
+    for seed in range(1, 20):  # every variant parses: the card is found in its catalog
+        assert "Land Tutor#tutor" in json.dumps(rulings.ruling_for(question, seed).shown.spec)
