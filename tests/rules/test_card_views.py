@@ -149,3 +149,24 @@ def test_editing_keeps_the_name_and_updates_the_catalog(teacher_client, instruct
     card.refresh_from_db()
     assert card.name == "Tutor of Teachers" and card.oracle == "New words."
     assert catalog_for(instructor.pk).get("Tutor of Teachers").oracle == "New words."
+
+
+CARD_INDEX_QUERIES = 4  # session, user, the cards (visible_to: one query with subqueries), nav
+CARD_PAGE_QUERIES = 5  # session, user, the card, its scenarios with counts, the nav's group
+
+
+@pytest.mark.parametrize("size", [2, 40])
+def test_the_card_pages_cost_the_same_however_many_cards_and_scenarios(
+    client, instructor, django_assert_num_queries, size
+):
+    island = CardFactory(name="Island")
+    for index in range(size):
+        CardFactory(name=f"Filler {index}")
+        scenario = ScenarioFactory(spec=simple_spec(f"s-{index}"), bank=BankFactory())
+        scenario.cards_named.add(island)
+    client.force_login(UserFactory())
+    with django_assert_num_queries(CARD_INDEX_QUERIES):
+        assert client.get(reverse("card_index"), {"q": "i"}).status_code == 200
+    with django_assert_num_queries(CARD_PAGE_QUERIES):
+        page = client.get(reverse("card_detail", args=[island.pk]))
+    assert page.content.decode().count("Scenario ") == size
