@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from config.inputs import problems_in_json
 from quizzes import limits
 
 ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "outside")
@@ -462,11 +463,15 @@ def read_post(data) -> Posted:
 
 
 def builder_of_text(text: str) -> Builder | None:
+    """The builder for a JSON text; None for one it can't show (malformed, not an object, past
+    the limits, or holding text no page can echo: a lone "\\ud800" escape)."""
     try:
         raw = limits.load_json(text)
     except (limits.LimitError, json.JSONDecodeError, RecursionError):
         return None
-    return Builder.of_document(raw) if isinstance(raw, dict) else None
+    if not isinstance(raw, dict) or any(problems_in_json(raw)):
+        return None
+    return Builder.of_document(raw)
 
 
 def field_errors(builder: Builder | None, errors) -> dict[str, list[str]]:
