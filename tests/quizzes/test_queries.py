@@ -15,13 +15,15 @@ from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec
 pytestmark = pytest.mark.django_db
 
 # one: is an exam running (practice then pauses); one: is the user an instructor (the nav);
-# two: the nearest unseen question above and below the target difficulty
-PRACTICE_QUERIES = 10
+# two: the nearest unseen question above and below the target difficulty; one: the card
+# catalog's generation (rules/cards.py: a card saved in any worker is seen at once)
+PRACTICE_QUERIES = 11
 # two: is an exam running, and the question's row lock; two more: the mix serves a rule the
-# learner has not answered yet, so this answer creates its mastery. Was 22: the rules that
-# decide it come from the cache (one read of the rules' version, a query only without Redis,
-# instead of three), and the open attempt says in the same query whether it holds the question.
-ANSWER_QUERIES = 18 + texts.version_reads_database()
+# learner has not answered yet, so this answer creates its mastery; one: the card catalog's
+# generation. Was 23: the rules that decide it come from the cache (one read of the rules'
+# version, a query only without Redis, instead of three), and the open attempt says in the
+# same query whether it holds the question.
+ANSWER_QUERIES = 19 + texts.version_reads_database()
 # the session, the user, the answers by day, their count with the page of history, the
 # masteries with their rules (the reviews due counted from them), the rules' difficulties, the
 # nav (was 10: the count and the reviews due were queries of their own)

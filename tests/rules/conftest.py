@@ -1,4 +1,4 @@
-"""Rule fixtures shared by the rule page's tests."""
+"""Fixtures of the rule pages' tests, and the instructors' for the card form's."""
 
 from __future__ import annotations
 
@@ -12,6 +12,11 @@ from tests.factories import (
     RuleFactory,
     ScenarioFactory,
     UserFactory,
+)
+from tests.quizzes.instructor_fixtures import (  # noqa: F401
+    instructor,
+    other_instructor,
+    teacher_client,
 )
 
 
