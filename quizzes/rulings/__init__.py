@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from quizzes.rulings.effects import static_effects
 from quizzes.rulings.kinds import KINDS, AnswerError, QuestionKind, kind_of
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.values import same
@@ -58,6 +59,7 @@ __all__ = [
     "Shown",
     "Verdict",
     "asked_claim",
+    "static_effects",
     "grade",
     "kind_of",
     "new_seed",

@@ -66,3 +66,8 @@ def test_reloading_keeps_a_learned_difficulty(seeded):
     untouched.refresh_from_db()
     assert question.difficulty == 1.7  # learned from answers: kept
     assert untouched.difficulty == prior  # never answered: back to its prior
+
+
+def test_seed_questions_have_every_judge_level(seeded):
+    levels = set(Question.objects.filter(is_active=True).values_list("level", flat=True))
+    assert levels == {"L1", "L2", "corner"}
