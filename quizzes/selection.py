@@ -187,11 +187,18 @@ def _closest(target: float, *questions: Question | None) -> Question | None:
     return min(found, key=lambda q: (abs(q.difficulty - target), q.pk), default=None)
 
 
-def next_question(user, rule: Rule | None = None, now=None) -> Pick:
-    """The question to serve next, and the skill and target it was chosen for."""
+def next_question(
+    user, rule: Rule | None = None, now=None, *, level: str = "", bank: Bank | None = None
+) -> Pick:
+    """The question to serve next, and the skill and target it was chosen for; with `level` or
+    `bank` (one the learner may see: the practice filter looks it up) only their questions."""
     now = now or timezone.now()
     recent = recent_answers(user)
     questions = available_questions(user)
+    if level:
+        questions = questions.filter(level=level)
+    if bank is not None:
+        questions = questions.filter(bank=bank)
     masteries = Mastery.objects.owned_by(user)
     if rule is not None:
         theta = masteries.filter(rule=rule).values_list("theta", flat=True).first() or 0.0

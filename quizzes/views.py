@@ -12,15 +12,13 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from quizzes import answers, exams, reports, rulings, selection
-from quizzes.forms import AnswerForm, SignupForm
+from quizzes.forms import AnswerForm, PracticeFilterForm, SignupForm
 from quizzes.models import Attempt, ExamSitting, Mastery, Presentation, Question, Response
-from rules.models import Rule
 
 PRESENTATION_MAX_AGE = datetime.timedelta(days=1)  # a question served is answered within a day
 
@@ -50,7 +48,7 @@ def _question_context(
     *,
     form_data=None,
     token: str = "",
-    rule_number: str = "",
+    filters: str = "",
 ) -> dict[str, Any]:
     return {
         "question": question,
@@ -63,14 +61,14 @@ def _question_context(
         "board": ruling.board,
         "form": AnswerForm(ruling, data=form_data),
         "token": token,
-        "rule_number": rule_number,
-        "next_url": _practice_url(rule_number),
+        "next_url": _practice_url(filters),
     }
 
 
-def _practice_url(rule_number: str) -> str:
+def _practice_url(filters: str) -> str:
+    """/practice/ with the learner's filter (a query string `PracticeFilterForm` made)."""
     url = reverse("practice")
-    return f"{url}?{urlencode({'rule': rule_number})}" if rule_number else url
+    return f"{url}?{filters}" if filters else url
 
 
 def _paused_by_exam(request: HtmxHttpRequest, status: int = 200) -> HttpResponse | None:
@@ -89,31 +87,31 @@ def _paused_by_exam(request: HtmxHttpRequest, status: int = 200) -> HttpResponse
 def practice(request: HtmxHttpRequest) -> HttpResponse:
     if paused := _paused_by_exam(request):
         return paused
-    rule_number = request.GET.get("rule", "").strip()
-    rule = Rule.objects.resolve_number(rule_number) if rule_number else None
-    if rule_number and rule is None:
-        context: dict[str, Any] = {"question": None, "unknown_rule": rule_number}
-        return render(request, "quizzes/practice.html", context, status=404)
-    pick = selection.next_question(request.user, rule)
-    context = {"question": None, "rule": rule, "rule_number": rule.number if rule else ""}
+    filter_form = PracticeFilterForm(request.GET, user=request.user)
+    context: dict[str, Any] = {"question": None, "filter_form": filter_form}
+    if not filter_form.is_valid():
+        # an unknown rule or a bank the learner can't see is not found; a bad level is refused
+        unknown = {"rule", "bank"} & set(filter_form.errors)
+        context["unknown_rule"] = request.GET.get("rule", "")[:20] if "rule" in unknown else ""
+        return render(request, "quizzes/practice.html", context, status=404 if unknown else 400)
+    chosen = filter_form.cleaned_data
+    filters = filter_form.query()
+    pick = selection.next_question(
+        request.user, chosen["rule"], level=chosen["level"], bank=chosen["bank"]
+    )
+    context |= {"rule": chosen["rule"], "level": chosen["level"], "bank": chosen["bank"]}
     if pick.question is not None:
         question = pick.question
         ruling = rulings.ruling_for(question, rulings.new_seed(), request.user.pk)
         presentation = Presentation.objects.create(
-            user=request.user,
-            question=question,
-            shown=ruling.shown.to_json(),
-            rule_number=context["rule_number"],
+            user=request.user, question=question, shown=ruling.shown.to_json(), filters=filters
         )
-        context |= _question_context(
-            question, ruling, token=presentation.token, rule_number=context["rule_number"]
-        )
-    context["rule"] = rule
+        context |= _question_context(question, ruling, token=presentation.token, filters=filters)
     return render(request, "quizzes/practice.html", context)
 
 
 def _feedback_context(
-    response: Response, rule_number: str, shown: rulings.Shown | None = None
+    response: Response, filters: str, shown: rulings.Shown | None = None
 ) -> dict[str, Any]:
     verdict = answers.Verdict.from_json(response.verdict, response)
     scenario = response.question.scenario
@@ -125,7 +123,7 @@ def _feedback_context(
         "renamed": bool(shown.players or shown.cards),
         "verdict": verdict,
         "deciding_rules": answers.deciding_rules(verdict.rule_numbers),
-        "next_url": _practice_url(rule_number),
+        "next_url": _practice_url(filters),
     }
 
 
@@ -156,7 +154,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
             ruling,
             form_data=request.POST,
             token=token,
-            rule_number=presentation.rule_number,
+            filters=presentation.filters,
         )
         form = context["form"]
         if not form.is_valid():
@@ -175,7 +173,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
         ).response
     if not request.htmx:
         return redirect("feedback", pk=response.pk)
-    context = _feedback_context(response, presentation.rule_number)
+    context = _feedback_context(response, presentation.filters)
     return render(request, "quizzes/practice.html#feedback", context)
 
 
@@ -202,12 +200,10 @@ def feedback(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         ),
         pk=pk,
     )
-    rule_number = request.GET.get("rule", "")[:20]
-    if not rule_number and response.presentation_id is not None:
-        rule_number = response.presentation.rule_number
+    filters = response.presentation.filters if response.presentation_id is not None else ""
     ruling = _ruling_of(response)
     context = _question_context(response.question, ruling)
-    context |= _feedback_context(response, rule_number, ruling.shown)
+    context |= _feedback_context(response, filters, ruling.shown)
     context["answered"] = True
     return render(request, "quizzes/practice.html", context)
 
