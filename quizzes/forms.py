@@ -35,7 +35,9 @@ class AnswerForm(forms.Form):
         low, high = cleaned.get("low"), cleaned.get("high")
         if low is not None and high is not None and low > high:
             raise forms.ValidationError("The lower bound can't be above the upper bound.")
-        places = [cleaned[name] for name in self.fields if name.startswith("order_")]
+        places = [cleaned.get(name) for name in self.fields if name.startswith("order_")]
+        if None in places:  # a place out of range: its field says so
+            return cleaned
         if places and len(set(places)) != len(places):
             raise forms.ValidationError("Give each player a different place in the order.")
         return cleaned
