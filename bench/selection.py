@@ -41,6 +41,7 @@ PG_BENCH_DB = "tutor_bench_selection"
 SCENARIOS = 1000
 RULES = 40
 ANSWERS = 500
+KINDS = ("cards", "yes_no", "value", "count_range", "multiple_choice", "legal_set")
 CASES = ("fresh", "answered-500", "due-rule", "rule-filter")
 SQLITE_FULL_SCAN = re.compile(r"\bSCAN (quizzes_question)\b(?! USING)")
 PG_FULL_SCAN = re.compile(r"Seq Scan on quizzes_question\b")
@@ -74,7 +75,7 @@ def grow_bank(bank, rules, scenarios, start: int, stop: int, rng: random.Random)
                 scenario=scenarios[index % len(scenarios)],
                 bank=bank,
                 key=f"q{index}",
-                kind=Question.Kind.CARDS,
+                kind=KINDS[index % len(KINDS)],  # a real bank mixes kinds (the mix wants it)
                 prompt="Mark each card.",
                 claims=[{"claim": "finds", "card": "i"}],
                 difficulty=rng.uniform(-3, 3),
