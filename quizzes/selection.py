@@ -77,6 +77,19 @@ def available_questions(user) -> QuerySet[Question]:
     )
 
 
+def banks_to_practise(user) -> QuerySet[Bank]:
+    """The banks `user` may practise, with how many questions each serves (one query)."""
+    served = available_questions(user).filter(bank=OuterRef("pk")).order_by()
+    count = served.values("bank").annotate(n=Count("pk")).values("n")
+    return (
+        Bank.objects.visible_to(user)
+        .annotate(question_count=Subquery(count))
+        .filter(question_count__gt=0)
+        .select_related("owner")
+        .order_by("title", "id")
+    )
+
+
 def recent_answers(user, count: int = RECENT) -> list[Answered]:
     """The learner's last `count` answers, most recent first, with their rules: one query (a
     row per answer and rule, the answers picked by a LIMIT subquery)."""

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from quizzes import answers, exams, reports, rulings, selection
+from quizzes import answers, cohorts, exams, reports, rulings, selection
 from quizzes.forms import AnswerForm, PracticeFilterForm, SignupForm
 from quizzes.models import Attempt, ExamSitting, Mastery, Presentation, Question, Response
 
@@ -29,7 +29,24 @@ class HtmxHttpRequest(HttpRequest):
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The welcome; for a cohort's learner, what their instructors assigned and their banks."""
+    context: dict[str, Any] = {}
+    if request.user.is_authenticated:
+        context = {
+            "assignments": cohorts.assignments_for(request.user),
+            "cohort_banks": cohorts.banks_for(request.user),
+            "today": timezone.localdate(),
+        }
+    return render(request, "home.html", context)
+
+
+@require_GET
+@login_required
+def practice_banks(request: HtmxHttpRequest) -> HttpResponse:
+    """The banks the learner may practise (public, their own, their cohorts'), each with its
+    "Practise this bank" button."""
+    banks = selection.banks_to_practise(request.user)
+    return render(request, "quizzes/practice_banks.html", {"banks": banks})
 
 
 @require_http_methods(["GET", "POST"])
