@@ -327,8 +327,9 @@ class Question(models.Model):
         ordering = ["bank", "position", "id"]
         indexes = [
             models.Index(fields=["bank", "is_active", "difficulty"]),
-            # practice filtered by level walks this one the same way (selection.py)
+            # practice filtered by level or by bank walks these the same way (selection.py)
             models.Index(fields=["level", "difficulty", "id"], name="question_by_level"),
+            models.Index(fields=["bank", "difficulty", "id"], name="question_by_bank"),
             # next-question selection walks this out from a target difficulty (selection.py)
             models.Index(fields=["difficulty", "id"], name="question_by_difficulty"),
         ]
