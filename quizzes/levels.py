@@ -161,7 +161,8 @@ def recompute(
     for question in questions.select_related("scenario").prefetch_related("rules"):
         spec = question.scenario.spec
         if question.scenario_id not in effects:
-            effects[question.scenario_id] = rulings.static_effects(spec, catalog)
+            cards = catalog if catalog is not None else rulings.catalog_of(question.scenario)
+            effects[question.scenario_id] = rulings.static_effects(spec, cards)
         answers, right = measured.get(question.pk, (0, 0))
         facts = facts_of(
             question.claims,
