@@ -19,6 +19,7 @@ import secrets
 import shutil
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,12 @@ def figures(user) -> dict[str, Any]:
     """The mix of what `user` was served, in order (their practice answers)."""
     from quizzes.models import Response
 
+    rows = list(
+        Response.objects.filter(user=user)
+        .order_by("created_at", "id")
+        .values_list("question__kind", "question__level")
+    )
+    kinds = Counter(kind for kind, _ in rows)
     served = [
         (response.question.scenario_id, set(response.question.rules.all()), response.correct)
         for response in Response.objects.filter(user=user)
@@ -70,6 +77,9 @@ def figures(user) -> dict[str, Any]:
         ),
         "missed": len(missed),
         "missed_back_within_two": len(back_soon),
+        "kinds": dict(kinds.most_common()),
+        "most_common_kind": kinds.most_common(1)[0][1] if kinds else 0,
+        "levels": dict(Counter(level for _, level in rows).most_common()),
     }
 
 
@@ -128,13 +138,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
-    print(f"{'first':>6} {'scenarios':>9} {'rules':>5} {'same twice':>10} {'rule in 3':>9} "
-          f"{'missed':>6} {'back in 2':>9}")  # fmt: skip
+    print(f"{'first':>6} {'boards':>6} {'rules':>5} {'same twice':>10} {'rule in 3':>9} "
+          f"{'missed':>6} {'back in 2':>9} {'top kind':>8}  kinds")  # fmt: skip
     for count, row in results.items():
         print(
-            f"{int(count):>6} {row['scenarios']:>9} {row['rules']:>5} "
+            f"{int(count):>6} {row['scenarios']:>6} {row['rules']:>5} "
             f"{row['same_scenario_twice_in_a_row']:>10} {row['rule_again_within_three']:>9} "
-            f"{row['missed']:>6} {row['missed_back_within_two']:>9}"
+            f"{row['missed']:>6} {row['missed_back_within_two']:>9} "
+            f"{row['most_common_kind']:>8}  {row['kinds']}"
         )
     return 0
 

@@ -12,6 +12,9 @@ times `next_question` one call at a time, for each bank size:
   answered-500   a learner with 500 answers (and a mastery per rule, none due)
   due-rule       the same learner with one rule's review due
   rule-filter    the same learner practising one rule (`?rule=`)
+  level-filter   the same learner practising one judge level (`?level=L2`)
+  bank-filter    the same learner practising a bank holding a tenth of the questions (`?bank=`)
+  all-filters    the three at once
 
 It prints p50/p95 per call, the queries per call, and `ratio`: the case's p95 over its p95 at
 the smallest size, measured in the same run (flat selection stays near 1). `--explain` prints
@@ -41,7 +44,19 @@ PG_BENCH_DB = "tutor_bench_selection"
 SCENARIOS = 1000
 RULES = 40
 ANSWERS = 500
-CASES = ("fresh", "answered-500", "due-rule", "rule-filter")
+KINDS = ("cards", "yes_no", "value", "count_range", "multiple_choice", "legal_set")
+CASES = (
+    "fresh",
+    "answered-500",
+    "due-rule",
+    "rule-filter",
+    "level-filter",
+    "bank-filter",
+    "all-filters",
+)
+# levels as the seed has them, about: half L1, a third L2, the rest corner cases
+LEVELS = ("L1",) * 5 + ("L2",) * 3 + ("corner",) * 2
+SMALL_BANK = "bench-cohort"  # one question in ten: a cohort's bank, for `?bank=`
 SQLITE_FULL_SCAN = re.compile(r"\bSCAN (quizzes_question)\b(?! USING)")
 PG_FULL_SCAN = re.compile(r"Seq Scan on quizzes_question\b")
 
@@ -65,16 +80,18 @@ def spec(index: int) -> dict[str, Any]:
 
 
 def grow_bank(bank, rules, scenarios, start: int, stop: int, rng: random.Random) -> None:
-    from quizzes.models import Question
+    from quizzes.models import Bank, Question
 
+    small = Bank.objects.get(slug=SMALL_BANK)
     batch = 5000
     for first in range(start, stop, batch):
         questions = Question.objects.bulk_create(
             Question(
                 scenario=scenarios[index % len(scenarios)],
-                bank=bank,
+                bank=small if index % 10 == 0 else bank,
+                level=LEVELS[index // 10 % len(LEVELS)],
                 key=f"q{index}",
-                kind=Question.Kind.CARDS,
+                kind=KINDS[index % len(KINDS)],  # a real bank mixes kinds (the mix wants it)
                 prompt="Mark each card.",
                 claims=[{"claim": "finds", "card": "i"}],
                 difficulty=rng.uniform(-3, 3),
@@ -108,6 +125,7 @@ def setup_base(rng: random.Random):
         for index in range(RULES)
     )
     bank = Bank.objects.create(slug="bench", title="Bench", visibility=Bank.Visibility.PUBLIC)
+    Bank.objects.create(slug=SMALL_BANK, title="Cohort", visibility=Bank.Visibility.PUBLIC)
     scenarios = Scenario.objects.bulk_create(
         Scenario(slug=f"bench-{index}", title=f"Bench {index}", spec=spec(index))
         for index in range(SCENARIOS)
@@ -161,19 +179,19 @@ def explain(sql: str, vendor: str) -> str:
         return "\n".join(row[0] for row in cursor.fetchall())
 
 
-def time_case(user, rule, repetitions: int, with_plans: bool) -> dict[str, Any]:
+def time_case(user, rule, repetitions: int, with_plans: bool, **filters) -> dict[str, Any]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from quizzes import selection
 
     with CaptureQueriesContext(connection) as captured:
-        pick = selection.next_question(user, rule)
+        pick = selection.next_question(user, rule, **filters)
     assert pick.question is not None, "the bench bank always has a question to serve"
     latencies = []
     for _ in range(repetitions):
         started = time.perf_counter_ns()
-        selection.next_question(user, rule)
+        selection.next_question(user, rule, **filters)
         latencies.append((time.perf_counter_ns() - started) / 1e6)
     latencies.sort()
     result: dict[str, Any] = {
@@ -204,7 +222,7 @@ def worker(sizes: list[int], repetitions: int, with_plans: bool) -> None:
     from django.db import connection
     from django.utils import timezone
 
-    from quizzes.models import Mastery
+    from quizzes.models import Bank, Mastery
 
     call_command("migrate", verbosity=0)
     rng = random.Random(2026)
@@ -235,6 +253,12 @@ def worker(sizes: list[int], repetitions: int, with_plans: bool) -> None:
             due=timezone.now() + timezone.timedelta(days=3)
         )
         cases["rule-filter"] = time_case(seasoned, rules[3], repetitions, plans)
+        cases["level-filter"] = time_case(seasoned, None, repetitions, plans, level="L2")
+        small = Bank.objects.get(slug=SMALL_BANK)
+        cases["bank-filter"] = time_case(seasoned, None, repetitions, plans, bank=small)
+        cases["all-filters"] = time_case(
+            seasoned, rules[10], repetitions, plans, level="L2", bank=small
+        )
         results[str(size)] = cases
     print(json.dumps(results))
 

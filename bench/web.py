@@ -109,7 +109,11 @@ class Client:
 
 def answer_form(page: str) -> dict[str, Any] | None:
     """A complete answer read off a question page: the first choice of every group, 0 for
-    numbers, each player a different place in an order."""
+    numbers, each player a different place in an order (only the answer form's fields: the
+    page's practice filter is a form of its own)."""
+    start = page.find('id="answer-form"')
+    if start != -1:
+        page = page[start : page.find("</form>", start)]
     hidden = {name: html.unescape(value) for name, value in HIDDEN.findall(page)}
     if "token" not in hidden:
         return None

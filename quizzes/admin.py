@@ -67,8 +67,8 @@ class ScenarioAdmin(ModelAdmin):
 
 @admin.register(Question)
 class QuestionAdmin(ModelAdmin):
-    list_display = ["__str__", "kind", "bank", "position", "difficulty", "is_active"]
-    list_filter = ["kind", "is_active", "bank", "rules"]
+    list_display = ["__str__", "kind", "level", "bank", "position", "difficulty", "is_active"]
+    list_filter = ["kind", "level", "is_active", "bank", "rules"]
     search_fields = ["prompt", "key", "scenario__title", "scenario__slug"]
     list_select_related = ["scenario", "bank"]
     autocomplete_fields = ["scenario", "bank", "rules"]

@@ -20,7 +20,7 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 
 from config.inputs import problems_in_json
-from quizzes import adaptive, limits
+from quizzes import adaptive, levels, limits
 from quizzes.loading.read import TUTOR_KEYS
 from quizzes.models import Bank, Question, Scenario
 from quizzes.rulings import Ruling, asked_claim, ruling_of_spec
@@ -565,6 +565,7 @@ def do_save_scenario(
                 for q in document.questions
             ]
         _sync_questions(scenario, bank, items)
+        levels.recompute(Question.objects.filter(scenario=scenario, bank=bank), catalog)
     return scenario
 
 

@@ -12,7 +12,15 @@ from django.db import transaction
 from django.db.models import Count, Max, Q, QuerySet
 
 from quizzes import reports
-from quizzes.models import Bank, Cohort, CohortMembership, Question, Response
+from quizzes.models import (
+    Assignment,
+    Bank,
+    Cohort,
+    CohortMembership,
+    ExamBlueprint,
+    Question,
+    Response,
+)
 from quizzes.models.cohorts import new_join_code
 
 
@@ -102,3 +110,51 @@ def member_progress(cohort: Cohort, member) -> MemberProgress:
         .select_related("question__scenario")[:20]
     )
     return MemberProgress(member, rules, recent)
+
+
+# Assignments: a bank to practise or an exam to sit, set by the cohort's instructor.
+
+
+def assignable_banks(instructor) -> QuerySet[Bank]:
+    """The instructor's banks a cohort can practise: shared or public, never private."""
+    return Bank.objects.owned_by(instructor).exclude(visibility=Bank.Visibility.PRIVATE)
+
+
+def assignable_blueprints(instructor) -> QuerySet[ExamBlueprint]:
+    """Active exams the instructor may set: their own and the site's."""
+    return ExamBlueprint.objects.filter(is_active=True).filter(Q(owner=instructor) | Q(owner=None))
+
+
+def do_assign(cohort: Cohort, *, bank=None, blueprint=None, due_on=None) -> Assignment:
+    """Assign a bank (which joins the cohort's banks, so its learners can practise it) or an
+    exam blueprint, each only among what the cohort's instructor may set."""
+    instructor = cohort.instructor
+    if (bank is None) == (blueprint is None):
+        raise CohortError("Assign either a bank or an exam.")
+    if bank is not None and not assignable_banks(instructor).filter(pk=bank.pk).exists():
+        raise CohortError("A cohort can only be given its instructor's shared or public banks.")
+    if blueprint is not None and not (
+        assignable_blueprints(instructor).filter(pk=blueprint.pk).exists()
+    ):
+        raise CohortError("A cohort can only be set the instructor's own or the site's exams.")
+    with transaction.atomic():
+        if bank is not None:
+            cohort.banks.add(bank)
+        return Assignment.objects.create(
+            cohort=cohort, bank=bank, blueprint=blueprint, due_on=due_on
+        )
+
+
+def assignments_of(cohort: Cohort) -> QuerySet[Assignment]:
+    return cohort.assignments.select_related("bank", "blueprint")
+
+
+def assignments_for(user) -> QuerySet[Assignment]:
+    """What the learner's cohorts ask of them, soonest due first (one query)."""
+    return Assignment.objects.for_learner(user)
+
+
+def banks_for(user) -> QuerySet[Bank]:
+    """The banks the learner's cohorts practise that the learner may see (one query)."""
+    in_cohort = Cohort.banks.through.objects.filter(cohort__members=user).values("bank_id")
+    return Bank.objects.visible_to(user).filter(pk__in=in_cohort).order_by("title", "id")

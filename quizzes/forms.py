@@ -1,4 +1,5 @@
-"""The answer form, built by the question's kind from the question as shown (a `Ruling`)."""
+"""The answer form, built by the question's kind from the question as shown (a `Ruling`); the
+practice filter (level, rule, bank)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.http import urlencode
 
+from quizzes.models import Bank, Question
 from quizzes.rulings import Ruling, kind_of
+from rules.models import Rule
 
 
 class SignupForm(UserCreationForm):
@@ -31,7 +35,9 @@ class AnswerForm(forms.Form):
         low, high = cleaned.get("low"), cleaned.get("high")
         if low is not None and high is not None and low > high:
             raise forms.ValidationError("The lower bound can't be above the upper bound.")
-        places = [cleaned[name] for name in self.fields if name.startswith("order_")]
+        places = [cleaned.get(name) for name in self.fields if name.startswith("order_")]
+        if None in places:  # a place out of range: its field says so
+            return cleaned
         if places and len(set(places)) != len(places):
             raise forms.ValidationError("Give each player a different place in the order.")
         return cleaned
@@ -48,3 +54,50 @@ class AnswerForm(forms.Form):
     def answer(self) -> dict[str, Any]:
         """The cleaned answer as JSON for `quizzes.answers.submit`."""
         return self.kind.answer(self.ruling, self.cleaned_data)
+
+
+class PracticeFilterForm(forms.Form):
+    """What to practise: a judge level, a rule, a bank (each optional, combinable), read from the
+    query string (`/practice/?level=L2&rule=701.23b&bank=<slug>`). A bank is looked up among the
+    banks the learner may practise from (`Bank.objects.visible_to`): any other slug is unknown."""
+
+    level = forms.ChoiceField(
+        required=False, choices=[("", "Every level"), *Question.Level.choices], label="Level"
+    )
+    rule = forms.CharField(
+        required=False,
+        max_length=20,
+        label="Rule",
+        help_text="A rule number, as the rule pages give it (earlier numbers work too).",
+        widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+    )
+    bank = forms.ModelChoiceField(
+        queryset=Bank.objects.none(),
+        required=False,
+        to_field_name="slug",
+        empty_label="Every bank",
+        label="Bank",
+    )
+
+    def __init__(self, *args, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["bank"].queryset = Bank.objects.visible_to(user).order_by("title", "id")
+
+    def clean_rule(self) -> Rule | None:
+        number = self.cleaned_data["rule"].strip()
+        if not number:
+            return None
+        rule = Rule.objects.resolve_number(number)
+        if rule is None:
+            raise forms.ValidationError(f"There is no rule {number}.", code="unknown_rule")
+        return rule
+
+    def query(self) -> str:
+        """The filter as a query string ("" for none): what "Next question" carries on."""
+        data = self.cleaned_data
+        pairs = {
+            "level": data.get("level") or "",
+            "rule": data["rule"].number if data.get("rule") else "",
+            "bank": data["bank"].slug if data.get("bank") else "",
+        }
+        return urlencode({name: value for name, value in pairs.items() if value})

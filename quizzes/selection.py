@@ -10,8 +10,10 @@ Among the questions the learner may see, unseen ones come first, then the least 
 one whose difficulty is nearest the difficulty at which the predicted success is 70%
 (P = sigmoid(theta - b) is monotonic in b, so "P nearest 0.7" is "b nearest the target").
 Never the question just answered; the mix: never two in a row from one scenario (first choice:
-none of the last five), and outside steps 1-2 no rule of the last two questions (no rule twice
-in three), each wish relaxed only when nothing else is left.
+none of the last fifteen), first choice a kind neither of the last two answers had, and outside
+steps 1-2 no rule of the last two questions (no rule twice in three), each wish relaxed only
+when nothing else is left. With the practice filter (a level, a rule, a bank) all of it happens
+within the filtered questions.
 The unseen pick walks the difficulty index out from the target in both directions (two
 `LIMIT 1` range queries), so its cost does not grow with the bank (bench/selection.py).
 """
@@ -31,11 +33,15 @@ from rules.models import Rule
 
 UNSERVABLE = (Scenario.EngineStatus.INVALID, Scenario.EngineStatus.DISAGREES)
 # The mix: a missed rule comes back after one other question; no rule of the last two answers
-# (no rule twice in three questions); first choice, a scenario none of the last five came from.
+# (no rule twice in three questions); first choice, a scenario none of the last fifteen came
+# from (so a new learner's first thirty questions come from twenty boards and more).
+# Kinds mix too: first choice, a kind none of the last two answers had (else the easiest kind,
+# one-answer questions, would fill a new learner's first questions).
 RELEARN_AFTER = 1
 RULE_GAP = 2
-SCENARIO_GAP = 5
-RECENT = max(RELEARN_AFTER + 1, RULE_GAP, SCENARIO_GAP)  # how many answers the mix reads
+SCENARIO_GAP = 15
+KIND_GAP = 2
+RECENT = max(RELEARN_AFTER + 1, RULE_GAP, SCENARIO_GAP, KIND_GAP)  # answers the mix reads
 
 
 @dataclass(frozen=True)
@@ -49,12 +55,13 @@ class Pick:
 
 @dataclass(frozen=True)
 class Answered:
-    """One of the learner's recent answers: which question, its scenario and rules, right?"""
+    """One of the learner's recent answers: which question, its scenario, kind and rules, right?"""
 
     question_id: int
     scenario_id: int
     correct: bool
     rule_ids: frozenset[int]
+    kind: str = ""
 
 
 def available_questions(user) -> QuerySet[Question]:
@@ -70,6 +77,19 @@ def available_questions(user) -> QuerySet[Question]:
     )
 
 
+def banks_to_practise(user) -> QuerySet[Bank]:
+    """The banks `user` may practise, with how many questions each serves (one query)."""
+    served = available_questions(user).filter(bank=OuterRef("pk")).order_by()
+    count = served.values("bank").annotate(n=Count("pk")).values("n")
+    return (
+        Bank.objects.visible_to(user)
+        .annotate(question_count=Subquery(count))
+        .filter(question_count__gt=0)
+        .select_related("owner")
+        .order_by("title", "id")
+    )
+
+
 def recent_answers(user, count: int = RECENT) -> list[Answered]:
     """The learner's last `count` answers, most recent first, with their rules: one query (a
     row per answer and rule, the answers picked by a LIMIT subquery)."""
@@ -77,16 +97,23 @@ def recent_answers(user, count: int = RECENT) -> list[Answered]:
     rows = (
         Response.objects.filter(pk__in=Subquery(last))
         .order_by("-created_at", "-id")
-        .values_list("pk", "question_id", "question__scenario_id", "correct", "question__rules")
+        .values_list(
+            "pk",
+            "question_id",
+            "question__scenario_id",
+            "correct",
+            "question__kind",
+            "question__rules",
+        )
     )
-    answered: dict[int, tuple[int, int, bool, set[int]]] = {}
-    for pk, question_id, scenario_id, correct, rule_id in rows:
-        entry = answered.setdefault(pk, (question_id, scenario_id, correct, set()))
+    answered: dict[int, tuple[int, int, bool, str, set[int]]] = {}
+    for pk, question_id, scenario_id, correct, kind, rule_id in rows:
+        entry = answered.setdefault(pk, (question_id, scenario_id, correct, kind, set()))
         if rule_id is not None:
-            entry[3].add(rule_id)
+            entry[4].add(rule_id)
     return [
-        Answered(question_id, scenario_id, correct, frozenset(rules))
-        for question_id, scenario_id, correct, rules in answered.values()
+        Answered(question_id, scenario_id, correct, frozenset(rules), kind)
+        for question_id, scenario_id, correct, kind, rules in answered.values()
     ]
 
 
@@ -113,21 +140,25 @@ def _mixed(
     questions: QuerySet[Question], recent: list[Answered], avoid_rules: bool
 ) -> list[QuerySet[Question]]:
     """`questions` as the mix wants them, then with its wishes relaxed one by one: none of the
-    last few scenarios (nor, with `avoid_rules`, the rules of the last two answers), not the
-    last scenario, not the question just answered."""
+    last few scenarios, nor the kinds of the last two answers (nor, with `avoid_rules`, their
+    rules); then any kind; not the last scenario; not the question just answered."""
     if not recent:
         return [questions]
     last = recent[0]
+    recent_scenarios = {answer.scenario_id for answer in recent[:SCENARIO_GAP]}
+    recent_kinds = {answer.kind for answer in recent[:KIND_GAP]}
     if avoid_rules:
         recent_rules = frozenset().union(*(answer.rule_ids for answer in recent[:RULE_GAP]))
         fresh_rules = questions.exclude(_with_rules(recent_rules))
-    recent_scenarios = {answer.scenario_id for answer in recent[:SCENARIO_GAP]}
-    levels = [questions.exclude(scenario_id__in=recent_scenarios)]
-    if avoid_rules:
+        away = fresh_rules.exclude(scenario_id__in=recent_scenarios)
         levels = [
-            fresh_rules.exclude(scenario_id__in=recent_scenarios),
+            away.exclude(kind__in=recent_kinds),
+            away,
             fresh_rules.exclude(scenario_id=last.scenario_id),
         ]
+    else:
+        away = questions.exclude(scenario_id__in=recent_scenarios)
+        levels = [away.exclude(kind__in=recent_kinds), away]
     return [
         *levels,
         questions.exclude(scenario_id=last.scenario_id),
@@ -187,11 +218,18 @@ def _closest(target: float, *questions: Question | None) -> Question | None:
     return min(found, key=lambda q: (abs(q.difficulty - target), q.pk), default=None)
 
 
-def next_question(user, rule: Rule | None = None, now=None) -> Pick:
-    """The question to serve next, and the skill and target it was chosen for."""
+def next_question(
+    user, rule: Rule | None = None, now=None, *, level: str = "", bank: Bank | None = None
+) -> Pick:
+    """The question to serve next, and the skill and target it was chosen for; with `level` or
+    `bank` (one the learner may see: the practice filter looks it up) only their questions."""
     now = now or timezone.now()
     recent = recent_answers(user)
     questions = available_questions(user)
+    if level:
+        questions = questions.filter(level=level)
+    if bank is not None:
+        questions = questions.filter(bank=bank)
     masteries = Mastery.objects.owned_by(user)
     if rule is not None:
         theta = masteries.filter(rule=rule).values_list("theta", flat=True).first() or 0.0

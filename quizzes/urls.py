@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("practice/", views.practice, name="practice"),
     path("practice/answer/", views.answer, name="answer"),
+    path("practice/banks/", views.practice_banks, name="practice_banks"),
     path("practice/answers/<id:pk>/", views.feedback, name="feedback"),
     path("progress/", views.progress, name="progress"),
 ]
@@ -70,6 +71,12 @@ urlpatterns += [
     path("cohorts/join/", instructors.cohort_join, name="cohort_join"),
     path("cohorts/<id:pk>/", instructors.cohort_detail, name="cohort_detail"),
     path("cohorts/<id:pk>/banks/", instructors.cohort_banks, name="cohort_banks"),
+    path("cohorts/<id:pk>/assignments/", instructors.cohort_assign, name="cohort_assign"),
+    path(
+        "cohorts/<id:pk>/assignments/<id:assignment_id>/delete/",
+        instructors.cohort_unassign,
+        name="cohort_unassign",
+    ),
     path(
         "cohorts/<id:pk>/learners/<id:user_id>/",
         instructors.cohort_member,

@@ -12,16 +12,14 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from quizzes import answers, exams, reports, rulings, selection
-from quizzes.forms import AnswerForm, SignupForm
+from quizzes import answers, cohorts, exams, reports, rulings, selection
+from quizzes.forms import AnswerForm, PracticeFilterForm, SignupForm
 from quizzes.models import Attempt, ExamSitting, Presentation, Question, Response
 from rules import texts
-from rules.models import Rule
 
 PRESENTATION_MAX_AGE = datetime.timedelta(days=1)  # a question served is answered within a day
 
@@ -32,7 +30,24 @@ class HtmxHttpRequest(HttpRequest):
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The welcome; for a cohort's learner, what their instructors assigned and their banks."""
+    context: dict[str, Any] = {}
+    if request.user.is_authenticated:
+        context = {
+            "assignments": cohorts.assignments_for(request.user),
+            "cohort_banks": cohorts.banks_for(request.user),
+            "today": timezone.localdate(),
+        }
+    return render(request, "home.html", context)
+
+
+@require_GET
+@login_required
+def practice_banks(request: HtmxHttpRequest) -> HttpResponse:
+    """The banks the learner may practise (public, their own, their cohorts'), each with its
+    "Practise this bank" button."""
+    banks = selection.banks_to_practise(request.user)
+    return render(request, "quizzes/practice_banks.html", {"banks": banks})
 
 
 @require_http_methods(["GET", "POST"])
@@ -52,7 +67,7 @@ def _question_context(
     form_data=None,
     form: AnswerForm | None = None,
     token: str = "",
-    rule_number: str = "",
+    filters: str = "",
 ) -> dict[str, Any]:
     return {
         "question": question,
@@ -65,14 +80,14 @@ def _question_context(
         "board": ruling.board,
         "form": form or AnswerForm(ruling, data=form_data),
         "token": token,
-        "rule_number": rule_number,
-        "next_url": _practice_url(rule_number),
+        "next_url": _practice_url(filters),
     }
 
 
-def _practice_url(rule_number: str) -> str:
+def _practice_url(filters: str) -> str:
+    """/practice/ with the learner's filter (a query string `PracticeFilterForm` made)."""
     url = reverse("practice")
-    return f"{url}?{urlencode({'rule': rule_number})}" if rule_number else url
+    return f"{url}?{filters}" if filters else url
 
 
 def _paused_by_exam(request: HtmxHttpRequest, status: int = 200) -> HttpResponse | None:
@@ -91,31 +106,31 @@ def _paused_by_exam(request: HtmxHttpRequest, status: int = 200) -> HttpResponse
 def practice(request: HtmxHttpRequest) -> HttpResponse:
     if paused := _paused_by_exam(request):
         return paused
-    rule_number = request.GET.get("rule", "").strip()
-    rule = Rule.objects.resolve_number(rule_number) if rule_number else None
-    if rule_number and rule is None:
-        context: dict[str, Any] = {"question": None, "unknown_rule": rule_number}
-        return render(request, "quizzes/practice.html", context, status=404)
-    pick = selection.next_question(request.user, rule)
-    context = {"question": None, "rule": rule, "rule_number": rule.number if rule else ""}
+    filter_form = PracticeFilterForm(request.GET, user=request.user)
+    context: dict[str, Any] = {"question": None, "filter_form": filter_form}
+    if not filter_form.is_valid():
+        # an unknown rule or a bank the learner can't see is not found; a bad level is refused
+        unknown = {"rule", "bank"} & set(filter_form.errors)
+        context["unknown_rule"] = request.GET.get("rule", "")[:20] if "rule" in unknown else ""
+        return render(request, "quizzes/practice.html", context, status=404 if unknown else 400)
+    chosen = filter_form.cleaned_data
+    filters = filter_form.query()
+    pick = selection.next_question(
+        request.user, chosen["rule"], level=chosen["level"], bank=chosen["bank"]
+    )
+    context |= {"rule": chosen["rule"], "level": chosen["level"], "bank": chosen["bank"]}
     if pick.question is not None:
         question = pick.question
         ruling = rulings.ruling_for(question, rulings.new_seed(), request.user.pk)
         presentation = Presentation.objects.create(
-            user=request.user,
-            question=question,
-            shown=ruling.shown.to_json(),
-            rule_number=context["rule_number"],
+            user=request.user, question=question, shown=ruling.shown.to_json(), filters=filters
         )
-        context |= _question_context(
-            question, ruling, token=presentation.token, rule_number=context["rule_number"]
-        )
-    context["rule"] = rule
+        context |= _question_context(question, ruling, token=presentation.token, filters=filters)
     return render(request, "quizzes/practice.html", context)
 
 
 def _feedback_context(
-    response: Response, rule_number: str, shown: rulings.Shown | None = None
+    response: Response, filters: str, shown: rulings.Shown | None = None
 ) -> dict[str, Any]:
     verdict = answers.Verdict.from_json(response.verdict, response)
     scenario = response.question.scenario
@@ -127,7 +142,7 @@ def _feedback_context(
         "renamed": bool(shown.players or shown.cards),
         "verdict": verdict,
         "deciding_rules": texts.cited_rules(verdict.rule_numbers),
-        "next_url": _practice_url(rule_number),
+        "next_url": _practice_url(filters),
     }
 
 
@@ -157,7 +172,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
         form = AnswerForm(ruling, data=request.POST)
         if not form.is_valid():  # only now the rest of the page: a graded answer needs none
             context = _question_context(
-                question, ruling, form=form, token=token, rule_number=presentation.rule_number
+                question, ruling, form=form, token=token, filters=presentation.filters
             )
             if request.htmx:  # show the errors in the form, not in the feedback area
                 page = render(request, "quizzes/practice.html#answer-form", context)
@@ -174,7 +189,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
         ).response
     if not request.htmx:
         return redirect("feedback", pk=response.pk)
-    context = _feedback_context(response, presentation.rule_number)
+    context = _feedback_context(response, presentation.filters)
     return render(request, "quizzes/practice.html#feedback", context)
 
 
@@ -201,12 +216,10 @@ def feedback(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         ),
         pk=pk,
     )
-    rule_number = request.GET.get("rule", "")[:20]
-    if not rule_number and response.presentation_id is not None:
-        rule_number = response.presentation.rule_number
+    filters = response.presentation.filters if response.presentation_id is not None else ""
     ruling = _ruling_of(response)
     context = _question_context(response.question, ruling)
-    context |= _feedback_context(response, rule_number, ruling.shown)
+    context |= _feedback_context(response, filters, ruling.shown)
     context["answered"] = True
     return render(request, "quizzes/practice.html", context)
 

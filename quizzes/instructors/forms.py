@@ -5,7 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.html import format_html
 
-from quizzes.models import Bank, Cohort
+from quizzes import cohorts
+from quizzes.models import Bank, Cohort, ExamBlueprint
 
 
 class BankForm(forms.ModelForm):
@@ -76,3 +77,37 @@ class JoinForm(forms.Form):
 
     def clean_code(self) -> str:
         return "".join(self.cleaned_data["code"].split()).upper()
+
+
+class AssignmentForm(forms.Form):
+    """A bank to practise or an exam to sit, with an optional due date."""
+
+    bank = forms.ModelChoiceField(
+        queryset=Bank.objects.none(),
+        required=False,
+        empty_label="(no bank)",
+        label="Bank to practise",
+        help_text="Your shared and public banks; assigning one adds it to the cohort's banks.",
+    )
+    blueprint = forms.ModelChoiceField(
+        queryset=ExamBlueprint.objects.none(),
+        required=False,
+        empty_label="(no exam)",
+        label="Or an exam to sit",
+    )
+    due_on = forms.DateField(
+        required=False,
+        label="Due on (optional)",
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+
+    def __init__(self, *args, instructor, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["bank"].queryset = cohorts.assignable_banks(instructor)
+        self.fields["blueprint"].queryset = cohorts.assignable_blueprints(instructor)
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if not self.errors and (cleaned.get("bank") is None) == (cleaned.get("blueprint") is None):
+            raise forms.ValidationError("Choose a bank or an exam (one of the two).")
+        return cleaned

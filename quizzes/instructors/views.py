@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from quizzes import analysis, authoring, cohorts, interchange, limits
 from quizzes.instructors import builder
 from quizzes.instructors.forms import (
+    AssignmentForm,
     BankForm,
     CohortBanksForm,
     CohortForm,
@@ -296,11 +297,18 @@ def cohort_index(request: HtmxHttpRequest) -> HttpResponse:
     )
 
 
-def _cohort_context(request: HtmxHttpRequest, cohort: Cohort, form: CohortBanksForm) -> dict:
+def _cohort_context(
+    request: HtmxHttpRequest,
+    cohort: Cohort,
+    form: CohortBanksForm,
+    assignment_form: AssignmentForm | None = None,
+) -> dict:
     join_url = request.build_absolute_uri(reverse("cohort_join")) + f"?code={cohort.join_code}"
     return {
         "cohort": cohort,
         "form": form,
+        "assignment_form": assignment_form or AssignmentForm(instructor=request.user),
+        "assignments": cohorts.assignments_of(cohort),
         "members": cohorts.members_of(cohort),
         "banks": cohort.banks.all(),
         "join_url": join_url,
@@ -325,6 +333,27 @@ def cohort_banks(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return redirect("cohort_detail", pk=cohort.pk)
     context = _cohort_context(request, cohort, form)
     return render(request, "instructors/cohort_detail.html", context, status=400)
+
+
+@require_POST
+@instructor_required
+def cohort_assign(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    cohort = _cohort(request, pk)
+    form = AssignmentForm(request.POST, instructor=request.user)
+    if form.is_valid():
+        cohorts.do_assign(cohort, **form.cleaned_data)
+        return redirect("cohort_detail", pk=cohort.pk)
+    banks = CohortBanksForm(instructor=request.user, initial={"banks": cohort.banks.all()})
+    context = _cohort_context(request, cohort, banks, form)
+    return render(request, "instructors/cohort_detail.html", context, status=400)
+
+
+@require_POST
+@instructor_required
+def cohort_unassign(request: HtmxHttpRequest, pk: int, assignment_id: int) -> HttpResponse:
+    cohort = _cohort(request, pk)
+    get_object_or_404(cohorts.assignments_of(cohort), pk=assignment_id).delete()
+    return redirect("cohort_detail", pk=cohort.pk)
 
 
 @require_GET

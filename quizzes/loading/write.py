@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import models, transaction
 
-from quizzes import adaptive
+from quizzes import adaptive, levels
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
 from quizzes.rulings.generate import questions_for
@@ -82,6 +82,8 @@ def load_content(
         catalog = catalog_for(None)
         for scenario_file in content.scenarios:
             _load_scenario(scenario_file, banks, catalog, report)
+        seeded = Scenario.objects.filter(slug__in=[f.slug for f in content.scenarios])
+        levels.recompute(Question.objects.filter(scenario__in=seeded), catalog)
         _load_blueprints(content, {bank.slug: bank for bank in banks}, report)
         # every run, changed or not: a deploy (or a restored database) never serves older texts
         transaction.on_commit(texts.bump)

@@ -17,6 +17,6 @@ from quizzes.models.exams import (  # noqa: E402
 
 __all__ += ["BlueprintArea", "ExamBlueprint", "ExamItem", "ExamSitting", "SittingQuota"]
 
-from quizzes.models.cohorts import Cohort, CohortMembership  # noqa: E402
+from quizzes.models.cohorts import Assignment, Cohort, CohortMembership  # noqa: E402
 
-__all__ += ["Cohort", "CohortMembership"]
+__all__ += ["Assignment", "Cohort", "CohortMembership"]

@@ -63,3 +63,57 @@ class CohortMembership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.cohort}"
+
+
+class AssignmentQuerySet(models.QuerySet):
+    def for_learner(self, user) -> AssignmentQuerySet:
+        """Assignments of the cohorts `user` belongs to, with what they point at; a bank only
+        while the learner may still practise it (`Bank.objects.visible_to`)."""
+        if not user.is_authenticated:
+            return self.none()
+        from quizzes.models.content import Bank
+
+        visible = models.Q(bank__in=Bank.objects.visible_to(user).values("pk"))
+        return (
+            self.filter(cohort__memberships__user=user)
+            .filter(visible | models.Q(bank=None, blueprint__is_active=True))
+            .select_related("cohort", "bank", "blueprint")
+        )
+
+
+class Assignment(models.Model):
+    """A cohort's instructor asks its learners to practise a bank or sit an exam blueprint,
+    optionally by a date."""
+
+    cohort = models.ForeignKey(Cohort, on_delete=models.CASCADE, related_name="assignments")
+    bank = models.ForeignKey(
+        "quizzes.Bank", null=True, blank=True, on_delete=models.CASCADE, related_name="assignments"
+    )
+    blueprint = models.ForeignKey(
+        "quizzes.ExamBlueprint",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="assignments",
+    )
+    due_on = models.DateField(null=True, blank=True, help_text="Optional: by when.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = AssignmentQuerySet.as_manager()
+
+    class Meta:
+        ordering = [models.F("due_on").asc(nulls_last=True), "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(bank__isnull=False, blueprint__isnull=True)
+                | models.Q(bank__isnull=True, blueprint__isnull=False),
+                name="assignment_is_a_bank_or_a_blueprint",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.cohort}: {self.bank or self.blueprint}"
+
+    @property
+    def title(self) -> str:
+        return self.bank.title if self.bank_id else self.blueprint.title

@@ -334,6 +334,11 @@ class Question(models.Model):
         LEGAL_SET = "legal_set", "Pick a legal set of cards to find"
         VALUE = "value", "One answer"
 
+    class Level(models.TextChoices):
+        L1 = "L1", "L1: search and shuffle"
+        L2 = "L2", "L2: replacements, prohibitions, Archive Trap, multiplayer"
+        CORNER = "corner", "Corner cases"
+
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="questions")
     bank = models.ForeignKey(Bank, on_delete=models.CASCADE, related_name="questions")
     key = models.SlugField(
@@ -351,11 +356,20 @@ class Question(models.Model):
     answer_count = models.PositiveIntegerField(default=0)
     position = models.PositiveIntegerField(default=0)
     is_active = models.BooleanField(default=True, db_index=True)
+    level = models.CharField(
+        max_length=6,
+        choices=Level,
+        default=Level.L1,
+        help_text="The judge level it suits (quizzes/levels.py computes it).",
+    )
 
     class Meta:
         ordering = ["bank", "position", "id"]
         indexes = [
             models.Index(fields=["bank", "is_active", "difficulty"]),
+            # practice filtered by level or by bank walks these the same way (selection.py)
+            models.Index(fields=["level", "difficulty", "id"], name="question_by_level"),
+            models.Index(fields=["bank", "difficulty", "id"], name="question_by_bank"),
             # next-question selection walks this out from a target difficulty (selection.py)
             models.Index(fields=["difficulty", "id"], name="question_by_difficulty"),
         ]

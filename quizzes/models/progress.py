@@ -100,7 +100,11 @@ class Presentation(models.Model):
         "quizzes.Question", on_delete=models.CASCADE, related_name="presentations"
     )
     shown = models.JSONField(help_text="The variant as shown: spec, claims in shown order, names.")
-    rule_number = models.CharField(max_length=20, blank=True, help_text="The practice filter.")
+    filters = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="The practice filter as a query string (level, rule, bank): Next question's.",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     objects = PresentationQuerySet.as_manager()

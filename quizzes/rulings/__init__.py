@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from quizzes.rulings.effects import static_effects
 from quizzes.rulings.kinds import KINDS, AnswerError, QuestionKind, kind_of
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.values import same
@@ -67,6 +68,7 @@ __all__ = [
     "Verdict",
     "asked_claim",
     "catalog_of",
+    "static_effects",
     "grade",
     "kind_of",
     "new_seed",

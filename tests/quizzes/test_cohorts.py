@@ -14,7 +14,7 @@ from tests.quizzes.conftest import make_question
 pytestmark = pytest.mark.django_db
 
 # session, user, group, cohort, the bank choices, the members with their counts, its banks
-COHORT_PAGE_QUERIES = 7
+COHORT_PAGE_QUERIES = 10  # and three: the assignment form's banks and exams, the assignments
 
 
 @pytest.fixture

@@ -40,8 +40,11 @@ def first_thirty(seeded, client, no_variants):
 def test_a_new_learners_first_thirty_questions_are_a_mix(first_thirty):
     assert first_thirty["questions"] == 30
     assert first_thirty["same_scenario_twice_in_a_row"] == 0
-    assert first_thirty["scenarios"] >= 15
+    assert first_thirty["scenarios"] >= 20
     assert first_thirty["rules"] >= 8
+    # kinds mixed too: the easiest kind (one answer) no longer fills the first thirty (was 29)
+    assert len(first_thirty["kinds"]) >= 4
+    assert first_thirty["most_common_kind"] <= 15
 
 
 def test_missed_rules_come_back_soon(first_thirty):
@@ -66,3 +69,8 @@ def test_reloading_keeps_a_learned_difficulty(seeded):
     untouched.refresh_from_db()
     assert question.difficulty == 1.7  # learned from answers: kept
     assert untouched.difficulty == prior  # never answered: back to its prior
+
+
+def test_seed_questions_have_every_judge_level(seeded):
+    levels = set(Question.objects.filter(is_active=True).values_list("level", flat=True))
+    assert levels == {"L1", "L2", "corner"}

@@ -15,9 +15,14 @@ from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec
 pytestmark = pytest.mark.django_db
 
 # one: is an exam running (practice then pauses); one: is the user an instructor (the nav);
-# two: the nearest unseen question above and below the target difficulty; one: the card
-# catalog's generation (rules/cards.py: a card saved in any worker is seen at once)
-PRACTICE_QUERIES = 11
+# two: the nearest unseen question above and below the target difficulty, and three more here:
+# this bank has one kind, so the mix's first wish (another kind than the last answers') finds
+# nothing (unseen above, below, then the least seen); one: the banks the learner may choose
+# from in the practice filter; one: the card catalog's generation (rules/cards.py: a card saved
+# in any worker is seen at once)
+PRACTICE_QUERIES = 15
+# filtered by level and bank: one more, the bank looked up among the ones the learner may see
+FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # two: is an exam running, and the question's row lock; two more: the mix serves a rule the
 # learner has not answered yet, so this answer creates its mastery; one: the card catalog's
 # generation. Was 23: the rules that decide it come from the cache (one read of the rules'
@@ -80,6 +85,15 @@ def warmed(client, learner, scenario, bank, search_rule, no_variants, request):
 def test_practice_page_queries(warmed, django_assert_num_queries):
     with django_assert_num_queries(PRACTICE_QUERIES):
         assert warmed.get(reverse("practice")).status_code == 200
+
+
+@pytest.mark.parametrize("warmed", [10, 500], indirect=True)
+def test_filtered_practice_page_queries(warmed, bank, django_assert_num_queries):
+    Question.objects.filter(position__lt=9).update(level=Question.Level.L2)
+    url = f"{reverse('practice')}?level=L2&bank={bank.slug}"
+    with django_assert_num_queries(FILTERED_PRACTICE_QUERIES):
+        page = warmed.get(url)
+    assert page.status_code == 200 and 'name="token"' in page.content.decode()
 
 
 @pytest.mark.parametrize("warmed", [10, 500], indirect=True)

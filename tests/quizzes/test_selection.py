@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from statistics import mean
 
 import pytest
 from django.utils import timezone
 
 from quizzes import answers, selection
-from quizzes.models import Attempt, Mastery, Question
+from quizzes.models import Attempt, Mastery, Question, Response, Scenario
 from tests.factories import BankFactory, RuleFactory, ScenarioFactory
 from tests.quizzes.conftest import land_tutor_spec, make_question
 
@@ -202,14 +203,106 @@ def test_the_rule_filter_serves_only_that_rule(learner, bank, search_rule):
 @pytest.mark.parametrize("answered", [0, 9])
 def test_selection_queries_stay_constant(learner, bank, size, answered, django_assert_num_queries):
     """Five queries whatever the bank's size: the last answers with their rules, a due rule,
-    the mean skill, and the nearest unseen question above and below the target."""
+    the mean skill, and the nearest unseen question above and below the target (a bank of
+    many boards and kinds, so that the mix's first wish has a question)."""
     rules = [RuleFactory(number=f"701.{n}a") for n in range(30, 34)]
-    boards = [other_scenario(f"board-{n}") for n in range(6)]
+    boards = [other_scenario(f"board-{n}") for n in range(24)]
+    kinds = Question.Kind.values
     questions = [
-        make_question(boards[n % 6], bank, rules=[rules[n % 4]], difficulty=(n % 9 - 4) / 2)
+        make_question(
+            boards[n % 24],
+            bank,
+            Question.Kind.CARDS if n < answered else kinds[n % len(kinds)],
+            rules=[rules[n % 4]],
+            difficulty=(n % 9 - 4) / 2,
+        )
         for n in range(size)
     ]
     for question in questions[:answered]:
         answer(learner, question)
     with django_assert_num_queries(5):
         assert selection.next_question(learner).question is not None
+
+
+def big_pool(bank, boards=300, per_board=2, rule_count=40):
+    """A large pool as the scenario families make: many boards, a few questions each, every
+    kind, forty rules, difficulties from a prior that favours one-answer questions."""
+    import random
+
+    rng = random.Random(12)
+    rules = [RuleFactory(number=f"7{n // 10:02d}.{n % 10 + 1}a") for n in range(rule_count)]
+    spec = land_tutor_spec("pool")
+    scenarios = Scenario.objects.bulk_create(
+        Scenario(slug=f"pool-{n}", title=f"Pool {n}", source="tests", spec=spec)
+        for n in range(boards)
+    )
+    kinds = Question.Kind.values
+    prior = {"value": -0.4, "yes_no": -0.2}  # as adaptive.KIND_PRIOR: one-answer easiest
+    questions = Question.objects.bulk_create(
+        Question(
+            scenario=scenarios[n // per_board],
+            bank=bank,
+            kind=(kind := kinds[rng.randrange(len(kinds))]),
+            prompt="?",
+            claims=[{"claim": "shuffles", "player": "Alice"}],
+            difficulty=prior.get(kind, 0.3) + rng.uniform(-0.1, 0.1),
+            position=n,
+        )
+        for n in range(boards * per_board)
+    )
+    Question.rules.through.objects.bulk_create(
+        Question.rules.through(question_id=q.pk, rule_id=rules[rng.randrange(rule_count)].pk)
+        for q in questions
+    )
+
+
+def served_in_order(learner, count, right_rate=0.7):
+    """`count` picks, each answered (right with `right_rate`) as a stored response."""
+    import random
+
+    rng = random.Random(3)
+    served = []
+    for _ in range(count):
+        pick = selection.next_question(learner)
+        question = pick.question
+        Response.objects.create(
+            attempt=Attempt.objects.open_practice_for(learner, question),
+            question=question,
+            user=learner,
+            correct=rng.random() < right_rate,
+        )
+        served.append((question, set(question.rules.values_list("pk", flat=True)), pick))
+    return served
+
+
+def test_a_large_pool_is_mixed_from_the_first_question(learner, bank):
+    big_pool(bank)
+    served = served_in_order(learner, 200)
+    first = served[:30]
+    boards = [question.scenario_id for question, _, _ in served]
+    assert len(set(boards[:30])) >= 20
+    assert len(set().union(*(rules for _, rules, _ in first))) >= 8
+    assert all(a != b for a, b in zip(boards, boards[1:], strict=False))  # never twice in a row
+    kinds = Counter(question.kind for question, _, _ in first)
+    assert len(kinds) >= 4 and max(kinds.values()) <= 12  # not 28 one-answer questions of 30
+    for index in range(2, len(served)):  # no rule twice in three unless it is relearnt
+        question, rules, pick = served[index]
+        earlier = served[index - 1][1] | served[index - 2][1]
+        assert not rules & earlier or pick.relearning or pick.due_rule_id
+    assert len(set(boards)) >= 150
+
+
+def test_a_missed_rule_still_comes_back_as_another_board(learner, bank):
+    big_pool(bank)
+    served = served_in_order(learner, 60, right_rate=0.5)
+    responses = list(Response.objects.filter(user=learner).order_by("created_at", "id"))
+    relearnt = 0
+    for index, response in enumerate(responses[:-2]):
+        if response.correct:
+            continue
+        question, rules, _ = served[index]
+        back, back_rules, pick = served[index + 2]
+        if pick.relearning:
+            relearnt += 1
+            assert rules & back_rules and back.scenario_id != question.scenario_id
+    assert relearnt >= 5

@@ -292,3 +292,18 @@ def test_a_question_served_over_a_day_ago_has_expired(logged_in, question, no_va
     posted = logged_in.post(reverse("answer"), {"token": token, "claim_0": "may"})
     assert posted.status_code == 400 and b"expired" in posted.content
     assert not Response.objects.exists()
+
+
+def test_a_place_out_of_range_in_an_order_is_a_form_error_not_a_500(
+    logged_in, scenario, bank, no_variants
+):
+    order = [{"claim": "decision_order"}]
+    Question.objects.create(
+        scenario=scenario, bank=bank, kind=Question.Kind.VALUE, prompt="Order?", claims=order
+    )
+    page = logged_in.get(reverse("practice"))
+    assert 'name="order_0"' in page.content.decode()
+    answer = {"token": token_of(page), "order_0": "99", "order_1": "1"}
+    posted = logged_in.post(reverse("answer"), answer)
+    assert posted.status_code == 400
+    assert not Response.objects.exists()

@@ -1,0 +1,119 @@
+"""Judge levels (quizzes/levels.py): from what a question asks, its board and its facility."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.core.management import call_command
+
+from quizzes import levels
+from quizzes.levels import CORNER, L1, L2, MEASURED_AFTER, Facts, level_of
+from quizzes.models import Attempt, Question, Response
+from tests.factories import QuestionFactory, RuleFactory, ScenarioFactory, UserFactory, simple_spec
+
+
+def facts(claims=("finds",), rules=("701.23b",), players=2, effects=(), answers=0, right=0):
+    return Facts(frozenset(claims), frozenset(rules), players, frozenset(effects), answers, right)
+
+
+def test_a_plain_search_is_l1():
+    assert level_of(facts()) == L1
+    assert level_of(facts(claims=("shuffles",), rules=("701.23a",))) == L1
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        facts(effects=("search_replacement",)),  # Aven Mindcensor on the battlefield
+        facts(effects=("search_prohibition",)),  # Stranglehold, Ashiok
+        facts(rules=("701.23f",)),  # a portion searched instead
+        facts(rules=("614.1",)),  # a replacement effect
+        facts(claims=("alt_cost_available",)),  # Archive Trap
+        facts(rules=("118.9c",)),
+        facts(players=4),  # multiplayer
+    ],
+)
+def test_replacements_prohibitions_archive_trap_and_multiplayer_are_l2(case):
+    assert level_of(case) == L2
+
+
+def test_one_matter_seen_twice_is_still_one():
+    # Mindcensor's replacement cites 701.23f: one matter, not two
+    assert level_of(facts(rules=("701.23f",), effects=("search_replacement",))) == L2
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        facts(claims=("decision_order",)),
+        facts(claims=("range_of_influence",), players=4),
+        facts(rules=("101.4",)),
+        facts(rules=("723.5",)),
+        # two L2 matters together: a prohibition on a four-player board, Mindcensor and the Trap
+        facts(effects=("search_prohibition",), players=4),
+        facts(claims=("alt_cost_available",), effects=("search_replacement",)),
+    ],
+)
+def test_rare_claims_and_l2_matters_together_are_corner_cases(case):
+    assert level_of(case) == CORNER
+
+
+def test_rule_prefixes_do_not_match_longer_numbers():
+    assert level_of(facts(rules=("614",))) == L2
+    assert level_of(facts(rules=("101.20",))) == L1  # not 101.2
+    assert level_of(facts(rules=("7230",))) == L1  # not 723
+
+
+def test_facility_moves_the_level_once_measured():
+    few = MEASURED_AFTER - 1
+    assert level_of(facts(answers=few, right=0)) == L1  # not enough answers yet
+    assert level_of(facts(answers=MEASURED_AFTER, right=5)) == L2  # most miss it
+    easy = facts(effects=("search_replacement",), answers=MEASURED_AFTER, right=MEASURED_AFTER)
+    assert level_of(easy) == L1  # nine in ten get it right
+    assert level_of(facts(claims=("decision_order",), answers=40, right=2)) == CORNER  # capped
+    assert level_of(facts(answers=40, right=40)) == L1  # never below L1
+
+
+def test_a_declared_level_is_the_floor():
+    assert level_of(facts(), declared=L2) == L2
+    assert level_of(facts(claims=("decision_order",)), declared=L2) == CORNER
+    assert level_of(facts(), declared="nonsense") == L1
+
+
+def mindcensor_spec(slug):
+    spec = simple_spec(slug)
+    spec["zones"]["Nadia"] = {"battlefield": ["Aven Mindcensor"]}
+    return spec
+
+
+@pytest.mark.django_db
+def test_recompute_reads_the_board_rules_and_first_answers():
+    plain = QuestionFactory()
+    plain.rules.set([RuleFactory(number="701.23a")])
+    censored = QuestionFactory(scenario=ScenarioFactory(spec=mindcensor_spec("censored")))
+    hard = QuestionFactory()
+    for index in range(MEASURED_AFTER):
+        user = UserFactory()
+        attempt = Attempt.objects.create(user=user)
+        Response.objects.create(attempt=attempt, question=hard, user=user, correct=index < 3)
+        # a repeat answer does not count: the first one does
+        later = Attempt.objects.create(user=user)
+        Response.objects.create(attempt=later, question=hard, user=user, correct=True)
+    changed = levels.recompute(Question.objects.all())
+    assert changed == 2
+    assert dict(Question.objects.values_list("pk", "level")) == {
+        plain.pk: L1,
+        censored.pk: L2,
+        hard.pk: L2,
+    }
+    assert levels.recompute(Question.objects.all()) == 0  # recomputing changes nothing
+
+
+@pytest.mark.django_db
+def test_recompute_levels_command_reports_the_levels():
+    QuestionFactory(scenario=ScenarioFactory(spec=mindcensor_spec("censored")))
+    QuestionFactory()
+    with open(os.devnull, "w") as quiet:
+        call_command("recompute_levels", stdout=quiet)
+    assert sorted(Question.objects.values_list("level", flat=True)) == [L1, L2]
