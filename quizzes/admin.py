@@ -45,11 +45,6 @@ class ScenarioAdmin(ModelAdmin):
         ("Engine check", {"fields": ["engine_status", "engine_report", "rules_exercised"]}),
     ]
 
-    def save_model(self, request, scenario: Scenario, form, change: bool) -> None:
-        if change and "spec" in form.changed_data:
-            scenario.version += 1
-        super().save_model(request, scenario, form, change)
-
     def save_related(self, request, form, formsets, change: bool) -> None:
         super().save_related(request, form, formsets, change)
         check = form.instance.record_engine_check()

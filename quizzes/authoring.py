@@ -406,15 +406,17 @@ def do_save_scenario(
     scenario: Scenario | None = None,
     catalog: Catalog | None = None,
 ) -> Scenario:
-    """Store the document, check it with the engine, and (re)generate its questions in `bank`."""
+    """Store the document, check it with the engine, and (re)generate its questions in `bank`.
+
+    A change to the document or to what its questions ask starts a new version of the scenario
+    (`Scenario.save`, `start_version`): answers already given keep the version they answered."""
     catalog = catalog if catalog is not None else Card.objects.catalog()
     spec = document.spec
     with transaction.atomic():
         if scenario is None:
             base = spec.get("id") if isinstance(spec.get("id"), str) else spec["title"]
             scenario = Scenario(bank=bank, author=user, slug=free_slug(Scenario, base, 120))
-        elif scenario.spec != spec:
-            scenario.version += 1
+        since = scenario.current_version_id
         scenario.title = spec["title"][:200]
         scenario.source = spec["source"][:300]
         scenario.spec = spec
@@ -432,6 +434,8 @@ def do_save_scenario(
                 (q["key"], q["kind"], q["prompt"], q["claims"], _cited(spec, q["claims"], catalog))
                 for q in document.questions
             ]
+        asked = {key: (kind, prompt, claims) for key, kind, prompt, claims, _ in items}
+        scenario.start_version_if_questions_change(bank, asked, since)
         _sync_questions(scenario, bank, items)
     return scenario
 

@@ -98,6 +98,14 @@ class Presentation(models.Model):
         "quizzes.Question", on_delete=models.CASCADE, related_name="presentations"
     )
     shown = models.JSONField(help_text="The variant as shown: spec, claims in shown order, names.")
+    scenario_version = models.ForeignKey(
+        "quizzes.ScenarioVersion",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The scenario's version it was served from.",
+    )
     rule_number = models.CharField(max_length=20, blank=True, help_text="The practice filter.")
     created_at = models.DateTimeField(default=timezone.now)
 
@@ -146,6 +154,14 @@ class Response(models.Model):
     correct = models.BooleanField(default=False)
     score = models.FloatField(default=0.0)
     variant_seed = models.PositiveIntegerField(default=0, help_text="0: the scenario as written.")
+    scenario_version = models.ForeignKey(
+        "quizzes.ScenarioVersion",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The scenario's version answered: feedback and item analysis read it.",
+    )
     presentation = models.OneToOneField(
         Presentation,
         null=True,
