@@ -244,6 +244,8 @@ class Scenario(models.Model):
             return
         if touches_content and self.content() != self._content_before():
             self.start_version(save=False)
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "version", "current_version"}
         super().save(*args, **kwargs)
 
     def _content_before(self) -> dict:

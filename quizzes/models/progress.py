@@ -130,6 +130,16 @@ class ResponseQuerySet(models.QuerySet):
         ).values("first_id")
         return self.filter(id__in=first_ids)
 
+    def first_attempts_per_version(self) -> ResponseQuerySet:
+        """Each learner's first response to each version of each question among these: an edit
+        makes a new item, which the learner meets for the first time."""
+        first_ids = (
+            self.order_by()
+            .values("user", "question", "scenario_version")
+            .annotate(first_id=models.Min("id"))
+        ).values("first_id")
+        return self.filter(id__in=first_ids)
+
     def with_repeat_flag(self) -> ResponseQuerySet:
         """Each response with `is_repeat`: the learner had answered its question before."""
         earlier = Response.objects.filter(
