@@ -40,7 +40,11 @@ def answered_bank():
     # a later answer never counts: dan gets q1 right the second time
     dan = UserFactory(username="dan")
     Response.objects.create(
-        attempt=Attempt.objects.create(user=dan), question=questions[0], user=dan, correct=True
+        attempt=Attempt.objects.create(user=dan),
+        question=questions[0],
+        user=dan,
+        correct=True,
+        scenario_version=scenario.current_version,
     )
     QuestionFactory(bank=bank, scenario=scenario, position=9)  # never answered
     return bank, questions
