@@ -490,7 +490,9 @@ class Report:
 
 def report(sitting: ExamSitting) -> Report:
     """Score report of a finished sitting: four queries, whatever the number of questions."""
-    items = list(sitting.items.select_related("question__scenario").order_by("position"))
+    items = list(
+        sitting.items.select_related("question__scenario", "scenario_version").order_by("position")
+    )
     responses = {r.question_id: r for r in Response.objects.filter(attempt_id=sitting.pk)}
     results = [ItemResult(item, responses.get(item.question_id)) for item in items]
     correct = {result.item.question_id: result.correct for result in results}

@@ -237,7 +237,8 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user
     days = reports.accuracy_by_day(user)
     history = Paginator(
-        Response.objects.owned_by(user).select_related("question__scenario"), 10
+        Response.objects.owned_by(user).select_related("question__scenario", "scenario_version"),
+        10,
     ).get_page(request.GET.get("page"))
     rules = reports.rule_progress(user)
     context = {
