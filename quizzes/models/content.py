@@ -348,7 +348,7 @@ class Scenario(models.Model):
         `invalid`; a stored claim the engine computes differently is `disagrees`: flagged, never
         hidden.
         """
-        from rules.engine import ScenarioError, check_expectations, evaluate_claim
+        from rules.engine import ScenarioError, Session, check_expectations
         from rules.models import Card
 
         catalog = catalog if catalog is not None else Card.objects.catalog()
@@ -360,7 +360,8 @@ class Scenario(models.Model):
             self.engine_report = problem
             return EngineCheck(self.engine_status, self.engine_report, frozenset())
         try:
-            mismatches = check_expectations(self.spec, catalog)
+            session = Session(self.spec, catalog)  # parsed once, resolved once for the claims
+            mismatches = check_expectations(session.scenario)
         except ScenarioError as error:
             self.engine_status = self.EngineStatus.INVALID
             self.engine_report = f"spec.{error.path}: {error.message}" if error.path else str(error)
@@ -368,7 +369,7 @@ class Scenario(models.Model):
         for claim in expect:
             question = {key: value for key, value in claim.items() if key != "value"}
             try:
-                cited.update(_rule_numbers(evaluate_claim(self.spec, question, catalog).rule))
+                cited.update(_rule_numbers(session.evaluate(question).rule))
             except ScenarioError:
                 continue  # reported as a mismatch by check_expectations
         stored_only = len(self.stored_expect or [])
