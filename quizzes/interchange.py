@@ -8,7 +8,7 @@ then written all-or-nothing: new scenarios in bulk, so 500 take seconds (`python
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Generator
 from dataclasses import dataclass, field, replace
 from typing import Any
 from xml.sax.saxutils import escape
@@ -80,11 +80,16 @@ def export_json(bank: Bank) -> dict[str, Any]:
     }
 
 
-Progress = Callable[[str, int, int], None]  # (phase "checked" or "saved", done, total)
+Step = tuple[str, int, int]  # ("checked" or "saved", done, total): what a generator yields
 
 
-def _no_progress(phase: str, done: int, total: int) -> None:
-    pass
+def _run(steps: Generator[Step, None, Any]) -> Any:
+    """Run a generator of steps to its end; its return value."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as finished:
+            return finished.value
 
 
 @dataclass
@@ -189,15 +194,26 @@ def check_import(
     filename: str,
     catalog: Catalog | None = None,
     on_existing: str = REPLACE,
-    progress: Progress = _no_progress,
 ) -> ImportPlan:
     """Every document of the file, validated and engine-checked; nothing is saved.
 
     Every problem is collected (up to `MAX_PROBLEMS`) and raised together as InterchangeError.
     A scenario whose id the bank already has replaces it (`REPLACE`: a new version) or is
-    imported under a new id (`NEW_ID`), as the instructor chose. `progress` hears of each
-    document checked.
+    imported under a new id (`NEW_ID`), as the instructor chose.
     """
+    return _run(checking(user, bank, content, filename, catalog, on_existing))
+
+
+def checking(
+    user,
+    bank: Bank,
+    content: bytes,
+    filename: str,
+    catalog: Catalog | None = None,
+    on_existing: str = REPLACE,
+) -> Generator[Step, None, ImportPlan]:
+    """`check_import`, yielding ("checked", done, total) after each document (a page shows
+    the progress); returns the plan."""
     if not authoring.banks_of(user).filter(pk=bank.pk).exists():
         raise InterchangeError("You can only import into your own banks.")
     if on_existing not in ON_EXISTING:
@@ -223,7 +239,8 @@ def check_import(
     planned, seen = [], set()
     for index, entry in enumerate(entries):
         where = f"scenarios[{index}]"
-        progress("checked", index + 1, len(entries))
+        if index:
+            yield ("checked", index, len(entries))
         try:
             document = authoring.read_document(entry, catalog, where)
         except authoring.AuthoringError as error:
@@ -247,6 +264,7 @@ def check_import(
             continue  # nothing will be saved: spare the engine, keep looking for problems
         check, questions = _planned(document, catalog)
         planned.append(Planned(document, check, questions, replaces, renamed_from))
+    yield ("checked", len(entries), len(entries))
     if problems:
         raise InterchangeError(problems)
     return ImportPlan(planned, title, description)
@@ -265,11 +283,18 @@ def do_import(
     bank: Bank,
     plan: ImportPlan,
     take_bank_details: bool = True,
-    progress: Progress = _no_progress,
 ) -> ImportReport:
     """Write a checked plan in one transaction: new scenarios in bulk (each with version 1 and
     its questions), replaced ones as a new version; the bank takes the file's title and
     description when `take_bank_details`. No engine runs here: `check_import` ran it."""
+    return _run(saving(user, bank, plan, take_bank_details))
+
+
+def saving(
+    user, bank: Bank, plan: ImportPlan, take_bank_details: bool = True
+) -> Generator[Step, None, ImportReport]:
+    """`do_import`, yielding ("saved", done, total) as it goes; returns the report. The
+    transaction is open between steps: run it to the end (or close it: nothing is saved)."""
     report = ImportReport()
     new = [entry for entry in plan.entries if entry.replaces is None]
     replaced = [entry for entry in plan.entries if entry.replaces is not None]
@@ -288,7 +313,7 @@ def do_import(
         report.created = authoring.do_create_scenarios(
             user, bank, [(e.document, e.check, e.questions) for e in new], rules
         )
-        progress("saved", len(new), len(plan.entries))
+        yield ("saved", len(new), len(plan.entries))
         for done, entry in enumerate(replaced, start=len(new) + 1):
             saved = authoring.do_save_scenario(
                 user,
@@ -299,7 +324,7 @@ def do_import(
                 checked=(entry.check, entry.questions),
             )
             report.updated.append(saved)
-            progress("saved", done, len(plan.entries))
+            yield ("saved", done, len(plan.entries))
         report.renamed = [
             (entry.renamed_from, entry.document.spec["id"]) for entry in new if entry.renamed_from
         ]
