@@ -119,8 +119,8 @@ def measure(repetitions: int) -> list[dict]:
             {"name": name, "bytes": len(text), "seconds": seconds, "refused": bool(refused_by)}
         )
     for name, players, cards in (
-        ("import 100 seed-size", 2, 3),
-        ("import 100 at limits", limits.MAX_PLAYERS, limits.MAX_CARDS),
+        (f"import {limits.MAX_IMPORT_SCENARIOS} seed-size", 2, 3),
+        (f"import {limits.MAX_IMPORT_SCENARIOS} at limits", limits.MAX_PLAYERS, limits.MAX_CARDS),
     ):
         entries = [
             document(f"{name[-8:]}-{n}".replace(" ", "-"), players, cards)
@@ -129,7 +129,7 @@ def measure(repetitions: int) -> list[dict]:
         body = json.dumps(entries).encode()
         started = time.perf_counter()
         documents = interchange.check_import(instructor, bank, body, "bench.json", catalog)
-        interchange.do_import(instructor, bank, documents, catalog)
+        interchange.do_import(instructor, bank, documents)
         seconds = time.perf_counter() - started
         rows.append({"name": name, "bytes": len(body), "seconds": seconds, "refused": False})
     baseline = rows[0]["seconds"]

@@ -117,6 +117,14 @@ class ImportPlan:
         return len(self.entries)
 
 
+def size_problem(content: bytes, filename: str) -> str:
+    """Why a file is too large to read, or ""."""
+    if len(content) <= limits.MAX_IMPORT_BYTES:
+        return ""
+    megabytes = limits.MAX_IMPORT_BYTES / 1024 / 1024
+    return f"{filename}: larger than the limit of {megabytes:g} MB per file"
+
+
 def _entries_of(raw: Any, filename: str) -> list:
     if isinstance(raw, dict):
         if raw.get("format") != FORMAT:
@@ -218,9 +226,8 @@ def checking(
         raise InterchangeError("You can only import into your own banks.")
     if on_existing not in ON_EXISTING:
         raise InterchangeError(f"Choose what an id already in the bank means: {REPLACE}/{NEW_ID}")
-    if len(content) > limits.MAX_IMPORT_BYTES:
-        megabytes = limits.MAX_IMPORT_BYTES / 1024 / 1024
-        raise InterchangeError(f"{filename}: larger than the limit of {megabytes:g} MB per file")
+    if too_large := size_problem(content, filename):
+        raise InterchangeError(too_large)
     try:
         raw = authoring.parse_text(content.decode("utf-8"), limits.MAX_IMPORT_BYTES, "file")
     except UnicodeDecodeError as error:

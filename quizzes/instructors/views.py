@@ -216,6 +216,9 @@ def bank_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
         content = upload.read(limits.MAX_IMPORT_BYTES + 1)
+        if too_large := interchange.size_problem(content, upload.name):
+            form.add_error("file", too_large)  # refused before anything is read
+            return render(request, IMPORT_PAGE, context, status=400)
         steps = importing.steps(
             request.user,
             bank,

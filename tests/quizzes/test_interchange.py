@@ -317,6 +317,37 @@ def test_every_exported_fraction_is_on_the_grade_list(every_kind):
     assert answers and all(importer_accepts(answer.get("fraction")) for answer in answers)
 
 
+# What qformat_xml (question/format/xml/format.php) reads for each type: a name, the question
+# text with its format, and per type the elements its import_<type>() takes.
+MOODLE_ELEMENTS = {
+    "multichoice": ("single", "shuffleanswers", "answernumbering"),
+    "truefalse": (),
+    "numerical": (),
+}
+
+
+def test_every_question_has_what_moodles_xml_importer_reads(every_kind):
+    questions = moodle(every_kind).findall("question")
+    assert questions[0].get("type") == "category"
+    for question in questions[1:]:
+        kind = question.get("type")
+        assert kind in MOODLE_ELEMENTS
+        assert question.findtext("name/text").strip()
+        assert question.find("questiontext").get("format") == "html"
+        assert question.findtext("questiontext/text").strip()
+        for element in ("defaultgrade", "penalty", "hidden", *MOODLE_ELEMENTS[kind]):
+            assert question.findtext(element) is not None, (kind, element)
+        answers = question.findall("answer")
+        assert answers and all(a.findtext("text") is not None for a in answers)
+        if kind == "truefalse":  # import_truefalse() knows only these two texts
+            assert sorted(a.findtext("text") for a in answers) == ["false", "true"]
+            assert sorted(a.get("fraction") for a in answers) == ["0", "100"]
+        if kind == "numerical":
+            assert all(a.findtext("tolerance") == "0" for a in answers)
+        if kind == "multichoice" and question.findtext("single") == "true":
+            assert [a.get("fraction") for a in answers].count("100") == 1
+
+
 def test_names_are_unique_in_the_bank(instructor, every_kind):
     alone = len(moodle(every_kind).findall("question")) - 1
     twin = Scenario.objects.create(
