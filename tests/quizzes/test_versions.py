@@ -4,6 +4,7 @@ as it was: their answers, their feedback, exam reviews and item analysis read th
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 from django.urls import reverse
@@ -201,3 +202,27 @@ def test_the_bank_page_shows_each_version(
     teacher_client.force_login(instructor)
     page = teacher_client.get(reverse("bank_detail", args=[bank.slug])).content.decode()
     assert "(earlier)" in page and page.count("<time datetime=") == 2
+
+
+def test_an_admin_edit_of_a_question_starts_a_new_version(admin_client, question):
+    data = {
+        "scenario": question.scenario_id,
+        "bank": question.bank_id,
+        "key": question.key,
+        "kind": question.kind,
+        "prompt": "Reworded in the admin.",
+        "claims": json.dumps(question.claims),
+        "rules": [rule.pk for rule in question.rules.all()],
+        "difficulty": question.difficulty,
+        "answer_count": question.answer_count,
+        "position": question.position,
+        "is_active": "on",
+    }
+    url = reverse("admin:quizzes_question_change", args=[question.pk])
+    response = admin_client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    scenario = Scenario.objects.get(pk=question.scenario_id)
+    question.refresh_from_db()
+    assert scenario.version == 2 and question.prompt == "Reworded in the admin."
+    frozen = scenario.versions.get(number=1).question_as_given(question)
+    assert frozen.prompt == "A cards question about Land Tutor."
