@@ -139,7 +139,7 @@ def test_an_import_too_large_is_refused_by_the_view(teacher_client, own_bank):
     upload = SimpleUploadedFile("big.json", body, "application/json")
     response = teacher_client.post(reverse("bank_import", args=[own_bank.slug]), {"file": upload})
     assert (
-        response.status_code == 400 and "larger than the limit of 4 MB" in response.content.decode()
+        response.status_code == 400 and "larger than the limit of 2 MB" in response.content.decode()
     )
 
 
