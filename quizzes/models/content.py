@@ -120,15 +120,20 @@ class ScenarioQuerySet(models.QuerySet):
         The bulk-friendly path (families of generated scenarios, imports): Django's
         `bulk_create` skips `save()`, so this makes each new scenario's `ScenarioVersion` 1
         with one more INSERT and points `current_version` at it with one UPDATE. Rows the
-        database did not return a key for (`ignore_conflicts`) are found by slug.
+        database did not return a key for (`ignore_conflicts`: the slug was taken) are found by
+        slug, and keep the version they have.
         """
         objs = list(objs)
         created = super().bulk_create(objs, *args, **kwargs)
         missing = [scenario.slug for scenario in objs if scenario.pk is None]
-        if missing:
-            found = dict(self.model.objects.filter(slug__in=missing).values_list("slug", "pk"))
+        if missing:  # rows already there (`ignore_conflicts`): theirs, with their version
+            rows = self.model.objects.filter(slug__in=missing).values_list(
+                "slug", "pk", "current_version_id"
+            )
+            found = {slug: (pk, version_id) for slug, pk, version_id in rows}
             for scenario in objs:
-                scenario.pk = scenario.pk or found.get(scenario.slug)
+                if scenario.pk is None and scenario.slug in found:
+                    scenario.pk, scenario.current_version_id = found[scenario.slug]
         fresh = [s for s in objs if s.pk is not None and s.current_version_id is None]
         versions = ScenarioVersion.objects.bulk_create(
             ScenarioVersion.of(scenario, scenario.version or 1) for scenario in fresh

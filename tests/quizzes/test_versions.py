@@ -107,6 +107,18 @@ def test_bulk_create_makes_version_1_of_each_in_three_queries(django_assert_num_
     assert all(s.current_version.number == 1 and s.current_version.spec == s.spec for s in stored)
 
 
+def test_bulk_create_ignoring_conflicts_leaves_existing_rows_their_version():
+    existing = ScenarioFactory(slug="bulk-0", spec=simple_spec("b0"))
+    scenarios = [
+        Scenario(slug=f"bulk-{n}", title=f"Bulk {n}", source="bench", spec=simple_spec(f"b{n}"))
+        for n in range(3)
+    ]
+    Scenario.objects.bulk_create(scenarios, ignore_conflicts=True)
+    assert ScenarioVersion.objects.filter(scenario=existing).count() == 1
+    assert Scenario.objects.filter(current_version=None).count() == 0
+    assert ScenarioVersion.objects.count() == 3
+
+
 def test_a_question_change_alone_starts_a_new_version_with_the_old_prompt_frozen(
     instructor, own_bank
 ):
