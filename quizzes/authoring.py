@@ -27,7 +27,8 @@ from quizzes.rulings import Ruling, asked_claim, ruling_of_spec
 from quizzes.rulings.board import Board
 from quizzes.rulings.claims import NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.generate import GeneratedQuestion, questions_for
-from rules.engine import Catalog, ScenarioError, parse_scenario
+from rules.engine import Catalog, ScenarioError, Session, parse_scenario
+from rules.engine import Scenario as EngineScenario
 from rules.models import Card, Rule
 
 INSTRUCTORS_GROUP = "Instructors"
@@ -194,14 +195,14 @@ def read_document(raw: Any, catalog: Catalog, where: str = "") -> ScenarioDocume
             _at(where, "stored_expect"), 'give a list of claim objects, each with a "claim" name'
         )
     try:
-        parse_scenario(spec, catalog)
+        parsed = parse_scenario(spec, catalog)
     except ScenarioError as error:
         raise AuthoringError(_at(where, error.path), error.message) from error
     _check_stored_values(spec.get("expect") or [], _at(where, "expect"))
     _check_stored_values(stored_expect, _at(where, "stored_expect"))
     questions, cited = raw.get("questions"), None
     if questions is not None:
-        cited = _check_questions(spec, questions, catalog, _at(where, "questions"))
+        cited = _check_questions(parsed, questions, _at(where, "questions"))
     return ScenarioDocument(spec, stored_ruling, stored_expect, questions, cited)
 
 
@@ -235,7 +236,7 @@ def _check_stored_values(claims: list, where: str) -> None:
 
 
 def _check_questions(
-    spec: dict, questions: Any, catalog: Catalog, where: str
+    parsed: EngineScenario, questions: Any, where: str
 ) -> tuple[frozenset[str], ...]:
     """Each question checked with the engine; the rule numbers each one's claims cite."""
     from quizzes.models.content import _rule_numbers
@@ -243,7 +244,7 @@ def _check_questions(
     if not isinstance(questions, list):
         raise AuthoringError(where, "must be a list of questions")
     keys: set[str] = set()
-    ruling = None  # one engine session for every question of the document
+    session = None  # one engine session for every question of the document (no board built)
     cited: list[frozenset[str]] = []
     for index, item in enumerate(questions):
         at = f"{where}[{index}]"
@@ -263,13 +264,13 @@ def _check_questions(
             Question(kind=kind, prompt=prompt, claims=item.get("claims")).clean()
         except ValidationError as error:
             raise AuthoringError(f"{at}.claims", " ".join(error.messages)) from error
-        ruling = ruling or ruling_of_spec(spec, catalog)
+        session = session or Session(parsed)
         numbers: set[str] = set()
         for position, claim in enumerate(item["claims"]):
             if claim["claim"] == "legal_find_set":
                 continue  # checked against a learner's pick, not evaluated on its own
             try:
-                numbers.update(_rule_numbers(ruling.evaluate(claim).rule))
+                numbers.update(_rule_numbers(session.evaluate(asked_claim(claim)).rule))
             except ScenarioError as error:
                 raise AuthoringError(f"{at}.claims[{position}]", error.message) from error
         cited.append(frozenset(numbers))
