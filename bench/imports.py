@@ -43,10 +43,10 @@ def bank_file(count: int, edited: bool = False) -> bytes:
     """A tutor-bank/1 file of `count` documents: the seed scenarios cycled, ids made unique."""
     from quizzes import authoring, interchange
     from quizzes.loading.read import read_content
-    from rules.models import Card
+    from rules.cards import catalog_for
 
     content = read_content()
-    catalog = Card.objects.catalog()
+    catalog = catalog_for(None)
     documents = []
     for index in range(count):
         seed = content.scenarios[index % len(content.scenarios)]

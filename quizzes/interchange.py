@@ -22,7 +22,8 @@ from quizzes.models import Bank, Question, Scenario
 from quizzes.models.content import EngineCheck
 from quizzes.rulings import Catalog, ScenarioError
 from quizzes.rulings.kinds import MoodleQuestion
-from rules.models import Card, Rule
+from rules.cards import catalog_for
+from rules.models import Rule
 
 FORMAT = "tutor-bank/1"
 
@@ -237,7 +238,7 @@ def checking(
     entries = _entries_of(raw, filename)
     problems: list[str] = []
     title, description = _bank_details(raw, filename, problems)
-    catalog = catalog if catalog is not None else Card.objects.catalog()
+    catalog = catalog if catalog is not None else catalog_for(user.pk)
     in_bank = {
         s.spec.get("id"): s for s in authoring.scenarios_in(bank) if isinstance(s.spec, dict)
     }
@@ -473,8 +474,8 @@ def _named_uniquely(made_by_question) -> list[MoodleQuestion]:
 
 
 def export_moodle(bank: Bank, catalog: Catalog | None = None) -> str:
-    """The bank as Moodle XML (one category named after the bank)."""
-    catalog = catalog if catalog is not None else Card.objects.catalog()
+    """The bank as Moodle XML (one category named after the bank); each question with its
+    scenario's catalog (`rulings.catalog_of`) unless `catalog` is given."""
     blocks = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         "<quiz>",
@@ -486,7 +487,7 @@ def export_moodle(bank: Bank, catalog: Catalog | None = None) -> str:
     questions = Question.objects.filter(bank=bank, is_active=True).select_related("scenario")
     for question in questions.order_by("scenario__title", "position", "id"):
         try:
-            made = moodle_questions(question, catalog)
+            made = moodle_questions(question, catalog or rulings.catalog_of(question.scenario))
         except ScenarioError:
             made = []
         if not made:

@@ -31,6 +31,12 @@ MAX_IMPORT_BYTES = 2 * 1024 * 1024
 MAX_IMPORT_SCENARIOS = 500  # documents in one bank file (python -m bench.imports: under 5 s)
 MAX_BANK_TITLE = 200  # Bank.title
 MAX_BANK_DESCRIPTION = 10_000  # a bank's description, typed or imported
+# A card made in the app's card form (rules/forms.py).
+MAX_MANA_COST_LENGTH = 60
+MAX_TYPE_WORDS_LENGTH = 200  # subtypes, as typed
+MAX_ORACLE_LENGTH = 2000  # the longest real Oracle text is about 1,100 characters
+MAX_ABILITIES_BYTES = 16 * 1024  # the abilities as JSON (the catalog's largest card: 2 KB)
+MAX_CARDS_PER_OWNER = 500  # cards one instructor may make
 
 
 class LimitError(ValueError):

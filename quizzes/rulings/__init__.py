@@ -15,7 +15,14 @@ from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.values import same
 from quizzes.rulings.variants import new_seed
 from quizzes.rulings.verdict import Part, Verdict
+from rules.cards import catalog_for
 from rules.engine import Catalog, ScenarioError
+
+
+def catalog_of(scenario) -> Catalog:
+    """The cards `scenario` may name: the one catalog (rules/cards.py) of its author, so a card
+    an instructor made is found wherever their scenario is shown, exported or checked."""
+    return catalog_for(scenario.author_id)
 
 
 def ruling_for(
@@ -36,13 +43,14 @@ def ruling_for(
         claims,
         seed,
         order_key=(question.pk, learner_id),
-        catalog=catalog,
+        catalog=catalog if catalog is not None else catalog_of(question.scenario),
     )
 
 
 def ruling_shown(question, shown: dict[str, Any], catalog=None, version=None) -> Ruling:
     """The question exactly as it was shown (a stored `Shown`), of the kind it had in `version`."""
     kind = version.question_as_given(question).kind if version is not None else question.kind
+    catalog = catalog if catalog is not None else catalog_of(question.scenario)
     return Ruling.from_shown(kind, Shown.from_json(shown), catalog)
 
 
@@ -69,6 +77,7 @@ __all__ = [
     "Shown",
     "Verdict",
     "asked_claim",
+    "catalog_of",
     "grade",
     "kind_of",
     "new_seed",

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from quizzes import analysis, authoring, exams
 from quizzes.models import ExamItem, Presentation, Response, Scenario, ScenarioVersion
+from rules.cards import catalog_for
 from tests.factories import BankFactory, ScenarioFactory, UserFactory, simple_spec
 from tests.quizzes.conftest import land_tutor_spec, make_question
 from tests.quizzes.pages import token_of
@@ -124,13 +125,13 @@ def test_a_question_change_alone_starts_a_new_version_with_the_old_prompt_frozen
 ):
     document = authoring.read_document(
         simple_spec("asked") | {"questions": [_question("Does Alice shuffle?")]},
-        authoring.Card.objects.catalog(),
+        catalog_for(None),
     )
     scenario = authoring.do_save_scenario(instructor, own_bank, document)
     question = scenario.questions.get()
     changed = authoring.read_document(
         simple_spec("asked") | {"questions": [_question("Must Alice shuffle?")]},
-        authoring.Card.objects.catalog(),
+        catalog_for(None),
     )
     authoring.do_save_scenario(instructor, own_bank, changed, scenario)
     scenario.refresh_from_db()
