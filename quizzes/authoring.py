@@ -157,7 +157,14 @@ def document_text(scenario: Scenario) -> str:
 def copy_text(scenario: Scenario) -> str:
     """The scenario's document as a copy to save anew: "(copy)" in its title, "-copy" in its id."""
     document = document_of(scenario).to_json()
-    document["id"] = f"{document.get('id') or scenario.slug}-copy"[: limits.MAX_TEXT_LENGTH["id"]]
+    base = f"{document.get('id') or scenario.slug}-copy"[: limits.MAX_TEXT_LENGTH["id"] - 4]
+    taken = set()
+    if scenario.bank_id is not None:  # an id of its own in the bank (a second copy: -copy-2)
+        taken = set(scenarios_in(scenario.bank).values_list("spec__id", flat=True))
+    copy_id, number = base, 2
+    while copy_id in taken:
+        copy_id, number = f"{base}-{number}", number + 1
+    document["id"] = copy_id
     room = limits.MAX_TEXT_LENGTH["title"] - len(" (copy)")
     document["title"] = f"{str(document.get('title', ''))[:room]} (copy)"
     return json.dumps(document, indent=2, ensure_ascii=False)

@@ -14,6 +14,7 @@ from quizzes.models import ExamItem, Presentation, Response, Scenario, ScenarioV
 from rules.cards import catalog_for
 from tests.factories import BankFactory, ScenarioFactory, UserFactory, simple_spec
 from tests.quizzes.conftest import land_tutor_spec, make_question
+from tests.quizzes.instructor_fixtures import text
 from tests.quizzes.pages import token_of
 from tests.quizzes.test_exams import blueprint_of
 
@@ -239,3 +240,16 @@ def test_an_admin_edit_of_a_question_starts_a_new_version(admin_client, question
     assert scenario.version == 2 and question.prompt == "Reworded in the admin."
     frozen = scenario.versions.get(number=1).question_as_given(question)
     assert frozen.prompt == "A cards question about Land Tutor."
+
+
+def test_a_second_copy_of_a_scenario_gets_an_id_of_its_own(instructor, own_bank):
+    scenario = authoring.do_save_scenario(
+        instructor, own_bank, authoring.check_save_scenario(instructor, own_bank, text("orig"))
+    )
+    ids = []
+    for _ in range(2):
+        copy = authoring.check_save_scenario(
+            instructor, own_bank, authoring.copy_text(scenario), None
+        )
+        ids.append(authoring.do_save_scenario(instructor, own_bank, copy).spec["id"])
+    assert ids == ["orig-copy", "orig-copy-2"]
