@@ -7,6 +7,13 @@ from django.contrib import admin, messages
 from config.admin import ModelAdmin
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, ExamSitting, Question, Scenario
 
+QUESTION_CONTENT = frozenset({"kind", "prompt", "claims", "scenario", "is_active"})
+
+
+def _asks_otherwise(form) -> bool:
+    """Whether a question form changes what its scenario's current version asks."""
+    return form.instance.pk is not None and bool(QUESTION_CONTENT & set(form.changed_data))
+
 
 class QuestionInline(admin.TabularInline):
     model = Question
@@ -46,9 +53,16 @@ class ScenarioAdmin(ModelAdmin):
     ]
 
     def save_model(self, request, scenario: Scenario, form, change: bool) -> None:
-        if change and "spec" in form.changed_data:
-            scenario.version += 1
+        scenario._admin_since = scenario.current_version_id  # save() may start a version
         super().save_model(request, scenario, form, change)
+
+    def save_formset(self, request, form, formset, change: bool) -> None:
+        """An edited question of an answered version starts a new version first (once)."""
+        scenario = form.instance
+        edited = any(_asks_otherwise(f) for f in formset.forms) or formset.deleted_forms
+        if change and edited and scenario.current_version_id == scenario._admin_since:
+            scenario.start_version()
+        super().save_formset(request, form, formset, change)
 
     def save_related(self, request, form, formsets, change: bool) -> None:
         super().save_related(request, form, formsets, change)
@@ -72,6 +86,13 @@ class QuestionAdmin(ModelAdmin):
     search_fields = ["prompt", "key", "scenario__title", "scenario__slug"]
     list_select_related = ["scenario", "bank"]
     autocomplete_fields = ["scenario", "bank", "rules"]
+
+    def save_model(self, request, question: Question, form, change: bool) -> None:
+        """Changing what a question asks starts a new version of its scenario: answers given
+        keep the old question (frozen into the version that ends)."""
+        if change and _asks_otherwise(form):
+            Scenario.objects.get(pk=form.initial["scenario"]).start_version()
+        super().save_model(request, question, form, change)
 
 
 class BlueprintAreaInline(admin.TabularInline):

@@ -1,17 +1,20 @@
 """Item analysis of a bank's questions, computed in the database with aggregates.
 
-Classical test theory, one response per learner and question (their first: later ones are
-practice on a question they have seen the key of):
+Classical test theory per version: an item is a question as one version of its scenario asked
+it (an edit makes a new item; the old version's answers never mix into the new one), with one
+response per learner and item (their first: later ones are practice on a question they have
+seen the key of):
 
 - facility p = share of right first answers;
 - discrimination = the item-rest point-biserial correlation: Pearson's r between the item score
-  x (1 right, 0 wrong) and the learner's rest score y = (right first answers in the bank) - x.
+  x (1 right, 0 wrong) and the learner's rest score y = (right first answers to the bank's
+  items) - x.
   Leaving the item out of the total keeps it from correlating with itself, which matters in
   small banks.
 
-One query: each first response carries its learner's bank total (a correlated subquery on the
-(user, question) index), and the database sums n, Σx, Σt, Σxt and Σt² per question. r follows
-from those five numbers per question; no response is ever loaded into Python.
+One query for the sums: each first response carries its learner's bank total (a correlated
+subquery on the (user, question) index), and the database sums n, Σx, Σt, Σxt and Σt² per
+item. r follows from those five numbers per item; no response is ever loaded into Python.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 from django.db.models import Case, Count, F, IntegerField, OuterRef, Subquery, Sum, When
 from django.db.models.functions import Coalesce
 
-from quizzes.models import Bank, Question, Response
+from quizzes.models import Bank, Question, Response, ScenarioVersion
 
 MIN_ANSWERS_FOR_DISCRIMINATION = 2
 
@@ -33,6 +36,18 @@ class ItemStats:
     answers: int
     right: int
     discrimination: float | None  # None: too few answers, or no spread to correlate
+    version: ScenarioVersion | None = None  # the scenario's version the answers were given on
+
+    @property
+    def prompt(self) -> str:
+        """The prompt as this version asked it."""
+        if self.version is None:
+            return self.question.prompt
+        return self.version.question_as_given(self.question).prompt
+
+    @property
+    def is_current(self) -> bool:
+        return self.version is None or self.version.pk == self.question.scenario.current_version_id
 
     @property
     def facility(self) -> float | None:
@@ -51,11 +66,11 @@ class ItemStats:
 
 
 def first_responses(bank: Bank):
-    """Each learner's first response to each question of `bank`."""
-    return Response.objects.filter(question__bank=bank).first_attempts()
+    """Each learner's first response to each version of each question of `bank`."""
+    return Response.objects.filter(question__bank=bank).first_attempts_per_version()
 
 
-def _sums(bank: Bank) -> dict[int, dict[str, int]]:
+def _sums(bank: Bank) -> dict[tuple[int, int | None], dict[str, int]]:
     firsts = first_responses(bank)
     learner_total = (
         firsts.filter(user=OuterRef("user"), correct=True)
@@ -67,7 +82,7 @@ def _sums(bank: Bank) -> dict[int, dict[str, int]]:
     item = Case(When(correct=True, then=1), default=0, output_field=IntegerField())
     rows = (
         firsts.annotate(t=total, x=item)
-        .values("question")
+        .values("question", "scenario_version")
         .annotate(
             n=Count("id"),
             sum_x=Sum("x"),
@@ -77,7 +92,7 @@ def _sums(bank: Bank) -> dict[int, dict[str, int]]:
         )
         .order_by()
     )
-    return {row["question"]: row for row in rows}
+    return {(row["question"], row["scenario_version"]): row for row in rows}
 
 
 def rest_point_biserial(n: int, sum_x: int, sum_t: int, sum_xt: int, sum_tt: int) -> float | None:
@@ -96,17 +111,32 @@ def rest_point_biserial(n: int, sum_x: int, sum_t: int, sum_xt: int, sum_tt: int
 
 
 def item_analysis(bank: Bank) -> list[ItemStats]:
-    """Every active question of the bank, in bank order, with its statistics (two queries)."""
+    """Every active question of the bank, in bank order, one row per version answered (newest
+    first; the current version always, answered or not), with its statistics (three queries)."""
     sums = _sums(bank)
-    questions = Question.objects.filter(bank=bank, is_active=True).select_related("scenario")
+    answered = {key[1] for key in sums if key[1] is not None}
+    versions = ScenarioVersion.objects.in_bulk(answered) if answered else {}
+    by_question: dict[int, list[tuple[int | None, dict]]] = {}
+    for (question_id, version_id), row in sums.items():
+        by_question.setdefault(question_id, []).append((version_id, row))
+    questions = Question.objects.filter(bank=bank, is_active=True).select_related(
+        "scenario__current_version"
+    )
     items = []
     for question in questions.order_by("scenario__title", "position", "id"):
-        row = sums.get(question.pk)
-        if row is None:
-            items.append(ItemStats(question, 0, 0, None))
-            continue
-        discrimination = rest_point_biserial(
-            row["n"], row["sum_x"], row["sum_t"], row["sum_xt"], row["sum_tt"]
-        )
-        items.append(ItemStats(question, row["n"], row["sum_x"], discrimination))
+        current = question.scenario.current_version
+        rows = by_question.get(question.pk, [])
+        if not any(version_id in (None, current.pk if current else None) for version_id, _ in rows):
+            items.append(ItemStats(question, 0, 0, None, current))
+        rows.sort(key=lambda pair: _number(versions.get(pair[0])), reverse=True)
+        for version_id, row in rows:
+            discrimination = rest_point_biserial(
+                row["n"], row["sum_x"], row["sum_t"], row["sum_xt"], row["sum_tt"]
+            )
+            version = versions.get(version_id, current)
+            items.append(ItemStats(question, row["n"], row["sum_x"], discrimination, version))
     return items
+
+
+def _number(version: ScenarioVersion | None) -> float:
+    return version.number if version is not None else math.inf  # unknown: taken as current

@@ -15,7 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from quizzes import adaptive, rulings, scheduling
-from quizzes.models import Attempt, Mastery, Presentation, Question, Response
+from quizzes.models import Attempt, Mastery, Presentation, Question, Response, ScenarioVersion
 from quizzes.rulings import AnswerError, Part, Verdict
 from rules.models import Rule
 
@@ -23,9 +23,12 @@ __all__ = ["AnswerError", "Part", "Verdict", "grade", "record", "submit"]
 LEARNED_FIELDS = ("theta", "answers", "correct", "fsrs_card", "due")
 
 
-def grade(question: Question, answer: dict[str, Any], seed: int = 0, learner_id=None) -> Verdict:
-    """The verdict on an answer to the question as `learner_id` saw it with variant `seed`."""
-    return rulings.grade(rulings.ruling_for(question, seed, learner_id), answer)
+def grade(
+    question: Question, answer: dict[str, Any], seed: int = 0, learner_id=None, version=None
+) -> Verdict:
+    """The verdict on an answer to the question as `learner_id` saw it with variant `seed`, in
+    `version` of its scenario (default: the current one)."""
+    return rulings.grade(rulings.ruling_for(question, seed, learner_id, version=version), answer)
 
 
 def submit(
@@ -36,15 +39,19 @@ def submit(
     seed: int = 0,
     ruling: rulings.Ruling | None = None,
     presentation: Presentation | None = None,
+    version: ScenarioVersion | None = None,
 ) -> Verdict:
     """Check, save once, learn. Raises AnswerError for an answer that does not fit.
 
-    `ruling` is the question as shown (default: variant `seed` as the attempt's learner sees it).
+    `ruling` is the question as shown (default: variant `seed` as the attempt's learner sees it,
+    in `version` of its scenario).
     """
     if ruling is None:
-        ruling = rulings.ruling_for(question, seed, attempt.user_id)
+        ruling = rulings.ruling_for(question, seed, attempt.user_id, version=version)
     verdict = rulings.grade(ruling, answer)
-    return record(attempt, question, answer, verdict, seed=seed, presentation=presentation)
+    return record(
+        attempt, question, answer, verdict, seed=seed, presentation=presentation, version=version
+    )
 
 
 def record(
@@ -55,8 +62,12 @@ def record(
     *,
     seed: int = 0,
     presentation: Presentation | None = None,
+    version: ScenarioVersion | None = None,
 ) -> Verdict:
     """Save the graded answer once and learn from it, in one transaction.
+
+    The response points at the scenario version answered: `version`, else the presentation's,
+    else the scenario's current one.
 
     Exactly once: an answer to a presentation already answered (the question as served)
     or to a question its attempt already holds stores nothing and learns nothing; it returns the
@@ -64,6 +75,12 @@ def record(
     """
     now = timezone.now()
     user = attempt.user
+    if version is not None:
+        version_id = version.pk
+    elif presentation is not None:
+        version_id = presentation.scenario_version_id
+    else:
+        version_id = question.scenario.current_version_id
     with transaction.atomic():
         first_attempt = not Response.objects.filter(user=user, question=question).exists()
         try:
@@ -77,6 +94,7 @@ def record(
                     correct=verdict.correct,
                     score=verdict.score,
                     variant_seed=seed,
+                    scenario_version_id=version_id,
                     presentation=presentation,
                     created_at=now,
                 )
@@ -86,6 +104,8 @@ def record(
                 raise
             return Verdict.from_json(first.verdict, first)
         _learn(user, question, verdict, first_attempt, now)
+    if version is not None:
+        response.scenario_version = version  # loaded: the feedback reads it without a query
     return Verdict(verdict.parts, verdict.correct, verdict.score, response)
 
 

@@ -23,12 +23,14 @@ from config.inputs import problems_in_json
 from quizzes import adaptive, levels, limits
 from quizzes.loading.read import TUTOR_KEYS
 from quizzes.models import Bank, Question, Scenario
+from quizzes.models.content import EngineCheck
 from quizzes.rulings import Ruling, asked_claim, ruling_of_spec
 from quizzes.rulings.board import Board
 from quizzes.rulings.claims import NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.generate import GeneratedQuestion, questions_for
 from rules.cards import catalog_for
-from rules.engine import Catalog, ScenarioError, parse_scenario
+from rules.engine import Catalog, ScenarioError, Session, parse_scenario
+from rules.engine import Scenario as EngineScenario
 from rules.models import Rule
 
 INSTRUCTORS_GROUP = "Instructors"
@@ -102,6 +104,8 @@ class ScenarioDocument:
     stored_ruling: str
     stored_expect: list[dict[str, Any]]
     questions: list[dict[str, Any]] | None = None  # None: generate them from `expect`
+    # the rule numbers each question cites, found while reading (`read_document`)
+    cited: tuple[frozenset[str], ...] | None = field(default=None, compare=False)
 
     @property
     def title(self) -> str:
@@ -153,7 +157,14 @@ def document_text(scenario: Scenario) -> str:
 def copy_text(scenario: Scenario) -> str:
     """The scenario's document as a copy to save anew: "(copy)" in its title, "-copy" in its id."""
     document = document_of(scenario).to_json()
-    document["id"] = f"{document.get('id') or scenario.slug}-copy"[: limits.MAX_TEXT_LENGTH["id"]]
+    base = f"{document.get('id') or scenario.slug}-copy"[: limits.MAX_TEXT_LENGTH["id"] - 4]
+    taken = set()
+    if scenario.bank_id is not None:  # an id of its own in the bank (a second copy: -copy-2)
+        taken = set(scenarios_in(scenario.bank).values_list("spec__id", flat=True))
+    copy_id, number = base, 2
+    while copy_id in taken:
+        copy_id, number = f"{base}-{number}", number + 1
+    document["id"] = copy_id
     room = limits.MAX_TEXT_LENGTH["title"] - len(" (copy)")
     document["title"] = f"{str(document.get('title', ''))[:room]} (copy)"
     return json.dumps(document, indent=2, ensure_ascii=False)
@@ -212,15 +223,15 @@ def read_document(raw: Any, catalog: Catalog, where: str = "") -> ScenarioDocume
             _at(where, "stored_expect"), 'give a list of claim objects, each with a "claim" name'
         )
     try:
-        parse_scenario(spec, catalog)
+        parsed = parse_scenario(spec, catalog)
     except ScenarioError as error:
         raise AuthoringError(_at(where, error.path), error.message) from error
     _check_stored_values(spec.get("expect") or [], _at(where, "expect"))
     _check_stored_values(stored_expect, _at(where, "stored_expect"))
-    questions = raw.get("questions")
+    questions, cited = raw.get("questions"), None
     if questions is not None:
-        _check_questions(spec, questions, catalog, _at(where, "questions"))
-    return ScenarioDocument(spec, stored_ruling, stored_expect, questions)
+        cited = _check_questions(parsed, questions, _at(where, "questions"))
+    return ScenarioDocument(spec, stored_ruling, stored_expect, questions, cited)
 
 
 def _is_count(value: Any) -> bool:
@@ -252,10 +263,17 @@ def _check_stored_values(claims: list, where: str) -> None:
             raise AuthoringError(f"{where}[{index}].value", hint)
 
 
-def _check_questions(spec: dict, questions: Any, catalog: Catalog, where: str) -> None:
+def _check_questions(
+    parsed: EngineScenario, questions: Any, where: str
+) -> tuple[frozenset[str], ...]:
+    """Each question checked with the engine; the rule numbers each one's claims cite."""
+    from quizzes.models.content import _rule_numbers
+
     if not isinstance(questions, list):
         raise AuthoringError(where, "must be a list of questions")
     keys: set[str] = set()
+    session = None  # one engine session for every question of the document (no board built)
+    cited: list[frozenset[str]] = []
     for index, item in enumerate(questions):
         at = f"{where}[{index}]"
         if not isinstance(item, dict):
@@ -274,14 +292,17 @@ def _check_questions(spec: dict, questions: Any, catalog: Catalog, where: str) -
             Question(kind=kind, prompt=prompt, claims=item.get("claims")).clean()
         except ValidationError as error:
             raise AuthoringError(f"{at}.claims", " ".join(error.messages)) from error
-        ruling = ruling_of_spec(spec, catalog)
+        session = session or Session(parsed)
+        numbers: set[str] = set()
         for position, claim in enumerate(item["claims"]):
             if claim["claim"] == "legal_find_set":
                 continue  # checked against a learner's pick, not evaluated on its own
             try:
-                ruling.evaluate(claim)
+                numbers.update(_rule_numbers(session.evaluate(asked_claim(claim)).rule))
             except ScenarioError as error:
                 raise AuthoringError(f"{at}.claims[{position}]", error.message) from error
+        cited.append(frozenset(numbers))
+    return tuple(cited)
 
 
 # The live preview.
@@ -528,7 +549,18 @@ def check_save_scenario(
     if scenario is not None and scenario.bank_id != bank.pk:
         raise AuthoringError("", "This scenario belongs to another bank.")
     catalog = catalog if catalog is not None else catalog_for(user.pk)
-    return read_document(parse_text(text), catalog)
+    document = read_document(parse_text(text), catalog)
+    scenario_id = document.spec.get("id")
+    same_id = scenarios_in(bank).filter(spec__id=scenario_id)
+    if scenario is not None:
+        same_id = same_id.exclude(pk=scenario.pk)
+    if scenario_id is not None and same_id.exists():
+        raise AuthoringError(
+            "id",
+            f"{scenario_id!r} is the id of another scenario in this bank: edit that one, or "
+            "give this one an id of its own",
+        )
+    return document
 
 
 def do_save_scenario(
@@ -537,16 +569,24 @@ def do_save_scenario(
     document: ScenarioDocument,
     scenario: Scenario | None = None,
     catalog: Catalog | None = None,
+    rules: dict[str, Rule] | None = None,
+    checked: tuple[EngineCheck, list[tuple]] | None = None,
 ) -> Scenario:
-    """Store the document, check it with the engine, and (re)generate its questions in `bank`."""
+    """Store the document, check it with the engine, and (re)generate its questions in `bank`.
+
+    A change to the document or to what its questions ask starts a new version of the scenario
+    (`Scenario.save`, `start_version`): answers already given keep the version they answered.
+    `checked` (an import's plan): the engine's check and the questions, already computed, with
+    `rules` resolving every number they cite; no engine runs then."""
+    if checked is not None and rules is not None:
+        return _save_checked(user, bank, document, scenario, checked, rules)
     catalog = catalog if catalog is not None else catalog_for(user.pk)
     spec = document.spec
     with transaction.atomic():
         if scenario is None:
             base = spec.get("id") if isinstance(spec.get("id"), str) else spec["title"]
             scenario = Scenario(bank=bank, author=user, slug=free_slug(Scenario, base, 120))
-        elif scenario.spec != spec:
-            scenario.version += 1
+        since = scenario.current_version_id
         scenario.title = spec["title"][:200]
         scenario.source = spec["source"][:300]
         scenario.spec = spec
@@ -564,9 +604,134 @@ def do_save_scenario(
                 (q["key"], q["kind"], q["prompt"], q["claims"], _cited(spec, q["claims"], catalog))
                 for q in document.questions
             ]
-        _sync_questions(scenario, bank, items)
+        asked = {key: (kind, prompt, claims) for key, kind, prompt, claims, _ in items}
+        scenario.start_version_if_questions_change(bank, asked, since)
+        _sync_questions(scenario, bank, items, rules)
         levels.recompute(Question.objects.filter(scenario=scenario, bank=bank), catalog)
     return scenario
+
+
+def _save_checked(
+    user,
+    bank: Bank,
+    document: ScenarioDocument,
+    scenario: Scenario,
+    checked: tuple[EngineCheck, list[tuple]],
+    rules: dict[str, Rule],
+) -> Scenario:
+    check, items = checked
+    spec = document.spec
+    with transaction.atomic():
+        since = scenario.current_version_id
+        scenario.title, scenario.source = spec["title"][:200], spec["source"][:300]
+        scenario.spec = spec
+        scenario.stored_ruling = document.stored_ruling
+        scenario.stored_expect = document.stored_expect
+        scenario.engine_status, scenario.engine_report = check.status, check.report
+        scenario.save()
+        exercised = _rule_ids(check.cited_rules, rules)
+        if set(scenario.rules_exercised.values_list("pk", flat=True)) != exercised:
+            scenario.rules_exercised.set(exercised)
+        asked = {key: (kind, prompt, claims) for key, kind, prompt, claims, _ in items}
+        scenario.start_version_if_questions_change(bank, asked, since)
+        _sync_questions(scenario, bank, items, rules)
+        levels.recompute(Question.objects.filter(scenario=scenario, bank=bank))
+    return scenario
+
+
+def do_create_scenarios(
+    user,
+    bank: Bank,
+    checked: list[tuple[ScenarioDocument, EngineCheck, list[tuple]]],
+    rules: dict[str, Rule],
+) -> list[Scenario]:
+    """Create many new scenarios in `bank` at once, each with version 1 and its questions, from
+    documents the engine has already checked (`interchange.check_import`): a few bulk queries
+    for any number of them. `rules` maps every rule number cited to its rule."""
+    taken = set(
+        Scenario.objects.filter(slug__in=[_slug_base(d) for d, _, _ in checked]).values_list(
+            "slug", flat=True
+        )
+    )
+    scenarios = []
+    for document, check, _ in checked:
+        base = _slug_base(document)
+        slug = base if base not in taken and base not in RESERVED_SLUGS else None
+        slug = slug or free_slug(Scenario, base, 120)
+        taken.add(slug)
+        spec = document.spec
+        scenarios.append(
+            Scenario(
+                bank=bank,
+                author=user,
+                slug=slug,
+                title=spec["title"][:200],
+                source=spec["source"][:300],
+                spec=spec,
+                stored_ruling=document.stored_ruling,
+                stored_expect=document.stored_expect,
+                engine_status=check.status,
+                engine_report=check.report,
+            )
+        )
+    Scenario.objects.bulk_create(scenarios)  # with version 1 of each
+    exercised = Scenario.rules_exercised.through
+    exercised.objects.bulk_create(
+        exercised(scenario_id=scenario.pk, rule_id=rule_id)
+        for scenario, (_, check, _) in zip(scenarios, checked, strict=True)
+        for rule_id in _rule_ids(check.cited_rules, rules)
+    )
+    questions, cited = [], []
+    for scenario, (_, _, items) in zip(scenarios, checked, strict=True):
+        for position, (key, kind, prompt, claims, numbers) in enumerate(items):
+            difficulty = adaptive.prior_difficulty(kind, claims, scenario.spec)
+            questions.append(
+                Question(
+                    bank=bank,
+                    scenario=scenario,
+                    key=key,
+                    kind=kind,
+                    prompt=prompt,
+                    claims=claims,
+                    position=position,
+                    difficulty=difficulty,
+                )
+            )
+            cited.append(numbers)
+    Question.objects.bulk_create(questions)
+    Question.rules.through.objects.bulk_create(
+        Question.rules.through(question_id=question.pk, rule_id=rule_id)
+        for question, numbers in zip(questions, cited, strict=True)
+        for rule_id in _rule_ids(numbers, rules)
+    )
+    levels.recompute(Question.objects.filter(pk__in=[question.pk for question in questions]))
+    return scenarios
+
+
+def _slug_base(document: ScenarioDocument) -> str:
+    spec = document.spec
+    base = spec.get("id") if isinstance(spec.get("id"), str) else spec["title"]
+    return (slugify(base) or "untitled")[:116]
+
+
+def _rule_ids(numbers, rules: dict[str, Rule]) -> set[int]:
+    return {rules[number].pk for number in numbers if number in rules}
+
+
+def cited_by_questions(spec: dict, questions: list[dict], catalog: Catalog) -> list[set[str]]:
+    """The rule numbers each question's claims cite, from one engine session."""
+    from quizzes.models.content import _rule_numbers
+
+    ruling = ruling_of_spec(spec, catalog)
+    return [
+        {
+            number
+            for claim in question["claims"]
+            if claim["claim"] != "legal_find_set"
+            for number in _rule_numbers(ruling.evaluate(claim).rule)
+        }
+        for question in questions
+    ]
 
 
 def generate_questions(spec: dict[str, Any], catalog: Catalog) -> list[GeneratedQuestion]:
@@ -588,10 +753,14 @@ def _cited(spec: dict, claims: list[dict], catalog: Catalog) -> set[str]:
     return cited
 
 
-def _sync_questions(scenario: Scenario, bank: Bank, items: list[tuple]) -> None:
+def _sync_questions(
+    scenario: Scenario, bank: Bank, items: list[tuple], rules: dict[str, Rule] | None = None
+) -> None:
     """Create or update questions by key; ones no longer produced are deactivated (answers
-    point at them), never deleted."""
-    existing = {q.key: q for q in Question.objects.filter(bank=bank, scenario=scenario)}
+    point at them), never deleted. `rules`: the cited numbers already resolved."""
+    rows = Question.objects.filter(bank=bank, scenario=scenario).prefetch_related("rules")
+    existing = {q.key: q for q in rows}
+    loaded = {q.pk for q in existing.values()}  # their rules prefetched
     for position, (key, kind, prompt, claims, cited) in enumerate(items):
         question = existing.get(key) or Question(bank=bank, scenario=scenario, key=key)
         values = {"kind": kind, "prompt": prompt, "claims": claims, "position": position}
@@ -606,9 +775,11 @@ def _sync_questions(scenario: Scenario, bank: Bank, items: list[tuple]) -> None:
                 setattr(question, name, value)
             question.is_active = True
             question.save()
-        rules = {rule.pk: rule for rule in Rule.objects.resolve_numbers(cited).values()}
-        if set(question.rules.values_list("pk", flat=True)) != set(rules):
-            question.rules.set(rules.values())
+        resolved = rules if rules is not None else Rule.objects.resolve_numbers(cited)
+        wanted = {resolved[n].pk: resolved[n] for n in cited if n in resolved}
+        have = {rule.pk for rule in question.rules.all()} if question.pk in loaded else set()
+        if have != set(wanted):
+            question.rules.set(wanted.values())
     kept = [item[0] for item in items]
     Question.objects.filter(bank=bank, scenario=scenario, is_active=True).exclude(
         key__in=kept

@@ -104,6 +104,7 @@ def next_unanswered(statuses: list[dict[str, Any]], after: int) -> int | None:
 class Drawn:
     question_id: int
     area: str
+    version_id: int | None = None  # the scenario's current version when drawn
 
 
 def _rule_ids_by_area(areas: list[BlueprintArea]) -> dict[int, set[int]]:
@@ -146,9 +147,11 @@ def draw(user, blueprint: ExamBlueprint, rng: random.Random | None = None) -> li
             available.filter(pk__in=on_rules)
             .exclude(pk__in=taken)
             .order_by("?")
-            .values_list("pk", "scenario_id")[: area.count * CANDIDATES_PER_QUESTION]
+            .values_list("pk", "scenario_id", "scenario__current_version_id")[
+                : area.count * CANDIDATES_PER_QUESTION
+            ]
         )
-        picked: list[tuple[int, int]] = []
+        picked: list[tuple[int, int, int]] = []
         for candidate in candidates:  # one question per scenario first
             if len(picked) < area.count and candidate[1] not in scenarios:
                 picked.append(candidate)
@@ -156,9 +159,9 @@ def draw(user, blueprint: ExamBlueprint, rng: random.Random | None = None) -> li
         for candidate in candidates:  # then others from the same scenarios, if the bank is shallow
             if len(picked) < area.count and candidate not in picked:
                 picked.append(candidate)
-        for question_id, _ in picked:
+        for question_id, _, version_id in picked:
             taken.add(question_id)
-            drawn.append(Drawn(question_id, area.title))
+            drawn.append(Drawn(question_id, area.title, version_id))
     rng.shuffle(drawn)
     return drawn
 
@@ -292,6 +295,7 @@ def _open_sitting(user, blueprint: ExamBlueprint, drawn: list[Drawn], now) -> Ex
             sitting=sitting,
             position=position,
             question_id=item.question_id,
+            scenario_version_id=item.version_id,
             variant_seed=rulings.new_seed(),
             area=item.area,
         )
@@ -370,9 +374,11 @@ def _graded(items: QuerySet[ExamItem], learner_id: int) -> list[tuple[ExamItem, 
     """The engine's verdict on each answered item as its learner saw it, in position order; an
     answer that does not fit its question is left out (it counts as wrong)."""
     graded = []
-    for item in items.select_related("question__scenario").order_by("position"):
+    for item in items.select_related("question__scenario", "scenario_version").order_by("position"):
         try:
-            verdict = answers.grade(item.question, item.answer, item.variant_seed, learner_id)
+            verdict = answers.grade(
+                item.question, item.answer, item.variant_seed, learner_id, item.scenario_version
+            )
             graded.append((item, verdict))
         except answers.AnswerError:
             continue
@@ -418,7 +424,12 @@ def finish(sitting: ExamSitting, now=None) -> ExamSitting:
         right = 0
         for item, verdict in graded:
             recorded = answers.record(
-                attempt, item.question, item.answer, verdict, seed=item.variant_seed
+                attempt,
+                item.question,
+                item.answer,
+                verdict,
+                seed=item.variant_seed,
+                version=item.scenario_version,
             )
             right += int(recorded.correct)
         sitting.right_count = right
@@ -479,7 +490,9 @@ class Report:
 
 def report(sitting: ExamSitting) -> Report:
     """Score report of a finished sitting: four queries, whatever the number of questions."""
-    items = list(sitting.items.select_related("question__scenario").order_by("position"))
+    items = list(
+        sitting.items.select_related("question__scenario", "scenario_version").order_by("position")
+    )
     responses = {r.question_id: r for r in Response.objects.filter(attempt_id=sitting.pk)}
     results = [ItemResult(item, responses.get(item.question_id)) for item in items]
     correct = {result.item.question_id: result.correct for result in results}

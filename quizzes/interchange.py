@@ -1,12 +1,14 @@
 """Banks in and out: Tutor's JSON (a list of scenario/1 documents with their questions), and
 Moodle XML for a quiz elsewhere (the engine's computed answers baked in).
 
-JSON import is validated first and written all-or-nothing; an error names the file, the entry and
-the field: `week-3.json: scenarios[2].zones.Nadia.library[0]: unknown card 'Islnd'`.
+JSON import is checked first (every problem of the file, each with its place:
+`week-3.json: scenarios[2].zones.Nadia.library[0]: unknown card 'Islnd'`), engine work included,
+then written all-or-nothing: new scenarios in bulk, so 500 take seconds (`python -m bench.imports`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass, field, replace
 from typing import Any
 from xml.sax.saxutils import escape
@@ -17,15 +19,36 @@ from django.utils.html import escape as html_escape
 
 from quizzes import authoring, limits, rulings
 from quizzes.models import Bank, Question, Scenario
+from quizzes.models.content import EngineCheck
 from quizzes.rulings import Catalog, ScenarioError
 from quizzes.rulings.kinds import MoodleQuestion
 from rules.cards import catalog_for
+from rules.models import Rule
 
 FORMAT = "tutor-bank/1"
 
 
+MAX_PROBLEMS = 50  # problems listed from one file; the rest are counted
+REPLACE, NEW_ID = "replace", "new_id"  # what an id the bank already has means
+ON_EXISTING = {
+    REPLACE: "Replace that scenario: it gets a new version (answers given keep the old one)",
+    NEW_ID: "Keep both: import it under a new id (each new id is listed in the report)",
+}
+
+
 class InterchangeError(ValueError):
-    """A bad import file: names the file, the entry and the field."""
+    """A bad import file: each problem names the file, the entry and the field, e.g.
+    `week-3.json: scenarios[2].zones.Nadia.library[0]: unknown card 'Islnd'`. At most
+    `MAX_PROBLEMS` are kept; `more` counts the others."""
+
+    def __init__(self, problems: str | list[str], more: int = 0) -> None:
+        problems = [problems] if isinstance(problems, str) else list(problems)
+        self.problems = problems[:MAX_PROBLEMS]
+        self.more = more + max(0, len(problems) - MAX_PROBLEMS)
+        lines = list(self.problems)
+        if self.more:
+            lines.append(f"... and {self.more} more problem{'s' if self.more != 1 else ''}")
+        super().__init__("\n".join(lines))
 
 
 # Tutor's JSON.
@@ -41,7 +64,8 @@ def _scenarios_with_questions(bank: Bank):
 
 
 def export_json(bank: Bank) -> dict[str, Any]:
-    """The bank as `{"format", "bank", "scenarios": [scenario/1 document + questions, ...]}`."""
+    """The bank as `{"format", "bank", "scenarios": [scenario/1 document + questions, ...]}`;
+    it imports again as it is (`check_import`)."""
     scenarios = []
     for scenario in _scenarios_with_questions(bank):
         document = authoring.document_of(scenario).to_json()
@@ -57,21 +81,52 @@ def export_json(bank: Bank) -> dict[str, Any]:
     }
 
 
-def check_import(
-    user, bank: Bank, content: bytes, filename: str, catalog: Catalog | None = None
-) -> list[authoring.ScenarioDocument]:
-    """Every document of the file, validated; the first problem raises InterchangeError."""
-    if not authoring.banks_of(user).filter(pk=bank.pk).exists():
-        raise InterchangeError("You can only import into your own banks.")
-    if len(content) > limits.MAX_IMPORT_BYTES:
-        megabytes = limits.MAX_IMPORT_BYTES / 1024 / 1024
-        raise InterchangeError(f"{filename}: larger than the limit of {megabytes:g} MB per file")
-    try:
-        raw = authoring.parse_text(content.decode("utf-8"), limits.MAX_IMPORT_BYTES, "file")
-    except UnicodeDecodeError as error:
-        raise InterchangeError(f"{filename}: not UTF-8 text") from error
-    except authoring.AuthoringError as error:
-        raise InterchangeError(f"{filename}: {error}") from error
+Step = tuple[str, int, int]  # ("checked" or "saved", done, total): what a generator yields
+
+
+def _run(steps: Generator[Step, None, Any]) -> Any:
+    """Run a generator of steps to its end; its return value."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as finished:
+            return finished.value
+
+
+@dataclass
+class Planned:
+    """One document of a checked file, with all the engine said about it (so saving runs no
+    engine): its check, its questions with the rules they cite, the scenario it replaces."""
+
+    document: authoring.ScenarioDocument
+    check: EngineCheck
+    questions: list[tuple[str, str, str, list, set[str]]]  # key, kind, prompt, claims, cited
+    replaces: Scenario | None = None
+    renamed_from: str = ""  # the file's id, when imported under a new one
+
+
+@dataclass
+class ImportPlan:
+    entries: list[Planned]
+    bank_title: str | None = None  # from the file's "bank" object, when it has one
+    bank_description: str | None = None
+
+    def __iter__(self):
+        return iter(entry.document for entry in self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+def size_problem(content: bytes, filename: str) -> str:
+    """Why a file is too large to read, or ""."""
+    if len(content) <= limits.MAX_IMPORT_BYTES:
+        return ""
+    megabytes = limits.MAX_IMPORT_BYTES / 1024 / 1024
+    return f"{filename}: larger than the limit of {megabytes:g} MB per file"
+
+
+def _entries_of(raw: Any, filename: str) -> list:
     if isinstance(raw, dict):
         if raw.get("format") != FORMAT:
             raise InterchangeError(f'{filename}: format: expected "{FORMAT}"')
@@ -85,42 +140,202 @@ def check_import(
             f"{filename}: scenarios: {len(entries):,} documents, over the limit of "
             f"{limits.MAX_IMPORT_SCENARIOS} per file (split the file)"
         )
+    return entries
+
+
+def _bank_details(raw: Any, filename: str, problems: list[str]) -> tuple[str | None, str | None]:
+    """The file's bank title and description (None when it has none), checked."""
+    details = raw.get("bank") if isinstance(raw, dict) else None
+    if details is None:
+        return None, None
+    if not isinstance(details, dict):
+        problems.append(f"{filename}: bank: give an object with a title and a description")
+        return None, None
+    title, description = details.get("title"), details.get("description", "")
+    if not isinstance(title, str) or not title.strip():
+        problems.append(f"{filename}: bank.title: give the bank a title")
+        title = None
+    elif len(title) > limits.MAX_BANK_TITLE:
+        problems.append(f"{filename}: bank.title: over {limits.MAX_BANK_TITLE} characters")
+        title = None
+    if not isinstance(description, str):
+        problems.append(f"{filename}: bank.description: must be text")
+        description = None
+    elif len(description) > limits.MAX_BANK_DESCRIPTION:
+        problems.append(
+            f"{filename}: bank.description: over {limits.MAX_BANK_DESCRIPTION:,} characters"
+        )
+        description = None
+    return (title.strip() if title else None), description
+
+
+def _free_id(scenario_id: str, taken: set[str]) -> str:
+    number = 2
+    while f"{scenario_id}-{number}" in taken:
+        number += 1
+    return f"{scenario_id}-{number}"
+
+
+def _planned(
+    document: authoring.ScenarioDocument, catalog: Catalog
+) -> tuple[EngineCheck, list[tuple[str, str, str, list, set[str]]]]:
+    """The engine's check of a document and its questions (given, or generated)."""
+    probe = Scenario(spec=document.spec, stored_expect=document.stored_expect)
+    check = probe.check_with_engine(catalog)
+    if document.questions is None:
+        generated = []
+        if check.status != Scenario.EngineStatus.INVALID:
+            generated = authoring.generate_questions(document.spec, catalog)
+        return check, [(q.key, q.kind, q.prompt, q.claims, set(q.cited_rules)) for q in generated]
+    cited = document.cited
+    if cited is None:
+        cited = authoring.cited_by_questions(document.spec, document.questions, catalog)
+    return check, [
+        (q["key"], q["kind"], q["prompt"], q["claims"], rules)
+        for q, rules in zip(document.questions, cited, strict=True)
+    ]
+
+
+def check_import(
+    user,
+    bank: Bank,
+    content: bytes,
+    filename: str,
+    catalog: Catalog | None = None,
+    on_existing: str = REPLACE,
+) -> ImportPlan:
+    """Every document of the file, validated and engine-checked; nothing is saved.
+
+    Every problem is collected (up to `MAX_PROBLEMS`) and raised together as InterchangeError.
+    A scenario whose id the bank already has replaces it (`REPLACE`: a new version) or is
+    imported under a new id (`NEW_ID`), as the instructor chose.
+    """
+    return _run(checking(user, bank, content, filename, catalog, on_existing))
+
+
+def checking(
+    user,
+    bank: Bank,
+    content: bytes,
+    filename: str,
+    catalog: Catalog | None = None,
+    on_existing: str = REPLACE,
+) -> Generator[Step, None, ImportPlan]:
+    """`check_import`, yielding ("checked", done, total) after each document (a page shows
+    the progress); returns the plan."""
+    if not authoring.banks_of(user).filter(pk=bank.pk).exists():
+        raise InterchangeError("You can only import into your own banks.")
+    if on_existing not in ON_EXISTING:
+        raise InterchangeError(f"Choose what an id already in the bank means: {REPLACE}/{NEW_ID}")
+    if too_large := size_problem(content, filename):
+        raise InterchangeError(too_large)
+    try:
+        raw = authoring.parse_text(content.decode("utf-8"), limits.MAX_IMPORT_BYTES, "file")
+    except UnicodeDecodeError as error:
+        raise InterchangeError(f"{filename}: not UTF-8 text") from error
+    except authoring.AuthoringError as error:
+        raise InterchangeError(f"{filename}: {error}") from error
+    entries = _entries_of(raw, filename)
+    problems: list[str] = []
+    title, description = _bank_details(raw, filename, problems)
     catalog = catalog if catalog is not None else catalog_for(user.pk)
-    documents, ids = [], set()
+    in_bank = {
+        s.spec.get("id"): s for s in authoring.scenarios_in(bank) if isinstance(s.spec, dict)
+    }
+    file_ids = {e.get("id") for e in entries if isinstance(e, dict)}
+    taken = {*in_bank, *file_ids}
+    planned, seen = [], set()
     for index, entry in enumerate(entries):
         where = f"scenarios[{index}]"
+        if index:
+            yield ("checked", index, len(entries))
         try:
             document = authoring.read_document(entry, catalog, where)
         except authoring.AuthoringError as error:
-            raise InterchangeError(f"{filename}: {error}") from error
+            problems.append(f"{filename}: {error}")
+            continue
         scenario_id = document.spec.get("id")
         if not isinstance(scenario_id, str) or not scenario_id:
-            raise InterchangeError(f"{filename}: {where}.id: give each scenario an id")
-        if scenario_id in ids:
-            raise InterchangeError(f"{filename}: {where}.id: {scenario_id!r} is used twice")
-        ids.add(scenario_id)
-        documents.append(document)
-    return documents
+            problems.append(f"{filename}: {where}.id: give each scenario an id")
+            continue
+        if scenario_id in seen:
+            problems.append(f"{filename}: {where}.id: {scenario_id!r} is used twice")
+            continue
+        seen.add(scenario_id)
+        replaces, renamed_from = in_bank.get(scenario_id), ""
+        if replaces is not None and on_existing == NEW_ID:
+            new_id = _free_id(scenario_id, taken)
+            taken.add(new_id)
+            document = replace(document, spec={**document.spec, "id": new_id})
+            replaces, renamed_from = None, scenario_id
+        if problems:
+            continue  # nothing will be saved: spare the engine, keep looking for problems
+        check, questions = _planned(document, catalog)
+        planned.append(Planned(document, check, questions, replaces, renamed_from))
+    yield ("checked", len(entries), len(entries))
+    if problems:
+        raise InterchangeError(problems)
+    return ImportPlan(planned, title, description)
 
 
 @dataclass
 class ImportReport:
     created: list[Scenario] = field(default_factory=list)
     updated: list[Scenario] = field(default_factory=list)
+    renamed: list[tuple[str, str]] = field(default_factory=list)  # (the file's id, the new id)
+    bank_details: bool = False  # the bank took the file's title and description
 
 
 def do_import(
-    user, bank: Bank, documents: list[authoring.ScenarioDocument], catalog: Catalog | None = None
+    user,
+    bank: Bank,
+    plan: ImportPlan,
+    take_bank_details: bool = True,
 ) -> ImportReport:
-    """Write every document in one transaction: a scenario of this bank with the same id is
-    updated, any other is created (with a fresh slug if the id is taken elsewhere)."""
-    catalog = catalog if catalog is not None else catalog_for(user.pk)
+    """Write a checked plan in one transaction: new scenarios in bulk (each with version 1 and
+    its questions), replaced ones as a new version; the bank takes the file's title and
+    description when `take_bank_details`. No engine runs here: `check_import` ran it."""
+    return _run(saving(user, bank, plan, take_bank_details))
+
+
+def saving(
+    user, bank: Bank, plan: ImportPlan, take_bank_details: bool = True
+) -> Generator[Step, None, ImportReport]:
+    """`do_import`, yielding ("saved", done, total) as it goes; returns the report. The
+    transaction is open between steps: run it to the end (or close it: nothing is saved)."""
     report = ImportReport()
+    new = [entry for entry in plan.entries if entry.replaces is None]
+    replaced = [entry for entry in plan.entries if entry.replaces is not None]
+    cited = set().union(
+        *(entry.check.cited_rules for entry in plan.entries),
+        *(rules for entry in plan.entries for *_, rules in entry.questions),
+    )
     with transaction.atomic():
-        for document in documents:
-            existing = authoring.scenarios_in(bank).filter(spec__id=document.spec["id"]).first()
-            saved = authoring.do_save_scenario(user, bank, document, existing, catalog)
-            (report.updated if existing else report.created).append(saved)
+        if take_bank_details and plan.bank_title is not None:
+            bank.title = plan.bank_title
+            if plan.bank_description is not None:
+                bank.description = plan.bank_description
+            bank.save(update_fields=["title", "description", "updated_at"])
+            report.bank_details = True
+        rules = Rule.objects.resolve_numbers(cited)
+        report.created = authoring.do_create_scenarios(
+            user, bank, [(e.document, e.check, e.questions) for e in new], rules
+        )
+        yield ("saved", len(new), len(plan.entries))
+        for done, entry in enumerate(replaced, start=len(new) + 1):
+            saved = authoring.do_save_scenario(
+                user,
+                bank,
+                entry.document,
+                entry.replaces,
+                rules=rules,
+                checked=(entry.check, entry.questions),
+            )
+            report.updated.append(saved)
+            yield ("saved", done, len(plan.entries))
+        report.renamed = [
+            (entry.renamed_from, entry.document.spec["id"]) for entry in new if entry.renamed_from
+        ]
     return report
 
 

@@ -25,8 +25,12 @@ MAX_HISTORY = 20  # steps and facts in `history`
 MAX_LABEL_LENGTH = 40  # a player's name, a card's label
 MAX_CARD_NAME_LENGTH = 150  # the longest real card name has 141 characters
 MAX_TEXT_LENGTH = {"id": 100, "title": 200, "source": 300}  # the model fields' lengths
-MAX_IMPORT_BYTES = 2 * 1024 * 1024  # one bank file
-MAX_IMPORT_SCENARIOS = 100  # documents in one bank file: 3 s to check and save at the limits
+# one bank file: 500 seed-sized scenarios with their questions take 1.2 MB; at the limits, 2 MB
+# holds about 370 documents, checked and saved within gunicorn's 30 s (python -m bench.bounds)
+MAX_IMPORT_BYTES = 2 * 1024 * 1024
+MAX_IMPORT_SCENARIOS = 500  # documents in one bank file (python -m bench.imports: under 5 s)
+MAX_BANK_TITLE = 200  # Bank.title
+MAX_BANK_DESCRIPTION = 10_000  # a bank's description, typed or imported
 # A card made in the app's card form (rules/forms.py).
 MAX_MANA_COST_LENGTH = 60
 MAX_TYPE_WORDS_LENGTH = 200  # subtypes, as typed

@@ -18,7 +18,14 @@ from django_htmx.middleware import HtmxDetails
 
 from quizzes import answers, cohorts, exams, reports, rulings, selection
 from quizzes.forms import AnswerForm, PracticeFilterForm, SignupForm
-from quizzes.models import Attempt, ExamSitting, Presentation, Question, Response
+from quizzes.models import (
+    Attempt,
+    ExamSitting,
+    Presentation,
+    Question,
+    Response,
+    ScenarioVersion,
+)
 from rules import texts
 
 PRESENTATION_MAX_AGE = datetime.timedelta(days=1)  # a question served is answered within a day
@@ -68,14 +75,18 @@ def _question_context(
     form: AnswerForm | None = None,
     token: str = "",
     filters: str = "",
+    version: ScenarioVersion | None = None,
 ) -> dict[str, Any]:
+    """The question as given: in `version` of its scenario (default: as it is now)."""
+    given = version or question.scenario
+    prompt = version.question_as_given(question).prompt if version else question.prompt
     return {
         "question": question,
-        "title": ruling.rename(question.scenario.title),
-        "prompt": ruling.rename(question.prompt),
+        "title": ruling.rename(given.title),
+        "prompt": ruling.rename(prompt),
         "premises": ruling.premises(),
         "history": ruling.history(),
-        "stored_ruling": ruling.rename(question.scenario.stored_ruling),
+        "stored_ruling": ruling.rename(given.stored_ruling),
         "renamed": bool(ruling.shown.players or ruling.shown.cards),
         "board": ruling.board,
         "form": form or AnswerForm(ruling, data=form_data),
@@ -123,7 +134,11 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
         question = pick.question
         ruling = rulings.ruling_for(question, rulings.new_seed(), request.user.pk)
         presentation = Presentation.objects.create(
-            user=request.user, question=question, shown=ruling.shown.to_json(), filters=filters
+            user=request.user,
+            question=question,
+            scenario_version_id=question.scenario.current_version_id,
+            shown=ruling.shown.to_json(),
+            filters=filters,
         )
         context |= _question_context(question, ruling, token=presentation.token, filters=filters)
     return render(request, "quizzes/practice.html", context)
@@ -133,7 +148,7 @@ def _feedback_context(
     response: Response, filters: str, shown: rulings.Shown | None = None
 ) -> dict[str, Any]:
     verdict = answers.Verdict.from_json(response.verdict, response)
-    scenario = response.question.scenario
+    scenario = response.scenario_version or response.question.scenario  # as answered
     shown = shown or _shown_of(response)
     return {
         "response": response,
@@ -158,7 +173,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
         Presentation.objects.owned_by(user)
         .served_since(timezone.now() - PRESENTATION_MAX_AGE)
         .filter(token=token, question__in=selection.available_questions(user))
-        .select_related("question__scenario", "response")
+        .select_related("question__scenario", "scenario_version", "response")
         .defer("question__scenario__spec", "question__scenario__stored_expect")  # shown is used
         .first()
     )
@@ -168,11 +183,17 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
     # A form sent twice (double click, back button) gets the feedback it already got.
     response = getattr(presentation, "response", None)
     if response is None:
-        ruling = rulings.ruling_shown(question, presentation.shown)
+        version = presentation.scenario_version
+        ruling = rulings.ruling_shown(question, presentation.shown, version=version)
         form = AnswerForm(ruling, data=request.POST)
         if not form.is_valid():  # only now the rest of the page: a graded answer needs none
             context = _question_context(
-                question, ruling, form=form, token=token, filters=presentation.filters
+                question,
+                ruling,
+                form=form,
+                token=token,
+                filters=presentation.filters,
+                version=version,
             )
             if request.htmx:  # show the errors in the form, not in the feedback area
                 page = render(request, "quizzes/practice.html#answer-form", context)
@@ -186,6 +207,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
             seed=ruling.shown.seed,
             ruling=ruling,
             presentation=presentation,
+            version=version,
         ).response
     if not request.htmx:
         return redirect("feedback", pk=response.pk)
@@ -194,10 +216,13 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _ruling_of(response: Response) -> rulings.Ruling:
-    """The question exactly as the learner saw it when answering."""
+    """The question exactly as the learner saw it when answering, in the version answered."""
+    version = response.scenario_version
     if response.presentation_id is not None:
-        return rulings.ruling_shown(response.question, response.presentation.shown)
-    return rulings.ruling_for(response.question, response.variant_seed, response.user_id)
+        return rulings.ruling_shown(response.question, response.presentation.shown, version=version)
+    return rulings.ruling_for(
+        response.question, response.variant_seed, response.user_id, version=version
+    )
 
 
 def _shown_of(response: Response) -> rulings.Shown:
@@ -212,13 +237,13 @@ def _shown_of(response: Response) -> rulings.Shown:
 def feedback(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     response = get_object_or_404(
         Response.objects.owned_by(request.user).select_related(
-            "question__scenario", "presentation"
+            "question__scenario", "presentation", "scenario_version"
         ),
         pk=pk,
     )
     filters = response.presentation.filters if response.presentation_id is not None else ""
     ruling = _ruling_of(response)
-    context = _question_context(response.question, ruling)
+    context = _question_context(response.question, ruling, version=response.scenario_version)
     context |= _feedback_context(response, filters, ruling.shown)
     context["answered"] = True
     return render(request, "quizzes/practice.html", context)
@@ -229,11 +254,18 @@ def feedback(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def progress(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user
     days = reports.accuracy_by_day(user)
-    # the history shows each answer's verdict and its scenario's title: the rest stays unread
+    # the history shows each answer's verdict and the title it was answered under: no specs read
     answers_shown = (
         Response.objects.owned_by(user)
-        .select_related("question__scenario")
-        .only("pk", "verdict", "correct", "created_at", "question__scenario__title")
+        .select_related("question__scenario", "scenario_version")
+        .only(
+            "pk",
+            "verdict",
+            "correct",
+            "created_at",
+            "question__scenario__title",
+            "scenario_version__title",
+        )
     )
     history = Paginator(answers_shown, 10).get_page(request.GET.get("page"))
     rules = reports.rule_progress(user)
@@ -324,9 +356,14 @@ def exam_question(request: HtmxHttpRequest, pk: int, position: int) -> HttpRespo
     )
     if request.method == "POST" and answered[position]:  # sent twice: the first answer stands
         return redirect(skip_url)
-    item = sitting.items.select_related("question__scenario").get(position=position)
-    ruling = rulings.ruling_for(item.question, item.variant_seed, request.user.pk)
-    context = _question_context(item.question, ruling, form_data=request.POST or None)
+    item = sitting.items.select_related("question__scenario", "scenario_version").get(
+        position=position
+    )
+    version = item.scenario_version
+    ruling = rulings.ruling_for(item.question, item.variant_seed, request.user.pk, version=version)
+    context = _question_context(
+        item.question, ruling, form_data=request.POST or None, version=version
+    )
     context |= _exam_nav(sitting, statuses, position)
     context |= {"item": item, "answered": answered[position], "skip_url": skip_url}
     if request.method == "POST":
@@ -382,10 +419,12 @@ def exam_review(request: HtmxHttpRequest, pk: int, position: int) -> HttpRespons
     sitting = _sitting(request, pk)
     if not exams.close_if_over(sitting):
         return redirect("exam_question", pk=pk, position=position)
-    item = get_object_or_404(sitting.items.select_related("question__scenario"), position=position)
+    item = get_object_or_404(
+        sitting.items.select_related("question__scenario", "scenario_version"), position=position
+    )
     response = (
         Response.objects.filter(attempt_id=sitting.pk, question_id=item.question_id)
-        .select_related("question__scenario")
+        .select_related("question__scenario", "scenario_version")
         .first()
     )
     following = position + 1 if position < sitting.question_count else None
@@ -394,8 +433,9 @@ def exam_review(request: HtmxHttpRequest, pk: int, position: int) -> HttpRespons
         if following
         else reverse("exam_sitting", args=[pk])
     )
-    ruling = rulings.ruling_for(item.question, item.variant_seed, request.user.pk)
-    context = _question_context(item.question, ruling)
+    version = item.scenario_version
+    ruling = rulings.ruling_for(item.question, item.variant_seed, request.user.pk, version=version)
+    context = _question_context(item.question, ruling, version=version)
     context |= {"sitting": sitting, "item": item, "total": sitting.question_count}
     if response is not None:
         context |= _feedback_context(response, "", ruling.shown)

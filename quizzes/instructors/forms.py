@@ -6,6 +6,7 @@ from django import forms
 from django.utils.html import format_html
 
 from quizzes import cohorts
+from quizzes.interchange import ON_EXISTING, REPLACE
 from quizzes.models import Bank, Cohort, ExamBlueprint
 
 
@@ -41,9 +42,24 @@ class ScenarioDocumentForm(forms.Form):
 class ImportForm(forms.Form):
     file = forms.FileField(
         label="Bank file (JSON)",
-        help_text="A file exported from a bank: its scenarios are added to this bank, or update "
-        "the ones with the same id. Nothing is imported unless every entry is valid.",
+        help_text="A file exported from a bank. Nothing is imported unless every entry is "
+        "valid: every problem is listed with its place in the file.",
     )
+    on_existing = forms.ChoiceField(
+        label="A scenario whose id this bank already has",
+        choices=list(ON_EXISTING.items()),
+        initial=REPLACE,
+        required=False,  # a form sent without it (a script): replace, as the form proposes
+        widget=forms.RadioSelect,
+    )
+    bank_details = forms.BooleanField(
+        label="Take the bank's title and description from the file, when it has them",
+        required=False,
+        initial=True,
+    )
+
+    def clean_on_existing(self) -> str:
+        return self.cleaned_data["on_existing"] or REPLACE
 
 
 class CohortForm(forms.ModelForm):

@@ -10,13 +10,14 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from quizzes import analysis, authoring, cohorts, interchange, limits
-from quizzes.instructors import builder
+from quizzes.instructors import builder, importing
 from quizzes.instructors.forms import (
     AssignmentForm,
     BankForm,
@@ -30,6 +31,7 @@ from quizzes.models import Bank, Cohort, Scenario
 from quizzes.views import HtmxHttpRequest
 
 SCENARIO_PAGE = "instructors/scenario_form.html"
+IMPORT_PAGE = "instructors/bank_import.html"
 
 
 def instructor_required(view):
@@ -256,21 +258,33 @@ def bank_export_moodle(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @instructor_required
 def bank_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """GET: the form. POST: a page streamed as the import runs: its progress (checked, then
+    saved), then the report or every problem found. No script needed: each step arrives as
+    the page loads (the stylesheet shows the latest as the bar)."""
     bank = _bank(request, slug)
     form = ImportForm(request.POST or None, request.FILES or None)
     context: dict[str, Any] = {"bank": bank, "form": form}
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
-        try:
-            content = upload.read(limits.MAX_IMPORT_BYTES + 1)
-            documents = interchange.check_import(request.user, bank, content, upload.name)
-        except interchange.InterchangeError as error:
-            context["error"] = str(error)
-        else:
-            context["report"] = interchange.do_import(request.user, bank, documents)
-            return render(request, "instructors/bank_import.html", context)
+        content = upload.read(limits.MAX_IMPORT_BYTES + 1)
+        if too_large := interchange.size_problem(content, upload.name):
+            form.add_error("file", too_large)  # refused before anything is read
+            return render(request, IMPORT_PAGE, context, status=400)
+        steps = importing.steps(
+            request.user,
+            bank,
+            content,
+            upload.name,
+            form.cleaned_data["on_existing"],
+            form.cleaned_data["bank_details"],
+        )
+        page = render_to_string(IMPORT_PAGE, context | {"live": importing.MARKER}, request)
+        head, tail = page.split(importing.MARKER)
+        response = StreamingHttpResponse(importing.stream(head, steps, tail))
+        response["X-Accel-Buffering"] = "no"  # a proxy passes each step on as it comes
+        return response
     status = 400 if form.is_bound else 200
-    return render(request, "instructors/bank_import.html", context, status=status)
+    return render(request, IMPORT_PAGE, context, status=status)
 
 
 # Cohorts.

@@ -215,11 +215,12 @@ def _load_scenario(
     from rules.engine import ScenarioError
 
     spec = scenario_file.spec
-    existing = Scenario.objects.filter(slug=scenario_file.slug).first()
-    version = existing.version if existing else 1
-    if existing and existing.spec != spec:
-        version += 1
-    scenario, _ = sync(
+    since = (
+        Scenario.objects.filter(slug=scenario_file.slug)
+        .values_list("current_version_id", flat=True)
+        .first()
+    )
+    scenario, _ = sync(  # changed content starts a new version (Scenario.save)
         Scenario,
         {"slug": scenario_file.slug},
         {
@@ -228,7 +229,6 @@ def _load_scenario(
             "spec": spec,
             "stored_ruling": scenario_file.stored_ruling,
             "stored_expect": scenario_file.stored_expect,
-            "version": version,
         },
         report,
     )
@@ -245,7 +245,10 @@ def _load_scenario(
             report.flagged.append((scenario.slug, "questions", str(error)))
     if not generated:
         report.without_questions.append(scenario.slug)
+    asked = {item.key: (item.kind, item.prompt, item.claims) for item in generated}
     for bank in banks:
+        scenario.start_version_if_questions_change(bank, asked, since)
+        since = scenario.current_version_id
         keys = []
         for position, item in enumerate(generated):
             question, _ = sync(

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from quizzes.models.content import Bank, Question, Scenario
+from quizzes.models.content import Bank, Question, Scenario, ScenarioVersion
 from quizzes.models.progress import Attempt, Mastery, Presentation, Response
 
-__all__ = ["Bank", "Question", "Scenario", "Attempt", "Mastery", "Presentation", "Response"]
+__all__ = [
+    "Bank",
+    "Question",
+    "Scenario",
+    "ScenarioVersion",
+    "Attempt",
+    "Mastery",
+    "Presentation",
+    "Response",
+]
 
 from quizzes.models.exams import (  # noqa: E402
     BlueprintArea,

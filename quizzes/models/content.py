@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.forms.fields import InvalidJSONInput
+from django.utils import timezone
 
 from config.inputs import StorableJSONField
 from quizzes import limits
@@ -136,6 +137,35 @@ class Bank(models.Model):
 
 
 class ScenarioQuerySet(models.QuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        """Create scenarios and their version 1 in three queries per batch, however many.
+
+        The bulk-friendly path (families of generated scenarios, imports): Django's
+        `bulk_create` skips `save()`, so this makes each new scenario's `ScenarioVersion` 1
+        with one more INSERT and points `current_version` at it with one UPDATE. Rows the
+        database did not return a key for (`ignore_conflicts`: the slug was taken) are found by
+        slug, and keep the version they have.
+        """
+        objs = list(objs)
+        created = super().bulk_create(objs, *args, **kwargs)
+        missing = [scenario.slug for scenario in objs if scenario.pk is None]
+        if missing:  # rows already there (`ignore_conflicts`): theirs, with their version
+            rows = self.model.objects.filter(slug__in=missing).values_list(
+                "slug", "pk", "current_version_id"
+            )
+            found = {slug: (pk, version_id) for slug, pk, version_id in rows}
+            for scenario in objs:
+                if scenario.pk is None and scenario.slug in found:
+                    scenario.pk, scenario.current_version_id = found[scenario.slug]
+        fresh = [s for s in objs if s.pk is not None and s.current_version_id is None]
+        versions = ScenarioVersion.objects.bulk_create(
+            ScenarioVersion.of(scenario, scenario.version or 1) for scenario in fresh
+        )
+        for scenario, version in zip(fresh, versions, strict=True):
+            scenario.current_version = version
+        self.model.objects.bulk_update(fresh, ["current_version"], batch_size=500)
+        return created
+
     def in_bank(self, bank: Bank) -> ScenarioQuerySet:
         """Scenarios authored in `bank` or asked about by its questions (seed banks)."""
         asked = Question.objects.filter(bank=bank).values("scenario_id")
@@ -201,7 +231,18 @@ class Scenario(models.Model):
         related_name="scenarios",
         help_text="The bank an instructor authored it in (seed scenarios: none).",
     )
-    version = models.PositiveIntegerField(default=1)
+    version = models.PositiveIntegerField(
+        default=1, help_text="The number of the current version (`current_version`)."
+    )
+    current_version = models.OneToOneField(
+        "quizzes.ScenarioVersion",
+        null=True,
+        blank=True,
+        editable=False,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The version learners are given now; set by `save()` and `bulk_create`.",
+    )
     engine_status = models.CharField(
         max_length=12, choices=EngineStatus, default=EngineStatus.NOT_CHECKED, db_index=True
     )
@@ -216,6 +257,82 @@ class Scenario(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    # Versions: what learners were given stays as it was.
+
+    def content(self) -> dict:
+        """The fields a version freezes (the scenario's questions are frozen with them)."""
+        return {name: getattr(self, name) for name in CONTENT_FIELDS}
+
+    def save(self, *args, **kwargs) -> None:
+        """Save; a new scenario gets version 1, changed content (spec, title, source, the
+        stored ruling) starts the next version, so answers keep the version they were given on.
+
+        `QuerySet.update` and `bulk_update` skip this: change content through `save()`.
+        """
+        update_fields = kwargs.get("update_fields")
+        touches_content = update_fields is None or set(update_fields) & set(CONTENT_FIELDS)
+        if self.pk is None or self.current_version_id is None:
+            super().save(*args, **kwargs)
+            self._set_version(ScenarioVersion.objects.create(**ScenarioVersion.fields_of(self)))
+            return
+        if touches_content and self.content() != self._content_before():
+            self.start_version(save=False)
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "version", "current_version"}
+        super().save(*args, **kwargs)
+
+    def _content_before(self) -> dict:
+        """The current version's content, read afresh (an edit may have changed `spec` in
+        place)."""
+        return ScenarioVersion.objects.values(*CONTENT_FIELDS).get(pk=self.current_version_id)
+
+    def start_version(self, save: bool = True) -> ScenarioVersion:
+        """End the current version (its questions' kind, prompt and claims frozen into it) and
+        start the next with the scenario's content as it is now. Called by `save()` when content
+        changed, and by authoring and loading when only the questions change."""
+        if self.current_version_id is not None:
+            ScenarioVersion.objects.filter(pk=self.current_version_id).update(
+                questions={
+                    str(pk): {"kind": kind, "prompt": prompt, "claims": claims}
+                    for pk, kind, prompt, claims in self.questions.values_list(
+                        "pk", "kind", "prompt", "claims"
+                    )
+                }
+            )
+        self.version = (
+            ScenarioVersion.objects.filter(scenario=self).aggregate(n=models.Max("number"))["n"]
+            or 0
+        ) + 1
+        version = ScenarioVersion.objects.create(**ScenarioVersion.fields_of(self))
+        self.current_version = version
+        if save:
+            super().save(update_fields=["version", "current_version", "updated_at"])
+        return version
+
+    def questions_would_change(self, bank: Bank, asked: dict[str, tuple[str, str, list]]) -> bool:
+        """Whether asking `asked` (key -> kind, prompt, claims) in `bank` changes what the
+        current version asks there: a question's content, a new one, or one withdrawn."""
+        rows = Question.objects.filter(bank=bank, scenario=self)
+        current = {
+            key: (kind, prompt, claims)
+            for key, kind, prompt, claims in rows.filter(is_active=True).values_list(
+                "key", "kind", "prompt", "claims"
+            )
+        }
+        return current != asked
+
+    def start_version_if_questions_change(
+        self, bank: Bank, asked: dict[str, tuple[str, str, list]], since: int | None
+    ) -> None:
+        """Start the next version before the questions change, unless `save()` already did
+        (the current version is no longer `since`)."""
+        if self.current_version_id == since and self.questions_would_change(bank, asked):
+            self.start_version()
+
+    def _set_version(self, version: ScenarioVersion) -> None:
+        self.current_version, self.version = version, version.number
+        super().save(update_fields=["current_version", "version"])
 
     def clean(self) -> None:
         from rules.cards import catalog_for
@@ -277,7 +394,7 @@ class Scenario(models.Model):
         hidden.
         """
         from rules.cards import catalog_for
-        from rules.engine import ScenarioError, check_expectations, evaluate_claim
+        from rules.engine import ScenarioError, Session, check_expectations
 
         catalog = catalog if catalog is not None else catalog_for(self.author_id)
         expect = self.spec.get("expect") or [] if isinstance(self.spec, dict) else []
@@ -288,7 +405,8 @@ class Scenario(models.Model):
             self.engine_report = problem
             return EngineCheck(self.engine_status, self.engine_report, frozenset())
         try:
-            mismatches = check_expectations(self.spec, catalog)
+            session = Session(self.spec, catalog)  # parsed once, resolved once for the claims
+            mismatches = check_expectations(session.scenario)
         except ScenarioError as error:
             self.engine_status = self.EngineStatus.INVALID
             self.engine_report = f"spec.{error.path}: {error.message}" if error.path else str(error)
@@ -296,7 +414,7 @@ class Scenario(models.Model):
         for claim in expect:
             question = {key: value for key, value in claim.items() if key != "value"}
             try:
-                cited.update(_rule_numbers(evaluate_claim(self.spec, question, catalog).rule))
+                cited.update(_rule_numbers(session.evaluate(question).rule))
             except ScenarioError:
                 continue  # reported as a mismatch by check_expectations
         stored_only = len(self.stored_expect or [])
@@ -317,6 +435,65 @@ class Scenario(models.Model):
             self.engine_status = self.EngineStatus.AGREES
             self.engine_report = f"The engine agrees with all {len(expect)} stored claims."
         return EngineCheck(self.engine_status, self.engine_report, frozenset(cited))
+
+
+CONTENT_FIELDS = ("title", "source", "spec", "stored_ruling", "stored_expect")
+
+
+class ScenarioVersion(models.Model):
+    """One version of a scenario as learners were given it; never changed once made.
+
+    Made by `Scenario.save()` (version 1, and the next one whenever content changes) and by
+    `Scenario.objects.bulk_create`. Responses, presentations and exam items point at the version
+    they were given on, so feedback, exam reviews and item analysis read that version. The
+    questions of the current version are the scenario's `Question` rows; when the next version
+    starts, their kind, prompt and claims are frozen into `questions` (by question id).
+    """
+
+    scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    title = models.CharField(max_length=200)
+    source = models.CharField(max_length=300)
+    spec = models.JSONField()
+    stored_ruling = models.TextField(blank=True)
+    stored_expect = models.JSONField(default=list, blank=True)
+    questions = models.JSONField(
+        default=dict, blank=True, help_text="Frozen when the version ends: id -> kind, claims."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["scenario", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["scenario", "number"], name="one_version_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} (version {self.number})"
+
+    @classmethod
+    def fields_of(cls, scenario: Scenario) -> dict:
+        return {"scenario": scenario, "number": scenario.version or 1, **scenario.content()}
+
+    @classmethod
+    def of(cls, scenario: Scenario, number: int) -> ScenarioVersion:
+        return cls(**{**cls.fields_of(scenario), "number": number})
+
+    def content(self) -> dict:
+        return {name: getattr(self, name) for name in CONTENT_FIELDS}
+
+    def question_as_given(self, question: Question) -> QuestionAsGiven:
+        """The question's kind, prompt and claims in this version."""
+        frozen = self.questions.get(str(question.pk))
+        if frozen is None:  # the current version: the live row
+            return QuestionAsGiven(question.kind, question.prompt, question.claims)
+        return QuestionAsGiven(frozen["kind"], frozen["prompt"], frozen["claims"])
+
+
+class QuestionAsGiven(NamedTuple):
+    kind: str
+    prompt: str
+    claims: list
 
 
 class Question(models.Model):

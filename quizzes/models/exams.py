@@ -219,6 +219,14 @@ class ExamItem(models.Model):
         "quizzes.Question", on_delete=models.CASCADE, related_name="exam_items"
     )
     variant_seed = models.PositiveIntegerField(default=0)
+    scenario_version = models.ForeignKey(
+        "quizzes.ScenarioVersion",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The scenario's version drawn: the question, grading and review read it.",
+    )
     area = models.CharField(max_length=200, blank=True, help_text="The blueprint row it fills.")
     # Kept here until the sitting finishes; only then is it graded into a Response (no verdict
     # exists while the exam runs, so no page can show one).

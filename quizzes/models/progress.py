@@ -100,6 +100,14 @@ class Presentation(models.Model):
         "quizzes.Question", on_delete=models.CASCADE, related_name="presentations"
     )
     shown = models.JSONField(help_text="The variant as shown: spec, claims in shown order, names.")
+    scenario_version = models.ForeignKey(
+        "quizzes.ScenarioVersion",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The scenario's version it was served from.",
+    )
     filters = models.CharField(
         max_length=200,
         blank=True,
@@ -128,6 +136,16 @@ class ResponseQuerySet(models.QuerySet):
         ).values("first_id")
         return self.filter(id__in=first_ids)
 
+    def first_attempts_per_version(self) -> ResponseQuerySet:
+        """Each learner's first response to each version of each question among these: an edit
+        makes a new item, which the learner meets for the first time."""
+        first_ids = (
+            self.order_by()
+            .values("user", "question", "scenario_version")
+            .annotate(first_id=models.Min("id"))
+        ).values("first_id")
+        return self.filter(id__in=first_ids)
+
     def with_repeat_flag(self) -> ResponseQuerySet:
         """Each response with `is_repeat`: the learner had answered its question before."""
         earlier = Response.objects.filter(
@@ -152,6 +170,14 @@ class Response(models.Model):
     correct = models.BooleanField(default=False)
     score = models.FloatField(default=0.0)
     variant_seed = models.PositiveIntegerField(default=0, help_text="0: the scenario as written.")
+    scenario_version = models.ForeignKey(
+        "quizzes.ScenarioVersion",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The scenario's version answered: feedback and item analysis read it.",
+    )
     presentation = models.OneToOneField(
         Presentation,
         null=True,

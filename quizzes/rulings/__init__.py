@@ -26,22 +26,33 @@ def catalog_of(scenario) -> Catalog:
     return catalog_for(scenario.author_id)
 
 
-def ruling_for(question, seed: int, learner_id: int | None = None, catalog=None) -> Ruling:
-    """The question as `learner_id` sees it with variant `seed` (statements in their order)."""
+def ruling_for(
+    question, seed: int, learner_id: int | None = None, catalog=None, version=None
+) -> Ruling:
+    """The question as `learner_id` sees it with variant `seed` (statements in their order).
+
+    `version` (a `ScenarioVersion`): the question as it was in that version of its scenario
+    (an exam item, an old answer); default: as it is now.
+    """
+    spec, kind, claims = question.scenario.spec, question.kind, question.claims
+    if version is not None:
+        spec = version.spec
+        kind, _, claims = version.question_as_given(question)
     return Ruling.build(
-        question.kind,
-        question.scenario.spec,
-        question.claims,
+        kind,
+        spec,
+        claims,
         seed,
         order_key=(question.pk, learner_id),
         catalog=catalog if catalog is not None else catalog_of(question.scenario),
     )
 
 
-def ruling_shown(question, shown: dict[str, Any], catalog=None) -> Ruling:
-    """The question exactly as it was shown (a stored `Shown`)."""
+def ruling_shown(question, shown: dict[str, Any], catalog=None, version=None) -> Ruling:
+    """The question exactly as it was shown (a stored `Shown`), of the kind it had in `version`."""
+    kind = version.question_as_given(question).kind if version is not None else question.kind
     catalog = catalog if catalog is not None else catalog_of(question.scenario)
-    return Ruling.from_shown(question.kind, Shown.from_json(shown), catalog)
+    return Ruling.from_shown(kind, Shown.from_json(shown), catalog)
 
 
 def ruling_of_spec(spec: dict[str, Any], catalog=None, kind: str = "value") -> Ruling:

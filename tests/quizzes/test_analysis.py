@@ -31,12 +31,20 @@ def answered_bank():
         attempt = Attempt.objects.create(user=user)
         for question, right in zip(questions, row, strict=True):
             Response.objects.create(
-                attempt=attempt, question=question, user=user, correct=bool(right)
+                attempt=attempt,
+                question=question,
+                user=user,
+                correct=bool(right),
+                scenario_version=scenario.current_version,
             )
     # a later answer never counts: dan gets q1 right the second time
     dan = UserFactory(username="dan")
     Response.objects.create(
-        attempt=Attempt.objects.create(user=dan), question=questions[0], user=dan, correct=True
+        attempt=Attempt.objects.create(user=dan),
+        question=questions[0],
+        user=dan,
+        correct=True,
+        scenario_version=scenario.current_version,
     )
     QuestionFactory(bank=bank, scenario=scenario, position=9)  # never answered
     return bank, questions
@@ -90,7 +98,8 @@ def test_other_banks_answers_do_not_count(answered_bank):
     )
 
 
-def test_two_queries_whatever_the_number_of_answers(answered_bank, django_assert_num_queries):
+def test_three_queries_whatever_the_number_of_answers(answered_bank, django_assert_num_queries):
+    """The sums, the versions answered, the questions."""
     bank, _ = answered_bank
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         analysis.item_analysis(bank)

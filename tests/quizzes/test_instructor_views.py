@@ -264,6 +264,7 @@ def test_questions_no_longer_generated_are_deactivated(instructor, own_bank):
         instructor,
         own_bank,
         text(expect=[{"claim": "searches", "player": "Alice", "value": "must"}]),
+        scenario,
     )
     authoring.do_save_scenario(instructor, own_bank, saved_scenario_again, scenario)
     active = Question.objects.filter(scenario=scenario, is_active=True)

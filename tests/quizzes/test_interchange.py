@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from quizzes import authoring, interchange
-from quizzes.models import Question, Scenario
+from quizzes.models import Bank, Question, Scenario
 from quizzes.rulings.claims import claim_text
 from rules.engine import default_catalog, evaluate_claim
 from tests.factories import BankFactory
@@ -105,19 +105,24 @@ def test_import_into_someone_elses_bank_is_refused(instructor, other_instructor,
         interchange.check_import(other_instructor, own_bank, as_bytes([document()]), "x.json")
 
 
+def streamed(response) -> str:
+    """The import page, streamed as the import runs."""
+    assert response.streaming
+    return b"".join(response.streaming_content).decode()
+
+
 def test_the_import_view_is_all_or_nothing(teacher_client, own_bank):
     bad = [document("a"), document("b", zones={"Alice": {"library": ["Islnd"]}})]
     upload = SimpleUploadedFile("week-2.json", as_bytes(bad), "application/json")
     url = reverse("bank_import", args=[own_bank.slug])
-    response = teacher_client.post(url, {"file": upload})
-    page = response.content.decode()
-    assert response.status_code == 400 and "Nothing was imported" in page
+    page = streamed(teacher_client.post(url, {"file": upload}))
+    assert "Nothing was imported" in page
     assert "week-2.json: scenarios[1].zones.Alice.library[0]" in page
     assert not Scenario.objects.exists() and not Question.objects.exists()
 
     good = SimpleUploadedFile("week-2.json", as_bytes(bad[:1]), "application/json")
-    response = teacher_client.post(url, {"file": good})
-    assert response.status_code == 200 and "1 new scenario" in response.content.decode()
+    page = streamed(teacher_client.post(url, {"file": good}))
+    assert "1 new scenario" in page and "Nothing was imported" not in page
     assert Scenario.objects.get().bank == own_bank
 
 
@@ -312,6 +317,37 @@ def test_every_exported_fraction_is_on_the_grade_list(every_kind):
     assert answers and all(importer_accepts(answer.get("fraction")) for answer in answers)
 
 
+# What qformat_xml (question/format/xml/format.php) reads for each type: a name, the question
+# text with its format, and per type the elements its import_<type>() takes.
+MOODLE_ELEMENTS = {
+    "multichoice": ("single", "shuffleanswers", "answernumbering"),
+    "truefalse": (),
+    "numerical": (),
+}
+
+
+def test_every_question_has_what_moodles_xml_importer_reads(every_kind):
+    questions = moodle(every_kind).findall("question")
+    assert questions[0].get("type") == "category"
+    for question in questions[1:]:
+        kind = question.get("type")
+        assert kind in MOODLE_ELEMENTS
+        assert question.findtext("name/text").strip()
+        assert question.find("questiontext").get("format") == "html"
+        assert question.findtext("questiontext/text").strip()
+        for element in ("defaultgrade", "penalty", "hidden", *MOODLE_ELEMENTS[kind]):
+            assert question.findtext(element) is not None, (kind, element)
+        answers = question.findall("answer")
+        assert answers and all(a.findtext("text") is not None for a in answers)
+        if kind == "truefalse":  # import_truefalse() knows only these two texts
+            assert sorted(a.findtext("text") for a in answers) == ["false", "true"]
+            assert sorted(a.get("fraction") for a in answers) == ["0", "100"]
+        if kind == "numerical":
+            assert all(a.findtext("tolerance") == "0" for a in answers)
+        if kind == "multichoice" and question.findtext("single") == "true":
+            assert [a.get("fraction") for a in answers].count("100") == 1
+
+
 def test_names_are_unique_in_the_bank(instructor, every_kind):
     alone = len(moodle(every_kind).findall("question")) - 1
     twin = Scenario.objects.create(
@@ -332,3 +368,147 @@ def test_the_question_text_carries_the_cards_text(every_kind):
         assert "<strong>Land Tutor</strong> {1}{G} (Sorcery): Search your library" in html
         assert "<strong>Opt</strong> {U} (Instant): Scry 1.<br>Draw a card." in html
         assert html.count("<strong>Island</strong>") == 1  # two Islands, one text
+
+
+# Every problem, the choice for an id already there, the bank's details, progress.
+
+FIVE_PROBLEMS = [
+    document("ok"),
+    document("bad-card", zones={"Alice": {"library": ["Islnd"]}}),
+    document("no-title", title=""),
+    document("ok"),  # the id again
+    document("bad-kind", questions=[{"key": "q", "kind": "essay", "prompt": "?"}]),
+    {"id": "not-a-scenario"} | {"format": "scenario/1"},
+]
+
+
+def test_every_problem_of_a_file_is_reported_with_its_place(instructor, own_bank):
+    with pytest.raises(interchange.InterchangeError) as caught:
+        interchange.check_import(instructor, own_bank, as_bytes(FIVE_PROBLEMS), "week-5.json")
+    problems = caught.value.problems
+    assert [problem.split(": ")[1] for problem in problems] == [
+        "scenarios[1].zones.Alice.library[0]",
+        "scenarios[2].title",
+        "scenarios[3].id",
+        "scenarios[4].questions[0].kind",
+        "scenarios[5].title",
+    ]
+    assert all(problem.startswith("week-5.json: ") for problem in problems)
+    assert caught.value.more == 0 and not Scenario.objects.exists()
+
+
+def test_problems_past_the_cap_are_counted(instructor, own_bank):
+    bad = [document(f"s{n}", title="") for n in range(interchange.MAX_PROBLEMS + 7)]
+    with pytest.raises(interchange.InterchangeError) as caught:
+        interchange.check_import(instructor, own_bank, as_bytes(bad), "big.json")
+    assert len(caught.value.problems) == interchange.MAX_PROBLEMS and caught.value.more == 7
+    assert str(caught.value).endswith("... and 7 more problems")
+
+
+def test_the_page_lists_every_problem_and_saves_nothing(teacher_client, own_bank):
+    upload = SimpleUploadedFile("week-5.json", as_bytes(FIVE_PROBLEMS), "application/json")
+    page = streamed(
+        teacher_client.post(reverse("bank_import", args=[own_bank.slug]), {"file": upload})
+    )
+    assert "Nothing was imported.</strong> 5 problems" in page
+    assert page.count("<li><code>week-5.json: scenarios[") == 5
+    assert not Scenario.objects.exists() and not Question.objects.exists()
+
+
+def test_an_id_already_in_the_bank_is_replaced_as_a_new_version(instructor, own_bank):
+    first = save(instructor, own_bank, "tutor-one")
+    old_spec = dict(first.spec)
+    exported = interchange.export_json(own_bank)
+    exported["scenarios"][0]["title"] = "Renamed"
+    plan = interchange.check_import(
+        instructor, own_bank, as_bytes(exported), "again.json", on_existing=interchange.REPLACE
+    )
+    report = interchange.do_import(instructor, own_bank, plan)
+    assert report.updated == [first] and not report.created and not report.renamed
+    first.refresh_from_db()
+    assert first.title == "Renamed" and first.version == 2
+    assert first.versions.get(number=1).spec == old_spec
+
+
+def test_an_id_already_in_the_bank_can_be_imported_under_a_new_id(instructor, own_bank):
+    save(instructor, own_bank, "tutor-one")
+    file = as_bytes([document("tutor-one", title="Another one")])
+    plan = interchange.check_import(
+        instructor, own_bank, file, "paste.json", on_existing=interchange.NEW_ID
+    )
+    report = interchange.do_import(instructor, own_bank, plan)
+    assert report.renamed == [("tutor-one", "tutor-one-2")]
+    ids = sorted(s.spec["id"] for s in Scenario.objects.filter(bank=own_bank))
+    assert ids == ["tutor-one", "tutor-one-2"]
+    # and the bank's own export imports again: no id is used twice
+    again = interchange.check_import(
+        instructor, own_bank, as_bytes(interchange.export_json(own_bank)), "export.json"
+    )
+    assert len(again) == 2 and all(entry.replaces for entry in again.entries)
+
+
+def test_a_new_scenario_with_an_id_the_bank_has_is_refused_not_renamed(instructor, own_bank):
+    save(instructor, own_bank, "tutor-one")
+    with pytest.raises(authoring.AuthoringError) as caught:
+        authoring.check_save_scenario(instructor, own_bank, text("tutor-one"))
+    assert caught.value.path == "id" and "another scenario in this bank" in caught.value.message
+
+
+def test_the_bank_title_and_description_are_imported(instructor, own_bank):
+    file = {
+        "format": interchange.FORMAT,
+        "bank": {"title": "Week 3: searching", "description": "Tutors and <em>fetches</em>."},
+        "scenarios": [document("a")],
+    }
+    plan = interchange.check_import(instructor, own_bank, as_bytes(file), "week-3.json")
+    kept = BankFactory(owner=instructor, slug="kept", title="Kept")
+    interchange.do_import(instructor, kept, plan, take_bank_details=False)
+    assert Bank.objects.get(pk=kept.pk).title == "Kept"
+    report = interchange.do_import(instructor, own_bank, plan)
+    own_bank.refresh_from_db()
+    assert report.bank_details and own_bank.title == "Week 3: searching"
+    assert own_bank.description == "Tutors and <em>fetches</em>."
+
+
+def test_a_bad_bank_title_is_a_problem_too(instructor, own_bank):
+    file = {"format": interchange.FORMAT, "bank": {"title": "x" * 201}, "scenarios": [document()]}
+    with pytest.raises(interchange.InterchangeError) as caught:
+        interchange.check_import(instructor, own_bank, as_bytes(file), "t.json")
+    assert caught.value.problems == ["t.json: bank.title: over 200 characters"]
+
+
+def test_the_banks_own_export_always_imports_again(instructor, own_bank, settings):
+    save(instructor, own_bank, "tutor-one")
+    save(instructor, own_bank, "tutor-two", stored_expect=[{"claim": "mana_value", "value": 4}])
+    own_bank.description = "Two <strong>tutors</strong>."
+    own_bank.save()
+    exported = interchange.export_json(own_bank)
+    # into the same bank: every scenario replaced by itself, nothing new, no new version
+    plan = interchange.check_import(instructor, own_bank, as_bytes(exported), "self.json")
+    report = interchange.do_import(instructor, own_bank, plan)
+    assert len(report.updated) == 2 and not report.created
+    assert set(Scenario.objects.values_list("version", flat=True)) == {1}
+    assert interchange.export_json(own_bank) == exported
+    # into a new bank: the same bank again, title and description too
+    copy = BankFactory(owner=instructor, slug="copy")
+    plan = interchange.check_import(instructor, copy, as_bytes(exported), "self.json")
+    interchange.do_import(instructor, copy, plan)
+    assert interchange.export_json(copy) == exported
+
+
+def test_the_import_page_streams_its_progress(teacher_client, own_bank):
+    file = as_bytes([document(f"s{n}") for n in range(3)])
+    upload = SimpleUploadedFile("three.json", file, "application/json")
+    page = streamed(
+        teacher_client.post(reverse("bank_import", args=[own_bank.slug]), {"file": upload})
+    )
+    assert '<progress max="3" value="3">3 of 3</progress> 3 of 3 checked' in page
+    assert "3 of 3 saved" in page and "3 new scenarios" in page
+    assert page.index("checked") < page.index("saved") < page.index("3 new scenarios")
+    assert page.rstrip().endswith("</html>")
+
+
+def test_the_import_form_offers_the_choice_for_an_existing_id(teacher_client, own_bank):
+    page = teacher_client.get(reverse("bank_import", args=[own_bank.slug])).content.decode()
+    assert "<legend>A scenario whose id this bank already has</legend>" in page
+    assert 'value="replace"' in page and 'value="new_id"' in page and "checked" in page

@@ -1,0 +1,61 @@
+"""The import page as a stream: each step of `interchange.checking` and `.saving` becomes a
+line of HTML sent as it happens, then the report or the problems. All-or-nothing still holds:
+the save is one transaction, and a stream closed half-way (the browser left) rolls it back."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+
+from django.db import DatabaseError
+from django.template.loader import render_to_string
+
+from quizzes import interchange
+
+MARKER = "<!--import-steps-->"
+STEP_TEMPLATE = "instructors/_import_step.html"
+RESULT_TEMPLATE = "instructors/_import_result.html"
+STEPS_SHOWN = 20  # lines of progress per phase, whatever the size of the file
+
+
+Event = tuple[str, dict]  # ("step" | "result", template context)
+
+
+def steps(
+    user, bank, content: bytes, filename: str, on_existing: str, take_bank_details: bool
+) -> Generator[Event, None, None]:
+    """Progress events of one import, then its result (the report, or the problems)."""
+    try:
+        plan = yield from _shown(
+            interchange.checking(user, bank, content, filename, on_existing=on_existing)
+        )
+        report = yield from _shown(interchange.saving(user, bank, plan, take_bank_details))
+    except interchange.InterchangeError as error:
+        yield ("result", {"problems": error.problems, "more": error.more})
+    except DatabaseError as error:  # the transaction has rolled back: nothing was saved
+        yield ("result", {"problems": [f"The database refused the import: {error}"], "more": 0})
+    else:
+        yield ("result", {"report": report, "bank": bank})
+
+
+def _shown(work: Generator[interchange.Step, None, object]):
+    """Pass on about `STEPS_SHOWN` of the work's steps; return its value."""
+    while True:
+        try:
+            phase, done, total = next(work)
+        except StopIteration as finished:
+            return finished.value
+        every = max(1, total // STEPS_SHOWN)
+        if done == total or done % every == 0:
+            yield ("step", {"phase": phase, "done": done, "total": total})
+
+
+def stream(head: str, events: Iterator[Event], tail: str) -> Iterator[str]:
+    yield head
+    yield '<div class="import-steps">'
+    for kind, context in events:
+        if kind == "result":
+            yield "</div>"
+            yield render_to_string(RESULT_TEMPLATE, context)
+        else:
+            yield render_to_string(STEP_TEMPLATE, context)
+    yield tail
