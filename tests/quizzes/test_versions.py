@@ -228,6 +228,7 @@ def test_an_admin_edit_of_a_question_starts_a_new_version(admin_client, question
         "claims": json.dumps(question.claims),
         "rules": [rule.pk for rule in question.rules.all()],
         "difficulty": question.difficulty,
+        "level": question.level,
         "answer_count": question.answer_count,
         "position": question.position,
         "is_active": "on",
