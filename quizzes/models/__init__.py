@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from quizzes.models.content import Bank, Question, Scenario
+from quizzes.models.content import Bank, Family, Question, Scenario
 from quizzes.models.progress import Attempt, Mastery, Presentation, Response
 
-__all__ = ["Bank", "Question", "Scenario", "Attempt", "Mastery", "Presentation", "Response"]
+__all__ = ["Bank", "Family", "Question", "Scenario", "Attempt", "Mastery", "Presentation", "Response"]
 
 from quizzes.models.exams import (  # noqa: E402
     BlueprintArea,
