@@ -5,7 +5,16 @@ from __future__ import annotations
 from quizzes.models.content import Bank, Family, Question, Scenario
 from quizzes.models.progress import Attempt, Mastery, Presentation, Response
 
-__all__ = ["Bank", "Family", "Question", "Scenario", "Attempt", "Mastery", "Presentation", "Response"]
+__all__ = [
+    "Bank",
+    "Family",
+    "Question",
+    "Scenario",
+    "Attempt",
+    "Mastery",
+    "Presentation",
+    "Response",
+]
 
 from quizzes.models.exams import (  # noqa: E402
     BlueprintArea,

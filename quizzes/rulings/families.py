@@ -118,7 +118,9 @@ def _value(name: str, values: Mapping[str, Any], path: str, where: str) -> Any:
 def placeholders(template: Any) -> set[str]:
     """The parameter names `template` uses."""
     if isinstance(template, str):
-        return {m.group(1) for pattern in (WHOLE, SPLICE, INSIDE) for m in pattern.finditer(template)}
+        return {
+            m.group(1) for pattern in (WHOLE, SPLICE, INSIDE) for m in pattern.finditer(template)
+        }
     if isinstance(template, list):
         return set().union(*(placeholders(item) for item in template)) if template else set()
     if isinstance(template, dict):
@@ -172,7 +174,7 @@ def read_family(
             raise FamilyError(where, f"expect[{index}].value", "the engine computes the values")
     parameters = _read_parameters(raw.get("parameters"), where, catalog)
     used = placeholders(scenario) | placeholders(expect)
-    for name, values in parameters.items():
+    for values in parameters.values():
         used |= set().union(*(placeholders(value) for value in values))
     for name in parameters:
         if name not in used:

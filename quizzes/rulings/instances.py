@@ -32,7 +32,9 @@ class Instance:
     spec: dict[str, Any]  # scenario/1, `expect` holding the engine's values
     conclusions: str  # the fingerprint instances are deduplicated by
     questions: list[GeneratedQuestion]
-    question_conclusions: list[str]  # one per question, the fingerprint questions are deduplicated by
+    question_conclusions: list[
+        str
+    ]  # one per question, the fingerprint questions are deduplicated by
 
 
 @dataclass
@@ -80,7 +82,9 @@ def rule_instance(
         results = [session.evaluate(claim) for claim in claims]
     except (ScenarioError, FamilyError):
         return None
-    valued = [claim | {"value": result.value} for claim, result in zip(claims, results, strict=True)]
+    valued = [
+        claim | {"value": result.value} for claim, result in zip(claims, results, strict=True)
+    ]
     body = instance_spec(family, spec, valued, "")
     digest = hashlib.sha1(_canonical(body).encode()).hexdigest()[:10]
     slug = f"{family.id}-{digest}"
