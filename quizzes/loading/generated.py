@@ -67,20 +67,21 @@ def generate(
     content_dir: Path = CONTENT_DIR,
     seed: int | None = None,
     per_family: int | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> GenerateReport:
     """Expand every family (`per_family` instances each, default the setting) and store them."""
     seed = settings.TUTOR_FAMILY_SEED if seed is None else seed
     per_family = settings.TUTOR_FAMILY_INSTANCES if per_family is None else per_family
     catalog = Card.objects.catalog()
     report = GenerateReport()
-    for family in read_families(content_dir, catalog):
+    families = read_families(content_dir, catalog)
+    for done, family in enumerate(families, start=1):
         try:
             report.expansions.append(expand(family, catalog, seed, per_family))
         except FamilyError as error:
             raise ContentError(error.file, error.path, error.why) from error
         if progress:
-            progress(family.id)
+            progress(done, len(families), family.id)
     if report.expansions:
         with transaction.atomic():
             _store(report)

@@ -162,6 +162,11 @@ def test_the_default_amount_reaches_2000_questions_on_40_rules_in_under_a_minute
         concluded.add((scenario.family_id, json.dumps(conclusions_of(claims, results))))
     assert len(concluded) == generated.count()
     assert Family.objects.filter(level="L2").exists()
+    # every family's declared rules are rules the engine cites for its questions
+    for family in Family.objects.prefetch_related("rules"):
+        cited = set(active.filter(scenario__family=family).values_list("rules__number", flat=True))
+        declared = {rule.number for rule in family.rules.all()}
+        assert declared and declared <= cited, (family.slug, declared - cited)
     # a second run with the same seed changes nothing
     again = io.StringIO()
     call_command(

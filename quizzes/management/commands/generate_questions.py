@@ -57,16 +57,17 @@ def write_summary(out, report, seconds: float) -> None:
 
 
 class _Bar:
-    """A progress bar on a terminal (families done of all)."""
+    """A progress bar on a terminal: families expanded of all."""
+
+    WIDTH = 30
 
     def __init__(self, out) -> None:
-        self.out, self.done_count = out, 0
+        self.out = out
 
-    def step(self, family: str) -> None:
-        self.done_count += 1
-        self.out.write(
-            f"\rgenerating: {self.done_count} families, last {family[:40]:40}", ending=""
-        )
+    def step(self, done: int, total: int, family: str) -> None:
+        filled = self.WIDTH * done // max(total, 1)
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        self.out.write(f"\r[{bar}] {done}/{total} {family[:40]:40}", ending="")
         self.out.flush()
 
     def done(self) -> None:
