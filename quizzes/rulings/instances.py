@@ -69,18 +69,26 @@ def rule_instance(
     family: Family, chosen: dict[str, Any], catalog: Catalog
 ) -> tuple[dict[str, Any], list[list[Any]]] | None:
     """The instance's spec with the engine's values and its conclusions, or None when the
-    engine refuses it (an invalid combination)."""
+    engine refuses the board (an invalid combination). A claim about a card or player the board
+    lacks, or on a line of play the board makes illegal, is not asked."""
     try:
         spec, claims = family.fill(chosen)
         seated = instance_spec(family, spec, [], "draft")
         labels, players = set(card_names(seated)), set(seated.get("players") or [])
         claims = [claim for claim in claims if _asks_about_board(claim, labels, players)]
-        if not claims:
-            return None
-        draft = instance_spec(family, spec, claims, "draft")
-        session = Session(draft, catalog)
-        results = [session.evaluate(claim) for claim in claims]
+        session = Session(seated, catalog)
+        session.resolve()
     except (ScenarioError, FamilyError):
+        return None
+    asked, results = [], []
+    for claim in claims:
+        try:
+            results.append(session.evaluate(claim))
+        except ScenarioError:
+            continue  # its line of play is illegal on this board ("given" dredge, too few cards)
+        asked.append(claim)
+    claims = asked
+    if not claims:
         return None
     valued = [
         claim | {"value": result.value} for claim, result in zip(claims, results, strict=True)
