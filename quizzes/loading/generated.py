@@ -21,7 +21,8 @@ from quizzes.loading.write import LoadReport, sync
 from quizzes.models import Bank, Family, Question, Scenario
 from quizzes.rulings.families import FamilyError, read_family
 from quizzes.rulings.instances import Expansion, expand
-from rules.models import Card, Rule
+from rules.cards import catalog_for
+from rules.models import Rule
 
 GENERATED_BANK = {
     "slug": "generated-families",
@@ -50,7 +51,7 @@ class GenerateReport:
 def read_families(content_dir: Path = CONTENT_DIR, catalog=None) -> list:
     """Every family file of `content_dir/families`, validated (ContentError names the first bad
     one: file, path, why)."""
-    catalog = catalog if catalog is not None else Card.objects.catalog()
+    catalog = catalog if catalog is not None else catalog_for(None)
     numbers = [rule["number"] for rule in _read_json(content_dir / "rules.json")]
     families = []
     for path in sorted((content_dir / "families").glob("*.json")):
@@ -72,7 +73,7 @@ def generate(
     """Expand every family (`per_family` instances each, default the setting) and store them."""
     seed = settings.TUTOR_FAMILY_SEED if seed is None else seed
     per_family = settings.TUTOR_FAMILY_INSTANCES if per_family is None else per_family
-    catalog = Card.objects.catalog()
+    catalog = catalog_for(None)
     report = GenerateReport()
     families = read_families(content_dir, catalog)
     for done, family in enumerate(families, start=1):
