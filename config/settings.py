@@ -273,3 +273,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
+
+# Scenario families (docs/families.md): how many instances of each family `load_content` and
+# `generate_questions` store, and the seed they are drawn with (same seed, same instances).
+TUTOR_FAMILY_INSTANCES = 60
+TUTOR_FAMILY_SEED = 0

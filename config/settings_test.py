@@ -32,3 +32,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": os.path.join(tempfile.gettempdir(), f"tutor-test-{os.getpid()}.sqlite3")
     }
+
+# A small amount of generated questions, so tests that load content stay fast;
+# tests/quizzes/test_generated_bank.py proves the default amount reaches the targets.
+TUTOR_FAMILY_INSTANCES = 2

@@ -152,13 +152,15 @@ def recompute(
     declared: Callable[[Question], str | None] | None = None,
 ) -> int:
     """Compute and store the level of every question in `questions` (its board read once per
-    scenario, its first answers in one query); returns how many levels changed."""
+    scenario, its first answers in one query); returns how many levels changed. A generated
+    question's family declares its floor unless `declared` says otherwise."""
     from quizzes import rulings
 
     measured = first_answers(questions)
     effects: dict[int, frozenset[str]] = {}
     changed = []
-    for question in questions.select_related("scenario").prefetch_related("rules"):
+    declared = declared or _family_level
+    for question in questions.select_related("scenario__family").prefetch_related("rules"):
         spec = question.scenario.spec
         if question.scenario_id not in effects:
             cards = catalog if catalog is not None else rulings.catalog_of(question.scenario)
@@ -172,9 +174,14 @@ def recompute(
             answers=answers,
             right=right,
         )
-        level = level_of(facts, declared(question) if declared else None)
+        level = level_of(facts, declared(question))
         if level != question.level:
             question.level = level
             changed.append(question)
     Question.objects.bulk_update(changed, ["level"], batch_size=500)
     return len(changed)
+
+
+def _family_level(question: Question) -> str | None:
+    family = question.scenario.family
+    return family.level if family is not None else None

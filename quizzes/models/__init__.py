@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from quizzes.models.content import Bank, Question, Scenario, ScenarioVersion
+from quizzes.models.content import Bank, Family, Question, Scenario, ScenarioVersion
 from quizzes.models.progress import Attempt, Mastery, Presentation, Response
 
 __all__ = [
     "Bank",
+    "Family",
     "Question",
     "Scenario",
     "ScenarioVersion",

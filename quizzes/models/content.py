@@ -136,6 +136,33 @@ class Bank(models.Model):
         return self.title
 
 
+class Family(models.Model):
+    """A scenario family (quizzes/content/families/*.json, docs/families.md): one situation with
+    parameters; its instances are generated scenarios (`Scenario.family`). `level` is the judge
+    level it suits, read by whoever tags questions by level."""
+
+    class Level(models.TextChoices):
+        L1 = "L1", "L1: basics of search and shuffle"
+        L2 = "L2", "L2: replacement effects, prohibitions, Archive Trap, multiplayer"
+        CORNER = "corner", "Corner cases"
+
+    slug = models.SlugField(max_length=80, unique=True)
+    title = models.CharField(max_length=200)
+    source = models.CharField(max_length=300, blank=True)
+    level = models.CharField(max_length=6, choices=Level, db_index=True)
+    rules = models.ManyToManyField(
+        "rules.Rule", blank=True, related_name="families", limit_choices_to={"canonical": None}
+    )
+    definition = models.JSONField(help_text="The family file as read (family/1).")
+
+    class Meta:
+        ordering = ["slug"]
+        verbose_name_plural = "families"
+
+    def __str__(self) -> str:
+        return self.title
+
+
 class ScenarioQuerySet(models.QuerySet):
     def bulk_create(self, objs, *args, **kwargs):
         """Create scenarios and their version 1 in three queries per batch, however many.
@@ -230,6 +257,14 @@ class Scenario(models.Model):
         on_delete=models.SET_NULL,
         related_name="scenarios",
         help_text="The bank an instructor authored it in (seed scenarios: none).",
+    )
+    family = models.ForeignKey(
+        Family,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="scenarios",
+        help_text="The family this scenario is a generated instance of (none: written by hand).",
     )
     version = models.PositiveIntegerField(
         default=1, help_text="The number of the current version (`current_version`)."

@@ -58,7 +58,8 @@ def loaded(django_db_setup, django_db_blocker):
 
 def test_load_content_reports_and_stores_the_counts(loaded):
     scenario_files = list((CONTENT_DIR / "scenarios").glob("*.json"))
-    assert Scenario.objects.count() == len(scenario_files) >= 40
+    seed_scenarios = Scenario.objects.filter(family=None)  # the rest come from families
+    assert seed_scenarios.count() == len(scenario_files) >= 40
     assert Rule.objects.filter(number__startswith="701.23").count() == 11
     assert Rule.objects.filter(kind=Rule.Kind.GLOSSARY, number="Search").exists()
     assert Card.objects.count() >= 50

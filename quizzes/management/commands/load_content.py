@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from quizzes.loading import CONTENT_DIR, ContentError, load_content
+from quizzes.loading.generated import generate
+from quizzes.management.commands.generate_questions import write_summary
 from quizzes.models import Question, Scenario
 from rules.engine import ScenarioError
 from rules.engine.cards import CATALOG_DIR
@@ -22,10 +26,20 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--content-dir", type=Path, default=CONTENT_DIR)
         parser.add_argument("--catalog-dir", type=Path, default=CATALOG_DIR)
+        parser.add_argument(
+            "--per-family",
+            type=int,
+            default=settings.TUTOR_FAMILY_INSTANCES,
+            help="instances of each scenario family to generate (0: none)",
+        )
 
-    def handle(self, *args, content_dir: Path, catalog_dir: Path, **options) -> None:
+    def handle(
+        self, *args, content_dir: Path, catalog_dir: Path, per_family: int, **options
+    ) -> None:
         try:
             report = load_content(content_dir, catalog_dir)
+            start = time.monotonic()
+            generated = generate(content_dir, per_family=per_family) if per_family > 0 else None
         except ContentError as error:
             raise CommandError(f"Nothing loaded. {error}") from error
         except ScenarioError as error:
@@ -56,3 +70,5 @@ class Command(BaseCommand):
             self.stdout.write(self.style.WARNING(f"FLAGGED {slug} ({status}): {text}"))
         for slug in report.without_questions:
             self.stdout.write(f"no engine-computable questions yet: {slug}")
+        if generated is not None:
+            write_summary(self.stdout, generated, time.monotonic() - start)

@@ -1,0 +1,163 @@
+"""A family's instances: drawn per seed, ruled by the engine, kept when valid and new.
+
+The same seed gives the same instances. An instance is new when what the engine CONCLUDED
+differs: the value and the deciding rule of every claim asked (must/may/cannot, counts, portions,
+who shuffles, ...), keyed by labels and players, never by card names, so a renamed card is the
+same instance. Its questions are kept only when well-formed (their kind accepts their claims)
+and when no earlier question of the family asks the same conclusions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from quizzes.rulings.families import Family, FamilyError, instance_spec
+from quizzes.rulings.generate import GeneratedQuestion, build_questions, card_names
+from quizzes.rulings.kinds import KINDS
+from quizzes.rulings.ruling import asked_claim
+from rules.engine import Catalog, ScenarioError, Session
+
+PLAYER_KEYS = ("player", "searcher", "whose")
+TRIES_PER_INSTANCE = 6  # combinations drawn per instance wanted
+
+
+@dataclass
+class Instance:
+    family: Family
+    slug: str
+    spec: dict[str, Any]  # scenario/1, `expect` holding the engine's values
+    conclusions: str  # the fingerprint instances are deduplicated by
+    questions: list[GeneratedQuestion]
+    question_conclusions: list[
+        str
+    ]  # one per question, the fingerprint questions are deduplicated by
+
+
+@dataclass
+class Expansion:
+    family: Family
+    instances: list[Instance] = field(default_factory=list)
+    tried: int = 0
+    invalid: int = 0
+    outcomes: int = 0  # distinct conclusions seen (kept or not)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def _asks_about_board(claim: dict[str, Any], labels: set[str], players: set[str]) -> bool:
+    """Is every card and player the claim names on this instance's board?"""
+    if "card" in claim and claim["card"] not in labels:
+        return False
+    return all(claim[key] in players for key in PLAYER_KEYS if key in claim)
+
+
+def conclusions_of(claims: list[dict[str, Any]], results) -> list[list[Any]]:
+    """Per claim: its name and subject (labels, players), the engine's value and rule."""
+    return [
+        [_canonical(asked_claim(claim)), _canonical(result.value), result.rule or ""]
+        for claim, result in zip(claims, results, strict=True)
+    ]
+
+
+def rule_instance(
+    family: Family, chosen: dict[str, Any], catalog: Catalog
+) -> tuple[dict[str, Any], list[list[Any]]] | None:
+    """The instance's spec with the engine's values and its conclusions, or None when the
+    engine refuses the board (an invalid combination). A claim about a card or player the board
+    lacks, or on a line of play the board makes illegal, is not asked."""
+    try:
+        spec, claims = family.fill(chosen)
+        seated = instance_spec(family, spec, [], "draft")
+        labels, players = set(card_names(seated)), set(seated.get("players") or [])
+        claims = [claim for claim in claims if _asks_about_board(claim, labels, players)]
+        session = Session(seated, catalog)
+        session.resolve()
+    except (ScenarioError, FamilyError):
+        return None
+    asked, results = [], []
+    for claim in claims:
+        try:
+            results.append(session.evaluate(claim))
+        except ScenarioError:
+            continue  # its line of play is illegal on this board ("given" dredge, too few cards)
+        asked.append(claim)
+    claims = asked
+    if not claims:
+        return None
+    valued = [
+        claim | {"value": result.value} for claim, result in zip(claims, results, strict=True)
+    ]
+    body = instance_spec(family, spec, valued, "")
+    digest = hashlib.sha1(_canonical(body).encode()).hexdigest()[:10]
+    slug = f"{family.id}-{digest}"
+    return instance_spec(family, spec, valued, slug), conclusions_of(claims, results)
+
+
+def _question_conclusions(
+    family: Family, item: GeneratedQuestion, by_claim: dict[str, list[Any]], whole: str
+) -> str:
+    parts = [by_claim.get(_canonical(asked_claim(claim)), [whole]) for claim in item.claims]
+    return _canonical([family.id, item.kind, parts])
+
+
+def expand(family: Family, catalog: Catalog, seed: int, count: int) -> Expansion:
+    """Up to `count` instances of `family` for `seed`; raises FamilyError when every instance
+    tried gives the same conclusions (a scenario, not a family)."""
+    expansion = Expansion(family)
+    seen_instances: set[str] = set()
+    seen_questions: set[str] = set()
+    rng = random.Random(f"{seed}:{family.id}")
+    for chosen in family.combinations(rng, max(count, 2) * TRIES_PER_INSTANCE):
+        if len(expansion.instances) >= count and expansion.outcomes >= 2:
+            break
+        expansion.tried += 1
+        ruled = rule_instance(family, chosen, catalog)
+        if ruled is None:
+            expansion.invalid += 1
+            continue
+        spec, conclusions = ruled
+        whole = _canonical(conclusions)
+        if whole in seen_instances:
+            continue
+        seen_instances.add(whole)
+        expansion.outcomes += 1
+        if len(expansion.instances) >= count:
+            continue
+        instance = _instance(family, spec, conclusions, whole, catalog, seen_questions)
+        if instance is not None:
+            expansion.instances.append(instance)
+    if expansion.outcomes < 2:
+        raise FamilyError(
+            family.where,
+            "parameters",
+            f"every instance tried ({expansion.tried}) gives the same conclusions: "
+            "a scenario, not a family",
+        )
+    return expansion
+
+
+def _instance(family, spec, conclusions, whole, catalog, seen_questions) -> Instance | None:
+    try:
+        generated = build_questions(spec, catalog)
+    except ScenarioError:
+        return None
+    by_claim = {row[0]: row for row in conclusions}
+    questions, prints = [], []
+    for item in generated:
+        if KINDS[item.kind].problem(item.claims):
+            continue  # not well-formed for its kind
+        fingerprint = _question_conclusions(family, item, by_claim, whole)
+        if fingerprint in seen_questions:
+            continue  # the family already asks exactly this
+        seen_questions.add(fingerprint)
+        questions.append(item)
+        prints.append(fingerprint)
+    if not questions:
+        return None
+    return Instance(family, spec["id"], spec, whole, questions, prints)
