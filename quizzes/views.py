@@ -384,6 +384,7 @@ def exam_review(request: HtmxHttpRequest, pk: int, position: int) -> HttpRespons
     if response is not None:
         context |= _feedback_context(response, "", ruling.shown)
     else:
-        context["deciding_rules"] = item.question.rules.order_by("number")
+        rules = item.question.rules.order_by("number").prefetch_related("editions")
+        context["deciding_rules"] = rules  # editions: the text in the reader's language
     context["next_url"] = next_url
     return render(request, "quizzes/exam_review.html", context)

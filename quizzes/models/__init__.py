@@ -20,3 +20,7 @@ __all__ += ["BlueprintArea", "ExamBlueprint", "ExamItem", "ExamSitting", "Sittin
 from quizzes.models.cohorts import Cohort, CohortMembership  # noqa: E402
 
 __all__ += ["Cohort", "CohortMembership"]
+
+from quizzes.models.preferences import LanguagePreference  # noqa: E402
+
+__all__ += ["LanguagePreference"]

@@ -40,3 +40,12 @@ def authored(text: str) -> str:
 def is_instructor(user: Any) -> bool:
     """Whether the navigation offers the instructors' pages (the pages check it again)."""
     return authoring.is_instructor(user)
+
+
+@register.filter
+def translation_in(rule: Any, language: str) -> Any:
+    """The rule's official text in `language` (an edition row), or None: reads the prefetched
+    `editions`, so a page listing rules costs no query per rule."""
+    if not language or language == getattr(rule, "language", "en"):
+        return None
+    return next((row for row in rule.editions.all() if row.language == language), None)
