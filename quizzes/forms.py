@@ -6,12 +6,13 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from quizzes.rulings import Ruling, kind_of
 
 
 class SignupForm(UserCreationForm):
-    email = forms.EmailField(required=False, help_text="Only used to reset your password.")
+    email = forms.EmailField(required=False, help_text=_("Only used to reset your password."))
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
@@ -30,10 +31,10 @@ class AnswerForm(forms.Form):
         cleaned = super().clean()
         low, high = cleaned.get("low"), cleaned.get("high")
         if low is not None and high is not None and low > high:
-            raise forms.ValidationError("The lower bound can't be above the upper bound.")
+            raise forms.ValidationError(_("The lower bound can't be above the upper bound."))
         places = [cleaned[name] for name in self.fields if name.startswith("order_")]
         if places and len(set(places)) != len(places):
-            raise forms.ValidationError("Give each player a different place in the order.")
+            raise forms.ValidationError(_("Give each player a different place in the order."))
         return cleaned
 
     @property

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
@@ -145,7 +146,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
         .first()
     )
     if presentation is None:
-        return HttpResponseBadRequest("This question has expired; open the next one.")
+        return HttpResponseBadRequest(_("This question has expired; open the next one."))
     question = presentation.question
     # A form sent twice (double click, back button) gets the feedback it already got.
     response = getattr(presentation, "response", None)
