@@ -56,7 +56,7 @@ def _question_context(
     return {
         "question": question,
         "title": ruling.rename(question.scenario.title),
-        "prompt": ruling.rename(question.prompt),
+        "prompt": rulings.prompt(question, ruling),
         "premises": ruling.premises(),
         "history": ruling.history(),
         "stored_ruling": ruling.rename(question.scenario.stored_ruling),

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import translation
+
+from quizzes.rulings.generate import generated_prompt
 from quizzes.rulings.kinds import KINDS, AnswerError, QuestionKind, kind_of
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.values import same
@@ -40,6 +43,23 @@ def ruling_of_spec(spec: dict[str, Any], catalog=None, kind: str = "value") -> R
     return Ruling.from_shown(kind, Shown(spec, [], {}, {}, 0), catalog)
 
 
+def prompt(question, ruling: Ruling) -> str:
+    """The question's prompt as shown, in the reader's language.
+
+    Prompts are stored in English, in the original names. A generated prompt (the one
+    `generate.build_questions` words for this scenario) is worded again in the reader's language
+    from the question as shown; an authored prompt stays as its author wrote it.
+    """
+    stored = ruling.rename(question.prompt)
+    if (translation.get_language() or "en").startswith("en"):
+        return stored
+    with translation.override("en"):
+        generated = generated_prompt(question.kind, ruling, ruling.claims)
+    if generated != stored:
+        return stored
+    return generated_prompt(question.kind, ruling, ruling.claims)
+
+
 def grade(ruling: Ruling, answer: dict[str, Any]) -> Verdict:
     """The verdict on an answer, computed by the engine on what the learner saw."""
     if not isinstance(answer, dict):
@@ -61,6 +81,7 @@ __all__ = [
     "grade",
     "kind_of",
     "new_seed",
+    "prompt",
     "ruling_for",
     "ruling_of_spec",
     "ruling_shown",
