@@ -29,26 +29,31 @@ def supported(code: str | None) -> str | None:
 @require_POST
 def set_language(request: HttpRequest) -> HttpResponse:
     """Django's set_language (cookie and redirect back), remembered for a logged-in learner."""
-    response = django_set_language(request)
     language = supported(request.POST.get("language"))
+    if language is None:  # not one of Tutor's: Django would still set its cookie
+        request.POST = request.POST.copy()
+        request.POST.pop("language", None)
+    response = django_set_language(request)
     if language and request.user.is_authenticated:
-        LanguagePreference.objects.update_or_create(
-            user=request.user, defaults={"language": language}
-        )
+        remember(request.user, language)
     return response
+
+
+def remember(user, language: str | None = None) -> None:
+    """Keep `language` (default: the one in use) as the learner's, e.g. at sign-up."""
+    language = supported(language or translation.get_language())
+    if language:
+        LanguagePreference.objects.update_or_create(user=user, defaults={"language": language})
 
 
 @receiver(user_logged_in, dispatch_uid="tutor-language-at-login")
 def _restore_at_login(sender, request: HttpRequest | None, user, **kwargs) -> None:
-    """At log-in: the learner's remembered language; at sign-up: remember the one in use."""
+    """At log-in: the learner's remembered language, as the language cookie from now on."""
     if request is None:
         return
     preference = LanguagePreference.objects.filter(user=user).values_list("language", flat=True)
     language = supported(next(iter(preference), None))
     if language is None:
-        language = supported(translation.get_language())
-        if language:
-            LanguagePreference.objects.create(user=user, language=language)
         return
     translation.activate(language)
     request.LANGUAGE_CODE = language

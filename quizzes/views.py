@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from quizzes import answers, exams, reports, rulings, selection
+from quizzes import answers, exams, language, reports, rulings, selection
 from quizzes.forms import AnswerForm, SignupForm
 from quizzes.models import Attempt, ExamSitting, Mastery, Presentation, Question, Response
 from rules.models import Rule
@@ -40,6 +40,7 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        language.remember(user)  # the language the learner signed up in
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("practice")
     return render(request, "registration/signup.html", {"form": form})

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from quizzes.rulings.claims import claim_text
@@ -148,7 +149,13 @@ def build_questions(
     spec: dict[str, Any], catalog: Catalog | None = None
 ) -> list[GeneratedQuestion]:
     """Questions about `spec["expect"]` (raises ScenarioError for a claim the engine can't
-    evaluate)."""
+    evaluate). Prompts are stored in English, whoever's request builds them (an instructor's
+    German page included): `rulings.prompt` words them in the reader's language."""
+    with translation.override("en"):
+        return _build_questions(spec, catalog)
+
+
+def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[GeneratedQuestion]:
     claims = [
         asked_claim(claim)
         for claim in spec.get("expect") or []
