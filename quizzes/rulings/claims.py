@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext_lazy
 
 from quizzes.rulings.values import plain, same
 
@@ -152,7 +152,7 @@ def _order_words(value: Any) -> str:
 
 
 def _say(text: str, **values: Any) -> str:
-    """A translated sentence with its subject's words filled in."""
+    """A sentence (marked with gettext_noop where it is written) translated, then filled in."""
     return _(text) % values
 
 
@@ -300,7 +300,9 @@ CLAIMS: dict[str, ClaimText] = {
     "searched_portion": ClaimText(
         gettext_lazy("how much of the library does {player} search?"),
         lambda value, s: _say(
-            "%(player)s searches %(portion)s.", player=s.player, portion=_portion(value)
+            gettext_noop("%(player)s searches %(portion)s."),
+            player=s.player,
+            portion=_portion(value),
         ),
         _portion,
         domain=_library_portions,
@@ -309,9 +311,11 @@ CLAIMS: dict[str, ClaimText] = {
         gettext_lazy("does {player} shuffle?"),
         lambda value, s: _three_way(
             value,
-            _say("%(player)s shuffles.", player=s.player),
-            _say("%(player)s doesn't shuffle.", player=s.player),
-            _say("%(player)s shuffles only if they actually searched.", player=s.player),
+            _say(gettext_noop("%(player)s shuffles."), player=s.player),
+            _say(gettext_noop("%(player)s doesn't shuffle."), player=s.player),
+            _say(
+                gettext_noop("%(player)s shuffles only if they actually searched."), player=s.player
+            ),
         ),
         lambda value: _three_way(value, _("yes"), _("no"), _("only if they actually searched")),
         domain=_fixed("yes", "no", "if_searched"),
@@ -319,7 +323,9 @@ CLAIMS: dict[str, ClaimText] = {
     "shuffled_portion": ClaimText(
         gettext_lazy("what does {player} shuffle?"),
         lambda value, s: _say(
-            "%(player)s shuffles %(portion)s.", player=s.player, portion=_portion(value)
+            gettext_noop("%(player)s shuffles %(portion)s."),
+            player=s.player,
+            portion=_portion(value),
         ),
         _portion,
         domain=_library_portions,
@@ -327,9 +333,11 @@ CLAIMS: dict[str, ClaimText] = {
     "revealed": ClaimText(
         gettext_lazy("are the cards {searcher} finds revealed?"),
         lambda value, s: (
-            _say("The cards %(searcher)s finds are revealed.", searcher=s.searcher)
+            _say(gettext_noop("The cards %(searcher)s finds are revealed."), searcher=s.searcher)
             if value
-            else _say("The cards %(searcher)s finds are not revealed.", searcher=s.searcher)
+            else _say(
+                gettext_noop("The cards %(searcher)s finds are not revealed."), searcher=s.searcher
+            )
         ),
         _yes_no,
         domain=_fixed(True, False),
@@ -337,7 +345,7 @@ CLAIMS: dict[str, ClaimText] = {
     "decision_order": ClaimText(
         gettext_lazy("in which order do the players decide what to find?"),
         lambda value, s: _say(
-            "The players decide what to find in this order: %(order)s.",
+            gettext_noop("The players decide what to find in this order: %(order)s."),
             order=_order_words(value),
         ),
         _order_words,
@@ -347,13 +355,19 @@ CLAIMS: dict[str, ClaimText] = {
         gettext_lazy("after this, has {player} searched their library this turn?"),
         lambda value, s: _three_way(
             value,
-            _say("afterwards, %(player)s has searched their library this turn.", player=s.player),
             _say(
-                "afterwards, %(player)s hasn't searched their library this turn.", player=s.player
+                gettext_noop("afterwards, %(player)s has searched their library this turn."),
+                player=s.player,
             ),
             _say(
-                "afterwards, %(player)s has searched their library this turn only if they "
-                "actually searched.",
+                gettext_noop("afterwards, %(player)s hasn't searched their library this turn."),
+                player=s.player,
+            ),
+            _say(
+                gettext_noop(
+                    "afterwards, %(player)s has searched their library this turn only if they "
+                    "actually searched."
+                ),
                 player=s.player,
             ),
         ),
@@ -398,7 +412,7 @@ CLAIMS: dict[str, ClaimText] = {
     "zone_after": ClaimText(
         gettext_lazy("where does {card} end up?"),
         lambda value, s: _say(
-            "%(card)s ends up %(zone)s.", card=s.card, zone=_word(ZONE_WORDS, value)
+            gettext_noop("%(card)s ends up %(zone)s."), card=s.card, zone=_word(ZONE_WORDS, value)
         ),
         lambda value: _word(ZONE_WORDS, value),
         domain=_fixed(*ZONE_WORDS),
@@ -406,16 +420,22 @@ CLAIMS: dict[str, ClaimText] = {
     "triggers": ClaimText(
         gettext_lazy("how many times does {card}'s ability trigger?"),
         lambda value, s: (
-            _say("%(card)s's ability doesn't trigger.", card=s.card)
+            _say(gettext_noop("%(card)s's ability doesn't trigger."), card=s.card)
             if value == 0
-            else _say("%(card)s's ability triggers %(times)s.", card=s.card, times=_times(value))
+            else _say(
+                gettext_noop("%(card)s's ability triggers %(times)s."),
+                card=s.card,
+                times=_times(value),
+            )
         ),
         _times,
         answer=NUMBER,
     ),
     "mana_produced": ClaimText(
         gettext_lazy("what mana does {card} produce?"),
-        lambda value, s: _say("%(card)s produces %(mana)s.", card=s.card, mana=_mana(value)),
+        lambda value, s: _say(
+            gettext_noop("%(card)s produces %(mana)s."), card=s.card, mana=_mana(value)
+        ),
         _mana,
         domain=_fixed("", *MANA, *(symbol * 2 for symbol in MANA)),
     ),
@@ -434,7 +454,9 @@ CLAIMS: dict[str, ClaimText] = {
     ),
     "mana_value": ClaimText(
         gettext_lazy("what is {card}'s mana value?"),
-        lambda value, s: _say("%(card)s's mana value is %(value)s.", card=s.card, value=value),
+        lambda value, s: _say(
+            gettext_noop("%(card)s's mana value is %(value)s."), card=s.card, value=value
+        ),
         str,
         answer=NUMBER,
     ),
@@ -454,7 +476,7 @@ CLAIMS: dict[str, ClaimText] = {
     "cost_paid": ClaimText(
         gettext_lazy("what does {player_or_caster} pay to cast {card}?"),
         lambda value, s: _say(
-            "%(player)s pays %(cost)s to cast %(card)s.",
+            gettext_noop("%(player)s pays %(cost)s to cast %(card)s."),
             player=s.player_or_caster,
             cost=value,
             card=s.card,
@@ -465,7 +487,9 @@ CLAIMS: dict[str, ClaimText] = {
     "tapped_after": ClaimText(
         gettext_lazy("is {card} tapped or untapped afterwards?"),
         lambda value, s: _say(
-            "afterwards, %(card)s is %(state)s.", card=s.card, state=_word(TAPPED_WORDS, value)
+            gettext_noop("afterwards, %(card)s is %(state)s."),
+            card=s.card,
+            state=_word(TAPPED_WORDS, value),
         ),
         lambda value: _word(TAPPED_WORDS, value),
         domain=_fixed("tapped", "untapped", "tapped or untapped"),
@@ -473,7 +497,7 @@ CLAIMS: dict[str, ClaimText] = {
     "counters": ClaimText(
         gettext_lazy("how many {counter} counters are on {card} afterwards?"),
         lambda value, s: _say(
-            "afterwards, %(card)s has %(counters)s.",
+            gettext_noop("afterwards, %(card)s has %(counters)s."),
             card=s.card,
             counters=_counters(value, s.kind),
         ),
@@ -483,7 +507,9 @@ CLAIMS: dict[str, ClaimText] = {
     "life_total": ClaimText(
         gettext_lazy("what is {player}'s life total afterwards?"),
         lambda value, s: _say(
-            "afterwards, %(player)s's life total is %(value)s.", player=s.player, value=value
+            gettext_noop("afterwards, %(player)s's life total is %(value)s."),
+            player=s.player,
+            value=value,
         ),
         str,
         answer=NUMBER,
@@ -519,7 +545,7 @@ CLAIMS: dict[str, ClaimText] = {
     "enters_x": ClaimText(
         gettext_lazy("what is X for {card}'s ability as it enters the battlefield?"),
         lambda value, s: _say(
-            "X is %(value)s for %(card)s's ability as it enters the battlefield.",
+            gettext_noop("X is %(value)s for %(card)s's ability as it enters the battlefield."),
             value=value,
             card=s.card,
         ),

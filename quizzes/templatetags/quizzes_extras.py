@@ -4,6 +4,8 @@ from typing import Any
 
 import nh3
 from django import template
+from django.utils import translation
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from quizzes import authoring
@@ -49,3 +51,12 @@ def translation_in(rule: Any, language: str) -> Any:
     if not language or language == getattr(rule, "language", "en"):
         return None
     return next((row for row in rule.editions.all() if row.language == language), None)
+
+
+@register.filter
+def english(text: Any) -> Any:
+    """Content written only in English (titles, sources, the engine's reasons) on a German or
+    Italian page: marked lang="en", so a screen reader reads it as English."""
+    if not text or (translation.get_language() or "en").startswith("en"):
+        return text
+    return format_html('<span lang="en">{}</span>', text)
