@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from django.db.models import Count, Exists, OuterRef, Q, Value
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Value
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_GET
 
 from quizzes import adaptive
@@ -23,6 +24,10 @@ def rule_index(request: HttpRequest) -> HttpResponse:
         .annotate(question_count=Count("questions", filter=Q(questions__is_active=True)))
         .order_by("number")
     )
+    language = translation.get_language() or "en"
+    if not language.startswith("en"):  # the official translations, for the reader (one query)
+        in_language = Rule.objects.filter(language=language)
+        rules = rules.prefetch_related(Prefetch("editions", queryset=in_language))
     return render(request, "rules/rule_index.html", {"rules": rules})
 
 
