@@ -66,9 +66,12 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
     if request.user.is_authenticated:
         mastery = Mastery.objects.owned_by(request.user).filter(rule=rule).first()
     difficulties = list(rule.questions.filter(is_active=True).values_list("difficulty", flat=True))
+    language = translation.get_language() or "en"
+    section_title, section_language = Rule.objects.section_title_in(rule, language)
     context = {
         "rule": rule,
-        "section_title": Rule.objects.section_title(rule),
+        "section_title": section_title,
+        "section_title_language": section_language,
         "scenarios": scenarios_for(rule, request.user),
         "followed": next((a for a in rule.aliases.all() if a.number == followed), None),
         "former_meanings": rule.former_meanings(),

@@ -164,6 +164,13 @@ def test_feedback_is_in_the_learner_s_language(client, splinter):
     # 701.23b in the German text of its older edition, marked so; 701.24a in English, marked so
     assert '<p lang="de">Wenn ein Spieler eine versteckte Zone' in feedback
     assert "in der diese Regel die Nummer 701.14b trägt" in feedback
+    section = RuleFactory(number="701.23", title="Search", text="Search")
+    RuleFactory(number="701.14", title="Durchsuchen", text="", language="de", canonical=section)
+    german = client.get(reverse("rule_detail", args=["701.14b"]), HTTP_ACCEPT_LANGUAGE="de")
+    assert german.status_code == 302 and german["Location"].startswith("/rules/701.23b/")
+    html = client.get(german["Location"], HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<span class="rule-title">Durchsuchen</span>' in html
+    assert '<p lang="de">Wenn ein Spieler eine versteckte Zone' in html
     rule_page = client.get(reverse("rule_detail", args=["701.24a"]), HTTP_ACCEPT_LANGUAGE="de")
     assert '<p lang="en">To shuffle a library' in rule_page.content.decode()
     assert "Keine offizielle Übersetzung dieser Regel" in rule_page.content.decode()
