@@ -9,6 +9,7 @@ keys `stored_ruling` and `stored_expect` (and, in an import, `questions`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,8 +27,9 @@ from quizzes.rulings import Ruling, asked_claim, ruling_of_spec
 from quizzes.rulings.board import Board
 from quizzes.rulings.claims import NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.generate import GeneratedQuestion, questions_for
+from rules.cards import catalog_for
 from rules.engine import Catalog, ScenarioError, parse_scenario
-from rules.models import Card, Rule
+from rules.models import Rule
 
 INSTRUCTORS_GROUP = "Instructors"
 DOCUMENT_KEYS = (*TUTOR_KEYS, "questions")
@@ -146,6 +148,25 @@ def document_of(scenario: Scenario) -> ScenarioDocument:
 
 def document_text(scenario: Scenario) -> str:
     return json.dumps(document_of(scenario).to_json(), indent=2, ensure_ascii=False)
+
+
+def copy_text(scenario: Scenario) -> str:
+    """The scenario's document as a copy to save anew: "(copy)" in its title, "-copy" in its id."""
+    document = document_of(scenario).to_json()
+    document["id"] = f"{document.get('id') or scenario.slug}-copy"[: limits.MAX_TEXT_LENGTH["id"]]
+    room = limits.MAX_TEXT_LENGTH["title"] - len(" (copy)")
+    document["title"] = f"{str(document.get('title', ''))[:room]} (copy)"
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def seed_scenarios(user) -> QuerySet[Scenario]:
+    """The site's seed scenarios `user` may read, to start a new scenario from."""
+    return Scenario.objects.visible_to(user).filter(bank__isnull=True).order_by("title")
+
+
+def card_names_for(user) -> list[str]:
+    """Every card name `user` may put in a scenario, sorted (the builder's completion)."""
+    return catalog_for(user.pk).names()
 
 
 def parse_text(
@@ -304,54 +325,165 @@ class ExpectRow:
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class ComputedClaim:
+    """A claim the engine computes, as `expect` would store it (the builder's "ask this")."""
+
+    claim: dict[str, Any]
+    question: str
+    value: str
+
+    @property
+    def text(self) -> str:
+        return json.dumps(self.claim, ensure_ascii=False, sort_keys=True)
+
+
 @dataclass
 class Preview:
-    """What the engine makes of a document: its error, or the computed ruling and checks."""
+    """What the engine makes of a document: its errors, and the computed ruling and checks of
+    the rest (each part in error set aside, so one error does not blank the preview)."""
 
     text: str
-    error: AuthoringError | None = None
+    errors: list[AuthoringError] = field(default_factory=list)
     groups: list[ClaimGroup] = field(default_factory=list)
     board: Board | None = None
     expect: list[ExpectRow] = field(default_factory=list)
     questions: list[GeneratedQuestion] = field(default_factory=list)
+    computed: list[ComputedClaim] = field(default_factory=list)
     status: str = ""
     report: str = ""
+    set_aside: list[str] = field(default_factory=list)  # paths left out to preview the rest
+
+    @property
+    def error(self) -> AuthoringError | None:
+        return self.errors[0] if self.errors else None
+
+    @property
+    def error_line(self) -> tuple[int, str] | None:
+        """For malformed JSON: the line number and its text."""
+        error = self.error
+        match = re.match(r"line (\d+) column", error.path) if error else None
+        if not match:
+            return None
+        number = int(match.group(1))
+        lines = self.text.splitlines()
+        return number, lines[number - 1][:200] if 0 < number <= len(lines) else ""
 
     @property
     def disagreements(self) -> int:
         return sum(not row.agrees for row in self.expect)
 
 
-def preview(text: str, catalog: Catalog | None = None) -> Preview:
-    """Parse and resolve the document `text`; never raises for a bad document."""
-    catalog = catalog if catalog is not None else Card.objects.catalog()
+MAX_SET_ASIDE = 10  # errors a preview reports before it stops setting parts aside
+
+
+LIST_PATH = re.compile(r"(zones\.[^.\[]+\.[a-z_]+|history|expect|cards)\[(\d+)\]")
+
+
+class _SetAside:
+    """Parts of a document removed to preview the rest, and error paths told in the document's
+    own numbering (after `library[1]` is set aside, the engine's `library[2]` is the 4th)."""
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = raw
+        self.removed: dict[str, list[int]] = {}
+
+    def original(self, path: str) -> str:
+        match = LIST_PATH.match(path)
+        if not match:
+            return path
+        index, removed = int(match.group(2)), sorted(self.removed.get(match.group(1), []))
+        for gone in removed:
+            if gone <= index:
+                index += 1
+        return f"{match.group(1)}[{index}]{path[match.end() :]}"
+
+    def remove(self, path: str) -> bool:
+        """Remove the part an error's `path` names (a card in a zone, a history step, a claim, a
+        card definition, a choice, the resolving step); False when nothing can be removed."""
+        raw = self.raw
+        if not isinstance(raw, dict):
+            return False
+        match = LIST_PATH.match(path)
+        if match:
+            items = _list_at(raw, match.group(1))
+            index = int(match.group(2))
+            if not isinstance(items, list) or index >= len(items):
+                return False
+            del items[index]
+            self.removed.setdefault(match.group(1), []).append(
+                int(LIST_PATH.match(self.original(path)).group(2))
+            )
+            return True
+        resolve = raw.get("resolve")
+        match = re.match(r"resolve\.choices\.([^.]+)\.([a-z_]+)", path)
+        if match and isinstance(resolve, dict):
+            choices = resolve.get("choices")
+            decisions = choices.get(match.group(1)) if isinstance(choices, dict) else None
+            if isinstance(decisions, dict) and match.group(2) in decisions:
+                del decisions[match.group(2)]
+                return True
+        if path.startswith("resolve") and "resolve" in raw:
+            del raw["resolve"]
+            return True
+        if path == "active" and "active" in raw:
+            del raw["active"]
+            return True
+        return False
+
+
+def _list_at(raw: dict[str, Any], path: str) -> Any:
+    if path.startswith("zones."):
+        _, player, zone = path.split(".")
+        zones = raw.get("zones")
+        player_zones = zones.get(player) if isinstance(zones, dict) else None
+        return player_zones.get(zone) if isinstance(player_zones, dict) else None
+    return raw.get(path)
+
+
+def preview(text: str, catalog: Catalog | None = None, *, author=None) -> Preview:
+    """Parse and resolve the document `text` with the cards `author` may use (`catalog_for`),
+    or `catalog`; never raises for a bad document. A part in error (a card, a step, a claim) is
+    reported with its path and set aside, and the rest is still previewed."""
+    if catalog is None:
+        catalog = catalog_for(author.pk if author is not None else None)
     result = Preview(text)
     try:
-        document = read_document(parse_text(text), catalog)
+        raw = parse_text(text)
     except AuthoringError as error:
-        result.error = error
+        result.errors.append(error)
         return result
+    aside = _SetAside(json.loads(json.dumps(raw)))  # a copy to set parts aside in
+    while True:
+        try:
+            document = read_document(aside.raw, catalog)
+        except AuthoringError as error:
+            told = AuthoringError(aside.original(error.path), error.message)
+            result.errors.append(told)
+            if len(result.errors) >= MAX_SET_ASIDE or not aside.remove(error.path):
+                return result
+            result.set_aside.append(told.path)
+            continue
+        break
     spec = document.spec
     try:
         ruling = ruling_of_spec(spec, catalog)
         outcome = ruling.outcome()
         mismatched = [m.expected for m in ruling.mismatches()]
     except ScenarioError as error:  # e.g. an `expect` claim the engine does not know
-        result.error = AuthoringError(error.path, error.message)
+        result.errors.append(AuthoringError(error.path, error.message))
         return result
     result.board = ruling.board
     grouped: dict[str, list[ClaimRow]] = {}
     for computed in outcome.claims:
         claim = {"claim": computed.claim, **computed.subject}
         title = next((t for t, names in CLAIM_GROUPS if computed.claim in names), "Other")
+        question, words = ruling.ask(claim), ruling.words(claim, computed.value)
         grouped.setdefault(title, []).append(
-            ClaimRow(
-                ruling.ask(claim),
-                ruling.words(claim, computed.value),
-                str(computed.rule or ""),
-                str(computed.reason or ""),
-            )
+            ClaimRow(question, words, str(computed.rule or ""), str(computed.reason or ""))
         )
+        stored = json.loads(json.dumps({**claim, "value": computed.value}))
+        result.computed.append(ComputedClaim(stored, question, words))
     order = [title for title, _ in CLAIM_GROUPS] + ["Other"]
     result.groups = [ClaimGroup(t, tuple(grouped[t])) for t in order if t in grouped]
     for claim in spec.get("expect") or []:
@@ -395,7 +527,7 @@ def check_save_scenario(
         raise AuthoringError("", "You can only write in your own banks.")
     if scenario is not None and scenario.bank_id != bank.pk:
         raise AuthoringError("", "This scenario belongs to another bank.")
-    catalog = catalog if catalog is not None else Card.objects.catalog()
+    catalog = catalog if catalog is not None else catalog_for(user.pk)
     return read_document(parse_text(text), catalog)
 
 
@@ -407,7 +539,7 @@ def do_save_scenario(
     catalog: Catalog | None = None,
 ) -> Scenario:
     """Store the document, check it with the engine, and (re)generate its questions in `bank`."""
-    catalog = catalog if catalog is not None else Card.objects.catalog()
+    catalog = catalog if catalog is not None else catalog_for(user.pk)
     spec = document.spec
     with transaction.atomic():
         if scenario is None:
@@ -497,9 +629,8 @@ def lint(scenarios: Iterable[Scenario], catalog: Catalog | None = None) -> list[
 
     Runs the engine afresh (the stored status may predate an engine change) and saves nothing.
     """
-    catalog = catalog if catalog is not None else Card.objects.catalog()
     entries = []
-    for scenario in scenarios:
+    for scenario in scenarios:  # each with its own author's catalog unless `catalog` is given
         check = scenario.check_with_engine(catalog)
         if check.status in FLAGGED:
             entries.append(LintEntry(scenario, check.status, tuple(check.report.splitlines())))

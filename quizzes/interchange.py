@@ -19,7 +19,7 @@ from quizzes import authoring, limits, rulings
 from quizzes.models import Bank, Question, Scenario
 from quizzes.rulings import Catalog, ScenarioError
 from quizzes.rulings.kinds import MoodleQuestion
-from rules.models import Card
+from rules.cards import catalog_for
 
 FORMAT = "tutor-bank/1"
 
@@ -85,7 +85,7 @@ def check_import(
             f"{filename}: scenarios: {len(entries):,} documents, over the limit of "
             f"{limits.MAX_IMPORT_SCENARIOS} per file (split the file)"
         )
-    catalog = catalog if catalog is not None else Card.objects.catalog()
+    catalog = catalog if catalog is not None else catalog_for(user.pk)
     documents, ids = [], set()
     for index, entry in enumerate(entries):
         where = f"scenarios[{index}]"
@@ -114,7 +114,7 @@ def do_import(
 ) -> ImportReport:
     """Write every document in one transaction: a scenario of this bank with the same id is
     updated, any other is created (with a fresh slug if the id is taken elsewhere)."""
-    catalog = catalog if catalog is not None else Card.objects.catalog()
+    catalog = catalog if catalog is not None else catalog_for(user.pk)
     report = ImportReport()
     with transaction.atomic():
         for document in documents:
@@ -259,8 +259,8 @@ def _named_uniquely(made_by_question) -> list[MoodleQuestion]:
 
 
 def export_moodle(bank: Bank, catalog: Catalog | None = None) -> str:
-    """The bank as Moodle XML (one category named after the bank)."""
-    catalog = catalog if catalog is not None else Card.objects.catalog()
+    """The bank as Moodle XML (one category named after the bank); each question with its
+    scenario's catalog (`rulings.catalog_of`) unless `catalog` is given."""
     blocks = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         "<quiz>",
@@ -272,7 +272,7 @@ def export_moodle(bank: Bank, catalog: Catalog | None = None) -> str:
     questions = Question.objects.filter(bank=bank, is_active=True).select_related("scenario")
     for question in questions.order_by("scenario__title", "position", "id"):
         try:
-            made = moodle_questions(question, catalog)
+            made = moodle_questions(question, catalog or rulings.catalog_of(question.scenario))
         except ScenarioError:
             made = []
         if not made:

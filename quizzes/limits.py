@@ -27,6 +27,12 @@ MAX_CARD_NAME_LENGTH = 150  # the longest real card name has 141 characters
 MAX_TEXT_LENGTH = {"id": 100, "title": 200, "source": 300}  # the model fields' lengths
 MAX_IMPORT_BYTES = 2 * 1024 * 1024  # one bank file
 MAX_IMPORT_SCENARIOS = 100  # documents in one bank file: 3 s to check and save at the limits
+# A card made in the app's card form (rules/forms.py).
+MAX_MANA_COST_LENGTH = 60
+MAX_TYPE_WORDS_LENGTH = 200  # subtypes, as typed
+MAX_ORACLE_LENGTH = 2000  # the longest real Oracle text is about 1,100 characters
+MAX_ABILITIES_BYTES = 16 * 1024  # the abilities as JSON (the catalog's largest card: 2 KB)
+MAX_CARDS_PER_OWNER = 500  # cards one instructor may make
 
 
 class LimitError(ValueError):

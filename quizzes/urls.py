@@ -57,6 +57,11 @@ urlpatterns += [
         name="scenario_edit",
     ),
     path(
+        "banks/<bounded_slug:slug>/scenarios/<bounded_slug:scenario_slug>/duplicate/",
+        instructors.scenario_duplicate,
+        name="scenario_duplicate",
+    ),
+    path(
         "banks/<bounded_slug:slug>/scenarios/<bounded_slug:scenario_slug>/preview/",
         instructors.scenario_preview,
         name="scenario_preview",

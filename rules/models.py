@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
@@ -297,14 +298,22 @@ class RuleAlias(models.Model):
 
 
 class CardQuerySet(models.QuerySet):
-    def catalog(self):
-        """The engine's catalog with these rows' definitions added (a row wins over a file)."""
-        from rules.engine import default_catalog
-        from rules.engine.cards import parse_card_definition
+    def site(self) -> CardQuerySet:
+        """The site's cards (loaded from the files or added in the admin): usable everywhere."""
+        return self.filter(owner=None)
 
-        return default_catalog().extend(
-            parse_card_definition(card.definition, f"card {card.name}") for card in self
-        )
+    def owned_by(self, user) -> CardQuerySet:
+        """The cards `user` made in the app's card form: every edit looks cards up here."""
+        return self.filter(owner=user) if user.is_authenticated else self.none()
+
+    def visible_to(self, user) -> CardQuerySet:
+        """Cards `user` may read: the site's, their own, and those of the owners of banks they
+        may practise from (`Bank.objects.visible_to`), whose scenarios may name them."""
+        from quizzes.models import Bank
+
+        owners = Bank.objects.visible_to(user).filter(owner__isnull=False).values("owner_id")
+        mine = models.Q(owner=user) if user.is_authenticated else models.Q(pk__in=[])
+        return self.filter(models.Q(owner=None) | mine | models.Q(owner__in=owners))
 
 
 class Card(models.Model):
@@ -317,6 +326,16 @@ class Card(models.Model):
     )
     type_line = models.CharField(max_length=200, blank=True, editable=False)
     oracle = models.TextField(blank=True, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="cards",
+        help_text="The instructor who made it (none: a site card, usable in every scenario).",
+    )
+    # With the row count, the catalog's generation (rules/cards.py): a save is seen at once.
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
 
     objects = CardQuerySet.as_manager()
 

@@ -6,14 +6,19 @@ from urllib.parse import urlencode
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Value
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from quizzes import adaptive
+from quizzes.instructors.views import instructor_required
 from quizzes.models import Mastery, Response, Scenario
-from rules.models import Rule
+from rules.forms import CardForm, engine_reading
+from rules.models import Card, Rule
+
+MAX_QUERY_LENGTH = 100  # a card browser search
+CARDS_PER_PAGE = 60
 
 
 @require_GET
@@ -35,12 +40,15 @@ def scenarios_for(rule: Rule, user):
     """The scenarios exercising `rule` that `user` may practise, each with its active question
     count and whether `user` has answered one of its questions (only then is its title shown:
     a title can state the ruling)."""
-    scenarios = (
-        Scenario.objects.visible_to(user)
-        .filter(rules_exercised=rule)
-        .annotate(question_count=Count("questions", filter=Q(questions__is_active=True)))
-        .order_by("pk")
-    )
+    return listed(Scenario.objects.visible_to(user).filter(rules_exercised=rule), user)
+
+
+def listed(scenarios, user):
+    """`scenarios` in a stable order with their active question count and `answered` (whether
+    `user` answered one of their questions: only then is a title shown)."""
+    scenarios = scenarios.annotate(
+        question_count=Count("questions", filter=Q(questions__is_active=True))
+    ).order_by("pk")
     if user.is_authenticated:
         answers = Response.objects.filter(user=user, question__scenario=OuterRef("pk"))
         return scenarios.annotate(answered=Exists(answers))
@@ -79,3 +87,75 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
         "mastery_value": adaptive.mastery(mastery.theta, difficulties) if mastery else None,
     }
     return render(request, "rules/rule_detail.html", context)
+
+
+# The card browser.
+
+
+@require_GET
+def card_index(request: HttpRequest) -> HttpResponse:
+    """The cards the visitor may read (`Card.objects.visible_to`), searched by name, type or
+    text with `?q=`."""
+    query = request.GET.get("q", "").strip()[:MAX_QUERY_LENGTH]
+    cards = Card.objects.visible_to(request.user)
+    if query:
+        cards = cards.filter(
+            Q(name__icontains=query) | Q(type_line__icontains=query) | Q(oracle__icontains=query)
+        )
+    shown = list(cards.order_by("name")[: CARDS_PER_PAGE + 1])
+    context = {"query": query, "cards": shown[:CARDS_PER_PAGE], "more": len(shown) > CARDS_PER_PAGE}
+    return render(request, "rules/card_index.html", context)
+
+
+@require_GET
+def card_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One card's text and the scenarios the visitor may practise that name it."""
+    card = Card.objects.visible_to(request.user).filter(pk=pk).first()
+    if card is None:
+        return render(request, "404.html", status=404)
+    uses = Scenario.objects.visible_to(request.user).filter(cards_named=card)
+    context = {"card": card, "scenarios": listed(uses, request.user)}
+    return render(request, "rules/card_detail.html", context)
+
+
+# The card form: an instructor's own cards.
+
+CARD_FORM = "rules/card_form.html"
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def card_edit(request: HttpRequest, pk: int | None = None) -> HttpResponse:
+    """GET: the form with the engine's reading. POST: validate, store, back to the card."""
+    card = get_object_or_404(Card.objects.owned_by(request.user), pk=pk) if pk else None
+    form = CardForm(request.POST or None, owner=request.user, instance=card)
+    if request.method == "POST" and form.is_valid():
+        saved = form.save()
+        return redirect("card_detail", pk=saved.pk)
+    preview_url = reverse("card_preview")
+    context = {"form": form, "card": card, "preview_url": preview_url} | _card_reading(form)
+    return render(request, CARD_FORM, context, status=400 if form.is_bound else 200)
+
+
+@require_POST
+@instructor_required
+def card_preview(request: HttpRequest) -> HttpResponse:
+    """The engine's reading of the posted card (the form's live preview fragment)."""
+    card_id = request.POST.get("card", "")
+    card = (
+        Card.objects.owned_by(request.user).filter(pk=card_id).first()
+        if card_id.isdigit()
+        else None
+    )
+    form = CardForm(request.POST, owner=request.user, instance=card)
+    return render(request, CARD_FORM + "#reading", _card_reading(form))
+
+
+def _card_reading(form: CardForm) -> dict:
+    if not form.is_bound:
+        if form.instance is None:
+            return {"reading": None}
+        form = CardForm(form.initial, owner=form.owner, instance=form.instance)
+    if not form.is_valid():
+        return {"reading": None, "reading_errors": form.errors}
+    return {"reading": engine_reading(form.parsed)}

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from quizzes import analysis, authoring, cohorts, interchange, limits
+from quizzes.instructors import builder
 from quizzes.instructors.forms import (
     BankForm,
     CohortBanksForm,
@@ -125,11 +126,38 @@ def _scenario_urls(bank: Bank, scenario: Scenario | None) -> dict[str, str]:
 
 
 def _scenario_page(
-    bank: Bank, scenario: Scenario | None, form: ScenarioDocumentForm, preview
+    request: HtmxHttpRequest,
+    bank: Bank,
+    scenario: Scenario | None,
+    form: ScenarioDocumentForm,
+    preview,
+    posted: builder.Posted | None = None,
 ) -> dict[str, Any]:
-    return {"bank": bank, "scenario": scenario, "form": form, "preview": preview} | (
-        _scenario_urls(bank, scenario)
-    )
+    """The page's context: the builder laid out from the same document as the JSON box, the
+    errors beside the builder's fields, the author's card names for completion."""
+    laid_out = posted.builder if posted else builder.builder_of_text(preview.text)
+    errors_at = builder.field_errors(laid_out, preview.errors)
+    if laid_out is not None:
+        laid_out.attach(errors_at)
+    context = {
+        "bank": bank,
+        "scenario": scenario,
+        "form": form,
+        "preview": preview,
+        "builder": laid_out,
+        "builder_problem": posted.problem if posted else "",
+        "errors_at": errors_at,
+        "ask_rows": builder.ask_rows(laid_out, preview.computed),
+        # asked for only where the page renders the completion list (not in htmx fragments)
+        "card_names": functools.partial(authoring.card_names_for, request.user),
+        "zone_names": builder.ZONES,
+        "step_verbs": builder.STEP_VERBS,
+        "facts": builder.FACTS,
+        "choice_keys": builder.CHOICE_KEYS,
+    }
+    if scenario is None:
+        context["seeds"] = authoring.seed_scenarios(request.user)
+    return context | _scenario_urls(bank, scenario)
 
 
 @require_http_methods(["GET", "POST"])
@@ -137,29 +165,36 @@ def _scenario_page(
 def scenario_edit(
     request: HtmxHttpRequest, slug: str, scenario_slug: str | None = None
 ) -> HttpResponse:
-    """GET: the JSON and its preview. POST: validate, store, engine-check, regenerate questions."""
+    """GET: the builder, the JSON and the preview (a new scenario: the starter, or a seed
+    scenario's copy with `?from=`). POST: validate, store, engine-check, regenerate questions."""
     bank = _bank(request, slug)
     scenario = _scenario(bank, scenario_slug) if scenario_slug else None
     if request.method == "GET":
-        text = authoring.document_text(scenario) if scenario else authoring.starter_text()
+        if scenario is not None:
+            text = authoring.document_text(scenario)
+        else:
+            seed = authoring.seed_scenarios(request.user).filter(
+                slug=request.GET.get("from", "")[:120]
+            )
+            text = authoring.copy_text(seed.first()) if seed else authoring.starter_text()
         form = ScenarioDocumentForm(initial={"document": text})
-        shown = authoring.preview(text)
-        context = _scenario_page(bank, scenario, form, shown)
+        shown = authoring.preview(text, author=request.user)
+        context = _scenario_page(request, bank, scenario, form, shown)
         context["saved"] = scenario is not None and "saved" in request.GET
         context["flagged"] = scenario is not None and scenario.engine_status in authoring.FLAGGED
         return render(request, SCENARIO_PAGE, context)
-    form = ScenarioDocumentForm(request.POST)
-    if form.is_valid():
-        text = form.cleaned_data["document"]
+    posted = builder.read_post(request.POST)
+    form = ScenarioDocumentForm({"document": posted.text})
+    if form.is_valid() and not posted.problem:
         try:
-            document = authoring.check_save_scenario(request.user, bank, text, scenario)
+            document = authoring.check_save_scenario(request.user, bank, posted.text, scenario)
         except authoring.AuthoringError:
-            pass  # the preview below shows the error next to the text
+            pass  # the preview below shows the error next to the field that caused it
         else:
             saved = authoring.do_save_scenario(request.user, bank, document, scenario)
             return redirect(reverse("scenario_edit", args=[bank.slug, saved.slug]) + "?saved=1")
-    shown = authoring.preview(request.POST.get("document", ""))
-    context = _scenario_page(bank, scenario, form, shown)
+    shown = authoring.preview(posted.text, author=request.user)
+    context = _scenario_page(request, bank, scenario, form, shown, posted)
     return render(request, SCENARIO_PAGE, context, status=400)
 
 
@@ -168,15 +203,31 @@ def scenario_edit(
 def scenario_preview(
     request: HtmxHttpRequest, slug: str, scenario_slug: str | None = None
 ) -> HttpResponse:
-    """The computed ruling for the posted JSON: the fragment for htmx, else the whole page."""
+    """The computed ruling for the posted builder or JSON: for htmx the preview with the other
+    side kept in step (out of band), else the whole page."""
     bank = _bank(request, slug)
     scenario = _scenario(bank, scenario_slug) if scenario_slug else None
-    text = request.POST.get("document", "")
-    shown = authoring.preview(text)
+    posted = builder.read_post(request.POST)
+    shown = authoring.preview(posted.text, author=request.user)
+    form = ScenarioDocumentForm(initial={"document": posted.text})
+    context = _scenario_page(request, bank, scenario, form, shown, posted)
     if request.htmx:
-        return render(request, SCENARIO_PAGE + "#preview", {"preview": shown})
-    form = ScenarioDocumentForm(initial={"document": text})
-    return render(request, SCENARIO_PAGE, _scenario_page(bank, scenario, form, shown))
+        context["from_builder"] = request.POST.get("source") == "builder"
+        return render(request, "instructors/_scenario_sync.html", context)
+    return render(request, SCENARIO_PAGE, context)
+
+
+@require_POST
+@instructor_required
+def scenario_duplicate(request: HtmxHttpRequest, slug: str, scenario_slug: str) -> HttpResponse:
+    """A copy of the scenario in the same bank (a new id and title), opened for editing."""
+    bank = _bank(request, slug)
+    scenario = _scenario(bank, scenario_slug)
+    document = authoring.check_save_scenario(
+        request.user, bank, authoring.copy_text(scenario), None
+    )
+    saved = authoring.do_save_scenario(request.user, bank, document)
+    return redirect(reverse("scenario_edit", args=[bank.slug, saved.slug]) + "?saved=1")
 
 
 # Import and export.

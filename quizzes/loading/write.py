@@ -18,6 +18,7 @@ from quizzes import adaptive
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
 from quizzes.rulings.generate import questions_for
+from rules.cards import catalog_for
 from rules.engine.cards import CATALOG_DIR
 from rules.models import Card, Rule, RuleAlias
 
@@ -77,7 +78,7 @@ def load_content(
         _load_rules(content, report)
         _load_cards(content, report)
         banks = _load_banks(content, report)
-        catalog = Card.objects.catalog()
+        catalog = catalog_for(None)
         for scenario_file in content.scenarios:
             _load_scenario(scenario_file, banks, catalog, report)
         _load_blueprints(content, {bank.slug: bank for bank in banks}, report)

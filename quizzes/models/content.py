@@ -48,6 +48,29 @@ class ScenarioSpecField(models.JSONField):
         return super().formfield(**{**kwargs, "form_class": ScenarioSpecFormField})
 
 
+def card_names(spec) -> set[str]:
+    """The card names a scenario/1 spec uses: in its zones (`"Name#label"` or an object's
+    `card`), what it casts by name, its history's casts, and its own `cards`."""
+    if not isinstance(spec, dict):
+        return set()
+    names: set[str] = set()
+    for zones in (spec.get("zones") or {}).values() if isinstance(spec.get("zones"), dict) else []:
+        for entries in zones.values() if isinstance(zones, dict) else []:
+            for entry in entries if isinstance(entries, list) else []:
+                name = entry.get("card") if isinstance(entry, dict) else entry
+                if isinstance(name, str):
+                    names.add(name.split("#", 1)[0])
+    history = spec.get("history") if isinstance(spec.get("history"), list) else []
+    steps = [spec.get("resolve"), *history]
+    for step in steps:
+        if isinstance(step, dict) and isinstance(step.get("cast"), str):
+            names.add(step["cast"])  # a label is no card name: matching no row, it is dropped
+    for card in spec.get("cards") if isinstance(spec.get("cards"), list) else []:
+        if isinstance(card, dict) and isinstance(card.get("name"), str):
+            names.add(card["name"])
+    return names
+
+
 class EngineCheck(NamedTuple):
     status: str
     report: str
@@ -158,6 +181,12 @@ class Scenario(models.Model):
     rules_exercised = models.ManyToManyField(
         "rules.Rule", blank=True, related_name="scenarios", limit_choices_to={"canonical": None}
     )
+    cards_named = models.ManyToManyField(
+        "rules.Card",
+        blank=True,
+        related_name="scenarios",
+        help_text="The catalog's cards the scenario names (set with the engine check).",
+    )
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -190,8 +219,8 @@ class Scenario(models.Model):
         return self.title
 
     def clean(self) -> None:
+        from rules.cards import catalog_for
         from rules.engine import ScenarioError, parse_scenario
-        from rules.models import Card
 
         if not isinstance(self.spec, dict):
             raise ValidationError({"spec": "The scenario must be a JSON object."})
@@ -199,7 +228,7 @@ class Scenario(models.Model):
         if problem:
             raise ValidationError({"spec": problem})
         try:
-            parse_scenario(self.spec, Card.objects.catalog())
+            parse_scenario(self.spec, catalog_for(self.author_id))
         except ScenarioError as error:
             raise ValidationError({"spec": f"spec.{error.path}: {error.message}"}) from error
         if not isinstance(self.stored_expect, list) or not all(
@@ -226,7 +255,18 @@ class Scenario(models.Model):
         rules = {rule.pk: rule for rule in resolved.values()}
         if set(self.rules_exercised.values_list("pk", flat=True)) != set(rules):
             self.rules_exercised.set(rules.values())
+        self.link_cards()
         return check
+
+    def link_cards(self) -> None:
+        """Link the catalog rows of the cards the spec names (the card browser lists them)."""
+        from rules.models import Card
+
+        wanted = set(
+            Card.objects.filter(name__in=card_names(self.spec)).values_list("pk", flat=True)
+        )
+        if set(self.cards_named.values_list("pk", flat=True)) != wanted:
+            self.cards_named.set(wanted)
 
     def check_with_engine(self, catalog=None) -> EngineCheck:
         """Cross-check the stored ruling (`spec["expect"]`) against the engine.
@@ -237,10 +277,10 @@ class Scenario(models.Model):
         `invalid`; a stored claim the engine computes differently is `disagrees`: flagged, never
         hidden.
         """
+        from rules.cards import catalog_for
         from rules.engine import ScenarioError, check_expectations, evaluate_claim
-        from rules.models import Card
 
-        catalog = catalog if catalog is not None else Card.objects.catalog()
+        catalog = catalog if catalog is not None else catalog_for(self.author_id)
         expect = self.spec.get("expect") or [] if isinstance(self.spec, dict) else []
         cited: set[str] = set()
         problem = limits.spec_problem(self.spec)

@@ -18,7 +18,14 @@ from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.values import same
 from quizzes.rulings.variants import new_seed
 from quizzes.rulings.verdict import Part, Verdict
+from rules.cards import catalog_for
 from rules.engine import Catalog, ScenarioError
+
+
+def catalog_of(scenario) -> Catalog:
+    """The cards `scenario` may name: the one catalog (rules/cards.py) of its author, so a card
+    an instructor made is found wherever their scenario is shown, exported or checked."""
+    return catalog_for(scenario.author_id)
 
 
 def ruling_for(question, seed: int, learner_id: int | None = None, catalog=None) -> Ruling:
@@ -29,12 +36,13 @@ def ruling_for(question, seed: int, learner_id: int | None = None, catalog=None)
         question.claims,
         seed,
         order_key=(question.pk, learner_id),
-        catalog=catalog,
+        catalog=catalog if catalog is not None else catalog_of(question.scenario),
     )
 
 
 def ruling_shown(question, shown: dict[str, Any], catalog=None) -> Ruling:
     """The question exactly as it was shown (a stored `Shown`)."""
+    catalog = catalog if catalog is not None else catalog_of(question.scenario)
     return Ruling.from_shown(question.kind, Shown.from_json(shown), catalog)
 
 
@@ -78,6 +86,7 @@ __all__ = [
     "Shown",
     "Verdict",
     "asked_claim",
+    "catalog_of",
     "grade",
     "kind_of",
     "new_seed",

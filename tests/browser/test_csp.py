@@ -31,6 +31,7 @@ def test_htmx_swaps_under_the_content_security_policy(page, live_server, bank): 
     assert page.evaluate("htmx.config.includeIndicatorStyles") is False
     assert page.evaluate("document.querySelectorAll('style').length") == 0
     page.evaluate("window.stillTheSamePage = true")
+    page.get_by_text("The scenario as JSON").click()  # the JSON beside the builder
     editor = page.get_by_label("Scenario JSON (scenario/1)")
     editor.fill(editor.input_value().replace('"Island#i1"', '"Islnd#i1"'))
     page.locator("#preview", has_text="zones.Alice.library[0]").wait_for()

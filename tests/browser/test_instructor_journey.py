@@ -52,6 +52,7 @@ def test_edit_a_scenario_with_the_live_preview(page, live_server, bank):
     assert serious_violations(page) == [], "authoring page"
 
     page.evaluate("window.stillTheSamePage = true")
+    page.get_by_text("The scenario as JSON").click()  # the JSON beside the builder
     editor = page.get_by_label("Scenario JSON (scenario/1)")
     original = editor.input_value()
     broken = original.replace('"Island#i1"', '"Islnd#i1"')

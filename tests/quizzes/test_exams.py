@@ -36,11 +36,12 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 RIGHT = {"claim_0": "may", "claim_1": "cannot"}  # Land Tutor: may fail to find the Forest (701.23b)
 WRONG = {"claim_0": "must", "claim_1": "may"}
-# session, user, sitting, item statuses, the item with its scenario, is an instructor (the nav)
-QUESTION_PAGE_QUERIES = 6
+# session, user, sitting, item statuses, the item with its scenario, is an instructor (the nav),
+# the card catalog's generation (rules/cards.py)
+QUESTION_PAGE_QUERIES = 7
 # the same, then the attempt's row lock and one UPDATE that keeps the answer, in a transaction
 # (a savepoint inside the test's transaction: two statements more)
-ANSWER_QUERIES = 9
+ANSWER_QUERIES = 10
 
 
 @pytest.fixture

@@ -14,11 +14,13 @@ from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec
 pytestmark = pytest.mark.django_db
 
 # one: is an exam running (practice then pauses); one: is the user an instructor (the nav);
-# two: the nearest unseen question above and below the target difficulty
-PRACTICE_QUERIES = 10
+# two: the nearest unseen question above and below the target difficulty; one: the card
+# catalog's generation (rules/cards.py: a card saved in any worker is seen at once)
+PRACTICE_QUERIES = 11
 # two: is an exam running, and the question's row lock; two more: the mix serves a rule the
-# learner has not answered yet, so this answer creates its mastery
-ANSWER_QUERIES = 22
+# learner has not answered yet, so this answer creates its mastery; one: the card catalog's
+# generation
+ANSWER_QUERIES = 23
 
 
 def fill_bank(scenario, bank, rule, size: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from rules.models import Card, Rule
+from rules.models import Rule
 from tests.factories import CardFactory, RuleAliasFactory, RuleFactory
 
 pytestmark = pytest.mark.django_db
@@ -86,13 +86,6 @@ def test_card_save_derives_type_line_and_oracle():
     card.refresh_from_db()
     assert card.type_line == "Basic Land — Forest"
     assert card.oracle == "({T}: Add {G}.)"
-
-
-def test_card_catalog_adds_database_cards_to_the_engine_catalog():
-    CardFactory(name="Made Up Relic")
-    catalog = Card.objects.catalog()
-    assert "Made Up Relic" in catalog
-    assert "Splinter" in catalog
 
 
 def test_resolve_numbers_resolves_many_at_once():

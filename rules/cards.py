@@ -1,0 +1,65 @@
+"""The one card catalog: the file catalog (rules/catalog/*.json) with the database's cards.
+
+Every way a scenario reaches the engine (authoring, practice, exams, variants, exports, checks)
+reads its cards through `catalog_for(owner_id)`: the file catalog, the site's cards (no owner:
+`load_content` and the admin) and the cards of `owner_id` (an instructor's own, from the app's
+card form). A database row wins over a file card of the same name.
+
+Built catalogs are kept per process and per owner, keyed by the table's generation (its row
+count and latest `updated_at`): one small indexed query per call tells whether any card was
+saved or deleted since, in this process or another one, so a saved card is seen at once by
+every worker without a shared cache.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from django.db.models import Count, Max, Q
+
+from rules.engine import Catalog, default_catalog
+from rules.engine.cards import parse_card_definition
+from rules.models import Card
+
+MAX_KEPT_OWNERS = 256  # catalogs kept per process; the least recently used goes first
+
+_kept: OrderedDict[int | None, tuple[tuple, Catalog]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def generation() -> tuple:
+    """Changes whenever a card row is created, saved or deleted."""
+    row = Card.objects.aggregate(count=Count("pk"), latest=Max("updated_at"))
+    return (row["count"], row["latest"])
+
+
+def catalog_for(owner_id: int | None = None) -> Catalog:
+    """The cards a scenario of `owner_id` may name (None: a site scenario, the site's cards)."""
+    current = generation()
+    with _lock:
+        kept = _kept.get(owner_id)
+        if kept is not None and kept[0] == current:
+            _kept.move_to_end(owner_id)
+            return kept[1]
+    built = build_catalog(owner_id)
+    with _lock:
+        _kept[owner_id] = (current, built)
+        _kept.move_to_end(owner_id)
+        while len(_kept) > MAX_KEPT_OWNERS:
+            _kept.popitem(last=False)
+    return built
+
+
+def build_catalog(owner_id: int | None = None) -> Catalog:
+    """`catalog_for` without the cache: one query for the rows."""
+    rows = Card.objects.filter(Q(owner=None) | Q(owner_id=owner_id) if owner_id else Q(owner=None))
+    return default_catalog().extend(
+        parse_card_definition(card.definition, f"card {card.name}") for card in rows
+    )
+
+
+def forget() -> None:
+    """Drop every kept catalog (tests that change cards outside the ORM)."""
+    with _lock:
+        _kept.clear()

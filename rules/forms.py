@@ -1,0 +1,223 @@
+"""The app's card form: an instructor's own card, read by the engine as any catalog card."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from quizzes import limits
+from rules.engine import ScenarioError, default_catalog
+from rules.engine.cards import CARD_TYPES, SUPERTYPES, parse_card_definition
+from rules.models import Card
+
+ABILITY_KEYS = (
+    "spell",
+    "targets",
+    "activated",
+    "triggered",
+    "static",
+    "keywords",
+    "alt_cost",
+    "power",
+    "toughness",
+    "loyalty",
+    "colors",
+)
+MANA_COST = re.compile(r"(?:\{[0-9A-Z/]{1,5}\})*")
+# Control characters other than tab and newline: never stored in a card's text.
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _plain(value: str, label: str) -> str:
+    value = value.replace("\r\n", "\n").strip()
+    if CONTROL.search(value):
+        raise ValidationError(f"{label} contains control characters.")
+    return value
+
+
+class CardForm(forms.Form):
+    name = forms.CharField(max_length=limits.MAX_CARD_NAME_LENGTH)
+    mana_cost = forms.CharField(
+        max_length=limits.MAX_MANA_COST_LENGTH,
+        required=False,
+        help_text="In braces, e.g. {1}{G} or {X}{U}{U}; empty for a land.",
+    )
+    supertypes = forms.MultipleChoiceField(
+        choices=[(t, t) for t in sorted(SUPERTYPES)],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    types = forms.MultipleChoiceField(
+        choices=[(t, t) for t in sorted(CARD_TYPES)], widget=forms.CheckboxSelectMultiple
+    )
+    subtypes = forms.CharField(
+        max_length=limits.MAX_TYPE_WORDS_LENGTH,
+        required=False,
+        help_text="Separated by spaces, e.g. Forest or Human Wizard.",
+    )
+    oracle = forms.CharField(
+        label="Oracle text",
+        max_length=limits.MAX_ORACLE_LENGTH,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+    )
+    abilities = forms.CharField(
+        label="Abilities (the engine's vocabulary)",
+        required=False,
+        max_length=limits.MAX_ABILITIES_BYTES,
+        widget=forms.Textarea(attrs={"rows": 10, "class": "code", "spellcheck": "false"}),
+        help_text="A JSON object with any of: spell, targets, activated, triggered, static, "
+        'keywords, alt_cost, power, toughness, loyalty, colors (docs/engine.md, "Cards as '
+        'data"), e.g. {"spell": [{"draw": 2}]}.',
+    )
+
+    def __init__(self, *args, owner, instance: Card | None = None, **kwargs) -> None:
+        if instance is not None and "initial" not in kwargs:
+            kwargs["initial"] = initial_of(instance.definition)
+        super().__init__(*args, **kwargs)
+        self.owner = owner
+        self.instance = instance
+        self.parsed = None
+        if instance is not None:
+            self.fields["name"].disabled = True
+            self.fields["name"].help_text = "Scenarios name the card, so its name stays."
+
+    def save(self) -> Card:
+        """Store the card as the owner's, then re-check their scenarios that name it (an edit can
+        change their ruling: a disagreement is flagged, never hidden)."""
+        card = self.instance or Card(owner=self.owner, name=self.cleaned_data["name"])
+        card.definition = self.cleaned_data["definition"]
+        card.full_clean()
+        card.save()
+        for scenario in card.scenarios.filter(author=self.owner):
+            scenario.record_engine_check()
+        return card
+
+    def clean_name(self) -> str:
+        if self.instance is not None:
+            return self.instance.name  # scenarios name it: its name stays (the field is disabled)
+        name = _plain(self.cleaned_data["name"], "The name")
+        if "#" in name:
+            raise ValidationError("A card name cannot contain # (it starts a label).")
+        taken = Card.objects.filter(name=name)
+        if self.instance is not None:
+            taken = taken.exclude(pk=self.instance.pk)
+        if taken.exists() or (name in default_catalog() and self.instance is None):
+            raise ValidationError(f"{name!r} is already a card in the catalog.")
+        if (
+            self.instance is None
+            and Card.objects.owned_by(self.owner).count() >= limits.MAX_CARDS_PER_OWNER
+        ):
+            raise ValidationError(f"You have {limits.MAX_CARDS_PER_OWNER} cards, the limit.")
+        return name
+
+    def clean_mana_cost(self) -> str:
+        cost = self.cleaned_data["mana_cost"].strip().upper()
+        if not MANA_COST.fullmatch(cost):
+            raise ValidationError("Write the cost in braces, e.g. {2}{G}{G}.")
+        return cost
+
+    def clean_subtypes(self) -> list[str]:
+        words = _plain(self.cleaned_data["subtypes"], "The subtypes").replace(",", " ").split()
+        return [word[:1].upper() + word[1:] for word in words]
+
+    def clean_oracle(self) -> str:
+        return _plain(self.cleaned_data["oracle"], "The Oracle text")
+
+    def clean_abilities(self) -> dict[str, Any]:
+        text = self.cleaned_data["abilities"].strip()
+        if not text:
+            return {}
+        try:
+            value = limits.load_json(text, limits.MAX_ABILITIES_BYTES, "abilities")
+        except limits.LimitError as error:
+            raise ValidationError(str(error)) from error
+        except json.JSONDecodeError as error:
+            where = f"line {error.lineno} column {error.colno}"
+            raise ValidationError(f"{where}: malformed JSON: {error.msg}") from error
+        if not isinstance(value, dict):
+            raise ValidationError('Give a JSON object, e.g. {"spell": [{"draw": 2}]}.')
+        unknown = sorted(set(value) - set(ABILITY_KEYS))
+        if unknown:
+            raise ValidationError(f"Unknown key(s) {unknown}; accepted: {list(ABILITY_KEYS)}.")
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        definition = definition_of(data)
+        try:
+            self.parsed = parse_card_definition(definition, "card")
+        except ScenarioError as error:
+            field = "types" if error.path.endswith((".types", ".supertypes")) else "abilities"
+            path = error.path.split(")", 1)[-1].lstrip(".") or "card"
+            self.add_error(field, f"{path}: {error.message}")
+            return data
+        data["definition"] = definition
+        return data
+
+
+def definition_of(data: dict[str, Any]) -> dict[str, Any]:
+    """The card as data (docs/engine.md) from the form's cleaned fields."""
+    definition: dict[str, Any] = {"name": data["name"], "types": list(data["types"])}
+    for key in ("mana_cost", "supertypes", "subtypes", "oracle"):
+        if data.get(key):
+            definition[key] = list(data[key]) if isinstance(data[key], list) else data[key]
+    return definition | data.get("abilities", {})
+
+
+def initial_of(definition: dict[str, Any]) -> dict[str, Any]:
+    """The form's fields for a stored definition (the inverse of `definition_of`)."""
+    abilities = {key: definition[key] for key in ABILITY_KEYS if key in definition}
+    return {
+        "name": definition.get("name", ""),
+        "mana_cost": definition.get("mana_cost", ""),
+        "supertypes": definition.get("supertypes", []),
+        "types": definition.get("types", []),
+        "subtypes": " ".join(definition.get("subtypes", [])),
+        "oracle": definition.get("oracle", ""),
+        "abilities": json.dumps(abilities, indent=2, ensure_ascii=False) if abilities else "",
+    }
+
+
+def engine_reading(parsed) -> list[str]:
+    """What the engine reads in a parsed card, line by line (the card form's preview)."""
+    lines = [f"{parsed.type_line}; mana value {parsed.mana_value}"]
+    if parsed.colors:
+        lines.append("Colors: " + ", ".join(parsed.colors))
+    if parsed.keywords:
+        lines.append(
+            "Keywords: " + ", ".join(f"{k} {v}".strip() for k, v in parsed.keywords.items())
+        )
+    if parsed.spell:
+        lines.append("When it resolves: " + "; ".join(_instruction(i) for i in parsed.spell))
+    for index, ability in enumerate(parsed.activated):
+        cost = f"{ability.cost}: " if ability.cost else ""
+        words = "; ".join(_instruction(i) for i in ability.effect)
+        lines.append(f"Activated ability {index}: {cost}{words}")
+    for ability in parsed.triggered:
+        lines.append(
+            f"Triggered ({ability.when or 'event'}): "
+            + "; ".join(_instruction(i) for i in ability.effect)
+        )
+    for static in parsed.static:
+        lines.append(f"Static ability: {static.kind.replace('_', ' ')}")
+    if len(lines) == 1 and not parsed.oracle:
+        lines.append("No abilities: the engine reads it as a card with characteristics only.")
+    return lines
+
+
+def _instruction(instruction) -> str:
+    spec = instruction.spec if isinstance(instruction.spec, dict) else {}
+    words = instruction.verb.replace("_", " ")
+    wanted = spec.get("filter")
+    if hasattr(wanted, "describe"):
+        count = spec.get("count")
+        how_many = "" if count in (None, 1) else f"{str(count).replace('_', ' ')} × "
+        words += f" for {how_many}{wanted.describe()}"
+    return words

@@ -1,0 +1,132 @@
+// The scenario builder, enhanced: move a card with its up/down buttons (keyboard) or by dragging,
+// remove it, then let htmx send the builder so the JSON and the preview follow. Without this
+// file the same buttons post the form and the server moves the card.
+(function () {
+  "use strict";
+
+  var refocus = null; // after the server's re-render: the card and the button to focus again
+
+  function builder() {
+    return document.getElementById("builder");
+  }
+
+  function cardRows(list) {
+    return Array.prototype.filter.call(list.children, function (row) {
+      return row.classList.contains("card-row") && !row.classList.contains("is-new");
+    });
+  }
+
+  function entryOf(row) {
+    var input = row.querySelector("input[list]");
+    return input ? input.value : "";
+  }
+
+  function announce(text) {
+    var status = document.getElementById("builder-status");
+    if (status) status.textContent = text;
+  }
+
+  function changed() {
+    edits.builder += 1; // a move or removal is an edit, as typing is
+    var element = builder();
+    if (element && window.htmx) window.htmx.trigger(element, "change");
+  }
+
+  function moved(row, list, how) {
+    var rows = cardRows(list);
+    announce(entryOf(row) + " " + how + ": position " + (rows.indexOf(row) + 1) + " of " + rows.length + ".");
+    refocus = { zone: list.dataset.zone, entry: entryOf(row), move: how === "moved up" ? "up" : "down" };
+    changed();
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("#builder button[data-move], #builder button[data-remove]");
+    if (!button) return;
+    event.preventDefault();
+    var row = button.closest(".card-row");
+    var list = row.parentElement;
+    if (button.hasAttribute("data-remove")) {
+      announce(entryOf(row) + " removed.");
+      row.remove();
+      refocus = { zone: list.dataset.zone, entry: "", move: "" };
+      changed();
+      return;
+    }
+    var rows = cardRows(list);
+    var index = rows.indexOf(row);
+    if (button.dataset.move === "up" && index > 0) {
+      list.insertBefore(row, rows[index - 1]);
+      button.focus();
+      moved(row, list, "moved up");
+    } else if (button.dataset.move === "down" && index < rows.length - 1) {
+      list.insertBefore(row, rows[index + 1].nextSibling);
+      button.focus();
+      moved(row, list, "moved down");
+    }
+  });
+
+  var dragged = null;
+  document.addEventListener("dragstart", function (event) {
+    var row = event.target.closest && event.target.closest("#builder .card-row:not(.is-new)");
+    if (!row) return;
+    dragged = row;
+    event.dataTransfer.effectAllowed = "move";
+    event.dataTransfer.setData("text/plain", entryOf(row));
+  });
+  document.addEventListener("dragover", function (event) {
+    var row = dragged && event.target.closest && event.target.closest(".card-row");
+    if (row && row.parentElement === dragged.parentElement) event.preventDefault();
+  });
+  document.addEventListener("drop", function (event) {
+    var row = dragged && event.target.closest && event.target.closest(".card-row");
+    if (!row || row === dragged || row.parentElement !== dragged.parentElement) return;
+    event.preventDefault();
+    var list = row.parentElement;
+    var rows = cardRows(list);
+    var before = rows.indexOf(dragged) > rows.indexOf(row) || row.classList.contains("is-new");
+    list.insertBefore(dragged, before ? row : row.nextSibling);
+    var item = dragged;
+    dragged = null;
+    moved(item, list, "moved");
+  });
+  document.addEventListener("dragend", function () {
+    dragged = null;
+  });
+
+  // A reply re-renders the builder and the JSON box out of band; one edited while the request
+  // was on its way keeps what was typed (its own change sends it next).
+  var edits = { builder: 0, "document-box": 0 };
+  var editsWhenSent = null;
+  document.addEventListener("input", function (event) {
+    if (!event.target.closest) return;
+    if (event.target.closest("#builder")) edits.builder += 1;
+    if (event.target.closest("#document-box")) edits["document-box"] += 1;
+  });
+  document.addEventListener("htmx:beforeRequest", function () {
+    editsWhenSent = { builder: edits.builder, "document-box": edits["document-box"] };
+  });
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var id = event.detail.target && event.detail.target.id;
+    if (editsWhenSent && id in editsWhenSent && edits[id] !== editsWhenSent[id]) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
+  // The server re-renders the builder: put focus back on the moved card's button.
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!refocus) return;
+    var list = document.querySelector('#builder ol[data-zone="' + refocus.zone + '"]');
+    var target = null;
+    if (list) {
+      var rows = cardRows(list);
+      var row = rows.filter(function (r) { return entryOf(r) === refocus.entry; })[0];
+      if (row && refocus.move) {
+        target = row.querySelector('button[data-move="' + refocus.move + '"]:not([disabled])') ||
+          row.querySelector("button[data-move]:not([disabled])") || row.querySelector("input[list]");
+      }
+      if (!target) target = list.querySelector(".is-new input[list]");
+    }
+    refocus = null;
+    if (target) target.focus();
+  });
+})();

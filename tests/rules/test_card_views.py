@@ -1,0 +1,172 @@
+"""The card browser (/cards/) and the instructors' card form: search, visibility, ownership."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from quizzes.models import Bank, Cohort
+from rules.models import Card
+from tests.factories import BankFactory, CardFactory, ScenarioFactory, UserFactory, simple_spec
+
+pytestmark = pytest.mark.django_db
+
+RELIC = {
+    "name": "Teachers Relic",
+    "mana_cost": "{2}",
+    "types": ["Artifact"],
+    "oracle": "{T}: Add {C}.",
+}
+
+
+def card_form(**changes) -> dict:
+    data = {
+        "name": "Tutor of Teachers",
+        "mana_cost": "{1}{B}",
+        "types": ["Sorcery"],
+        "subtypes": "",
+        "oracle": "Search your library for a card, put it into your hand, then shuffle.",
+        "abilities": json.dumps(
+            {
+                "spell": [
+                    {"search": {"who": "you", "zones": ["library"], "for": {"count": 1}}},
+                    {"shuffle": "you"},
+                ]
+            }
+        ),
+    }
+    return data | changes
+
+
+def test_the_browser_searches_by_name_type_and_text(client):
+    CardFactory(name="Made Up Relic", definition=RELIC | {"name": "Made Up Relic"})
+    CardFactory(name="Other Thing")
+    assert "Made Up Relic" in client.get(reverse("card_index"), {"q": "relic"}).content.decode()
+    page = client.get(reverse("card_index"), {"q": "add {c}"}).content.decode()
+    assert "Made Up Relic" in page and "Other Thing" not in page
+    assert "No card matches" in client.get(reverse("card_index"), {"q": "zzz"}).content.decode()
+
+
+def test_a_long_query_is_cut_not_refused(client):
+    assert client.get(reverse("card_index"), {"q": "x" * 10_000}).status_code == 200
+
+
+def test_an_instructors_card_is_hidden_from_learners_outside_their_banks(client, instructor):
+    card = CardFactory(name="Teachers Relic", owner=instructor)
+    BankFactory(owner=instructor, visibility=Bank.Visibility.PRIVATE)
+    client.force_login(UserFactory())
+    assert "Teachers Relic" not in client.get(reverse("card_index")).content.decode()
+    assert client.get(reverse("card_detail", args=[card.pk])).status_code == 404
+
+
+def test_a_cohort_member_reads_the_cards_of_its_banks(client, instructor):
+    card = CardFactory(name="Teachers Relic", owner=instructor)
+    bank = BankFactory(owner=instructor, visibility=Bank.Visibility.SHARED)
+    cohort = Cohort.objects.create(name="Week 1", instructor=instructor)
+    cohort.banks.add(bank)
+    member = UserFactory()
+    cohort.members.add(member)
+    client.force_login(member)
+    assert "Teachers Relic" in client.get(reverse("card_index")).content.decode()
+    assert client.get(reverse("card_detail", args=[card.pk])).status_code == 200
+
+
+def test_a_card_lists_only_the_scenarios_the_visitor_may_see(client, instructor):
+    island = CardFactory(name="Island")
+    public = BankFactory(visibility=Bank.Visibility.PUBLIC)
+    private = BankFactory(owner=instructor, visibility=Bank.Visibility.PRIVATE)
+    for bank in (public, private):
+        scenario = ScenarioFactory(bank=bank, spec=simple_spec(), title=f"In {bank.slug}")
+        scenario.record_engine_check()
+    assert list(island.scenarios.order_by("pk")) == list(
+        island.scenarios.model.objects.order_by("pk")
+    )
+    page = client.get(reverse("card_detail", args=[island.pk])).content.decode()
+    assert page.count("Scenario ") == 1  # the public one, by a neutral name until answered
+    assert f"In {private.slug}" not in page
+
+
+def test_an_instructor_creates_a_card_the_engine_reads(teacher_client, instructor):
+    response = teacher_client.post(reverse("card_create"), card_form())
+    card = Card.objects.get(name="Tutor of Teachers")
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "card_detail", args=[card.pk]
+    )
+    assert card.owner == instructor and card.type_line == "Sorcery"
+    assert card.definition["spell"][1] == {"shuffle": "you"}
+
+
+def test_the_preview_says_what_the_engine_reads(teacher_client):
+    page = teacher_client.post(reverse("card_preview"), card_form(), HTTP_HX_REQUEST="true")
+    html = page.content.decode()
+    assert "Sorcery; mana value 2" in html
+    assert "search for card; shuffle" in html
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"abilities": '{"spell": [{"search": 3}]}'}, "abilities", "spell"),
+        ({"abilities": "{not json"}, "abilities", "line 1 column 2"),
+        ({"abilities": '{"flying": true}'}, "abilities", "Unknown key"),
+        ({"mana_cost": "2G"}, "mana_cost", "in braces"),
+        ({"name": "Island"}, "name", "already a card"),
+        ({"name": "x" * 151}, "name", "at most 150"),
+        ({"oracle": "bad\x07bell"}, "oracle", "control characters"),
+        ({"types": []}, "types", "required"),
+    ],
+)
+def test_errors_are_shown_beside_their_field(teacher_client, changes, field, message):
+    response = teacher_client.post(reverse("card_create"), card_form(**changes))
+    assert response.status_code == 400
+    errors = response.context["form"].errors
+    assert field in errors and message in " ".join(errors[field]), errors
+    assert not Card.objects.filter(owner__isnull=False).exists()
+
+
+def test_learners_cannot_make_cards(client):
+    client.force_login(UserFactory())
+    assert client.post(reverse("card_create"), card_form()).status_code == 403
+
+
+def test_another_instructors_card_cannot_be_edited(client, instructor, other_instructor):
+    card = CardFactory(name="Teachers Relic", owner=instructor)
+    client.force_login(other_instructor)
+    assert client.get(reverse("card_edit", args=[card.pk])).status_code == 404
+    assert client.post(reverse("card_edit", args=[card.pk]), card_form()).status_code == 404
+
+
+def test_editing_keeps_the_name_and_updates_the_catalog(teacher_client, instructor):
+    from rules.cards import catalog_for
+
+    teacher_client.post(reverse("card_create"), card_form())
+    card = Card.objects.get(name="Tutor of Teachers")
+    teacher_client.post(
+        reverse("card_edit", args=[card.pk]), card_form(name="Renamed", oracle="New words.")
+    )
+    card.refresh_from_db()
+    assert card.name == "Tutor of Teachers" and card.oracle == "New words."
+    assert catalog_for(instructor.pk).get("Tutor of Teachers").oracle == "New words."
+
+
+CARD_INDEX_QUERIES = 4  # session, user, the cards (visible_to: one query with subqueries), nav
+CARD_PAGE_QUERIES = 5  # session, user, the card, its scenarios with counts, the nav's group
+
+
+@pytest.mark.parametrize("size", [2, 40])
+def test_the_card_pages_cost_the_same_however_many_cards_and_scenarios(
+    client, instructor, django_assert_num_queries, size
+):
+    island = CardFactory(name="Island")
+    for index in range(size):
+        CardFactory(name=f"Filler {index}")
+        scenario = ScenarioFactory(spec=simple_spec(f"s-{index}"), bank=BankFactory())
+        scenario.cards_named.add(island)
+    client.force_login(UserFactory())
+    with django_assert_num_queries(CARD_INDEX_QUERIES):
+        assert client.get(reverse("card_index"), {"q": "i"}).status_code == 200
+    with django_assert_num_queries(CARD_PAGE_QUERIES):
+        page = client.get(reverse("card_detail", args=[island.pk]))
+    assert page.content.decode().count("Scenario ") == size
