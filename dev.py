@@ -3,6 +3,8 @@
 
     python3 dev.py serve   set up .venv, install, migrate, load content, create demo users, serve
     python3 dev.py test    set up .venv if needed and run the whole test suite
+    python3 dev.py messages  update the de/it catalogs from the code, then compile them
+                             (needs GNU gettext; docs/i18n.md)
 
 Standard library only: it runs before anything is installed.
 """
@@ -54,6 +56,35 @@ def ensure_chromium() -> None:
         )
 
 
+def ensure_gettext() -> None:
+    """The catalog test and `messages` run GNU gettext's msgfmt and msgcmp (Debian: gettext)."""
+    if shutil.which("msgfmt") and shutil.which("msgcmp"):
+        return
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        run("apt-get", "install", "-y", "-qq", "gettext")
+    else:
+        print("The catalog test needs GNU gettext: sudo apt-get install gettext", file=sys.stderr)
+
+
+def messages() -> None:
+    """makemessages for German and Italian, then compile: docs/i18n.md says what to translate."""
+    ensure_venv()
+    ensure_gettext()
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test"}
+    run(
+        PYTHON, "manage.py", "makemessages", "--locale", "de", "--locale", "it", "--no-location",
+        "--ignore", "tests", "--ignore", "bench", "--ignore", "staticfiles", env=env,
+    )  # fmt: skip
+    for language in ("de", "it"):
+        catalog = ROOT / "locale" / language / "LC_MESSAGES" / "django.po"
+        run("msgattrib", "--untranslated", "--no-wrap", "--output-file",
+            ROOT / "locale" / language / "untranslated.po", catalog)  # fmt: skip
+    run(
+        PYTHON, "manage.py", "compilemessages", "--locale", "de", "--locale", "it",
+        "--ignore", ".venv", env=env,
+    )  # fmt: skip
+
+
 def serve() -> None:
     ensure_venv()
     env = {**os.environ, "DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1")}
@@ -67,6 +98,7 @@ def serve() -> None:
 def test(extra: list[str]) -> None:
     ensure_venv()
     ensure_chromium()
+    ensure_gettext()
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test"}
     run(PYTHON, "-m", "pytest", *extra, env=env)
 
@@ -77,6 +109,8 @@ def main() -> None:
         serve()
     elif command == "test":
         test(sys.argv[2:])
+    elif command == "messages":
+        messages()
     else:
         sys.exit(__doc__)
 

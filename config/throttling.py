@@ -17,6 +17,7 @@ import math
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
 # What each scope counts: (ratelimit key, the THROTTLE_RATES entry holding its rate).
@@ -52,9 +53,9 @@ def address_key(group: str, request: HttpRequest) -> str:
 def wait_text(seconds: float) -> str:
     minutes = max(1, math.ceil(seconds / 60))
     if minutes < 60:
-        return f"{minutes} minute{'s' if minutes != 1 else ''}"
+        return ngettext("%(n)s minute", "%(n)s minutes", minutes) % {"n": minutes}
     hours = math.ceil(minutes / 60)
-    return f"{hours} hour{'s' if hours != 1 else ''}"
+    return ngettext("%(n)s hour", "%(n)s hours", hours) % {"n": hours}
 
 
 def throttled_response(request: HttpRequest, wait_seconds: float, reason: str) -> HttpResponse:

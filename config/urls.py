@@ -8,11 +8,13 @@ from django.urls import include, path
 
 from config.health import healthz
 from config.throttling import throttled
+from quizzes.language import set_language
 from quizzes.views import signup
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("i18n/setlang/", set_language, name="set_language"),
     # throttled doors (config/throttling.py); the rest of django.contrib.auth.urls as it is
     path("accounts/signup/", throttled("signup")(signup), name="signup"),
     path("accounts/login/", throttled("login")(auth_views.LoginView.as_view()), name="login"),

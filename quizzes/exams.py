@@ -37,7 +37,9 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q, QuerySet
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from quizzes import answers, rulings, selection
 from quizzes.models import (
@@ -159,7 +161,7 @@ def draw(user, blueprint: ExamBlueprint, rng: random.Random | None = None) -> li
         for candidate in candidates:  # then others from the same scenarios, if the bank is shallow
             if len(picked) < area.count and candidate not in picked:
                 picked.append(candidate)
-        for question_id, _, version_id in picked:
+        for question_id, _scenario, version_id in picked:
             taken.add(question_id)
             drawn.append(Drawn(question_id, area.title, version_id))
     rng.shuffle(drawn)
@@ -177,12 +179,12 @@ def running_sitting(user, now=None) -> ExamSitting | None:
 
 def check_can_start(user, blueprint: ExamBlueprint) -> list[Drawn]:
     if not blueprint.is_active:
-        raise ExamError("This exam is not offered any more.")
+        raise ExamError(_("This exam is not offered any more."))
     drawn = draw(user, blueprint)
     if _drew_unservable(drawn):  # stored before the limits: now marked, so drawn no more
         drawn = draw(user, blueprint)
     if not drawn:
-        raise ExamError("There are no questions for this exam in the banks open to you yet.")
+        raise ExamError(_("There are no questions for this exam in the banks open to you yet."))
     return drawn
 
 
@@ -216,7 +218,7 @@ def start(user, blueprint: ExamBlueprint, now=None) -> ExamSitting:
             return running
         if isinstance(error, RetakeRefused):
             raise
-        message = "Another exam of yours is starting; open it from the exams page."
+        message = _("Another exam of yours is starting; open it from the exams page.")
         raise ExamError(message) from error
 
 
@@ -265,14 +267,20 @@ def _retake_wait(blueprint: ExamBlueprint) -> datetime.timedelta:
 def _retake_refusal(user, blueprint: ExamBlueprint) -> str:
     quota = SittingQuota.objects.get(user=user, blueprint=blueprint)
     if blueprint.max_sittings is not None and quota.started_count >= blueprint.max_sittings:
-        times = "once" if blueprint.max_sittings == 1 else f"{blueprint.max_sittings} times"
-        return f"This exam can be taken {times}; you have taken it {quota.started_count}."
+        return ngettext(
+            "This exam can be taken %(times)s time; you have taken it %(taken)s.",
+            "This exam can be taken %(times)s times; you have taken it %(taken)s.",
+            blueprint.max_sittings,
+        ) % {"times": blueprint.max_sittings, "taken": quota.started_count}
     again = timezone.localtime(quota.last_started_at + _retake_wait(blueprint))
     hours = blueprint.retake_wait_hours
-    return (
-        f"This exam can be started once every {hours} hour{'s' if hours != 1 else ''}: "
-        f"you can start it again from {again:%d %b %Y, %H:%M:%S %Z}."
-    )
+    return ngettext(
+        "This exam can be started once every %(hours)s hour: you can start it again from "
+        "%(again)s.",
+        "This exam can be started once every %(hours)s hours: you can start it again from "
+        "%(again)s.",
+        hours,
+    ) % {"hours": hours, "again": f"{formats.date_format(again, 'd M Y')}, {again:%H:%M:%S %Z}"}
 
 
 def _open_sitting(user, blueprint: ExamBlueprint, drawn: list[Drawn], now) -> ExamSitting:
@@ -319,11 +327,13 @@ class Clock:
     @property
     def label(self) -> str:
         if self.over:
-            return "Time is up"
+            return _("Time is up")
         if self.seconds_left < 60:
-            return "Less than a minute left"
+            return _("Less than a minute left")
         minutes = math.ceil(self.seconds_left / 60)
-        return f"{minutes} minute{'s' if minutes != 1 else ''} left"
+        return ngettext("%(minutes)s minute left", "%(minutes)s minutes left", minutes) % {
+            "minutes": minutes
+        }
 
 
 def clock(sitting: ExamSitting, now=None) -> Clock:
@@ -352,10 +362,10 @@ def record_answer(sitting: ExamSitting, item: ExamItem, answer: dict[str, Any], 
     """
     now = now or timezone.now()
     if sitting.finished:
-        raise TimeUp("This exam is finished.")
+        raise TimeUp(_("This exam is finished."))
     if now > sitting.attempt.deadline + ANSWER_GRACE:
         finish(sitting, now)
-        raise TimeUp("Time was up before this answer arrived.")
+        raise TimeUp(_("Time was up before this answer arrived."))
     with transaction.atomic():
         # The attempt's row lock orders this against `finish`: an answer is either kept before
         # the sitting closes (and graded by it) or refused after.
@@ -363,7 +373,7 @@ def record_answer(sitting: ExamSitting, item: ExamItem, answer: dict[str, Any], 
             pk=sitting.pk, finished_at__isnull=True
         )
         if not list(still_open.values_list("pk", flat=True)):
-            raise TimeUp("This exam is finished.")
+            raise TimeUp(_("This exam is finished."))
         saved = ExamItem.objects.filter(pk=item.pk, answered_at__isnull=True).update(
             answer=answer, answered_at=now
         )
@@ -485,7 +495,10 @@ class Report:
     @property
     def time_used_label(self) -> str:
         minutes, seconds = divmod(int(self.time_used.total_seconds()), 60)
-        return f"{minutes} min {seconds:02d} s"
+        return _("%(minutes)s min %(seconds)s s") % {
+            "minutes": minutes,
+            "seconds": f"{seconds:02d}",
+        }
 
 
 def report(sitting: ExamSitting) -> Report:

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.http import urlencode
+from django.utils.translation import gettext_lazy as _
 
 from quizzes.models import Bank, Question
 from quizzes.rulings import Ruling, kind_of
@@ -15,7 +16,7 @@ from rules.models import Rule
 
 
 class SignupForm(UserCreationForm):
-    email = forms.EmailField(required=False, help_text="Only used to reset your password.")
+    email = forms.EmailField(required=False, help_text=_("Only used to reset your password."))
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
@@ -34,12 +35,12 @@ class AnswerForm(forms.Form):
         cleaned = super().clean()
         low, high = cleaned.get("low"), cleaned.get("high")
         if low is not None and high is not None and low > high:
-            raise forms.ValidationError("The lower bound can't be above the upper bound.")
+            raise forms.ValidationError(_("The lower bound can't be above the upper bound."))
         places = [cleaned.get(name) for name in self.fields if name.startswith("order_")]
         if None in places:  # a place out of range: its field says so
             return cleaned
         if places and len(set(places)) != len(places):
-            raise forms.ValidationError("Give each player a different place in the order.")
+            raise forms.ValidationError(_("Give each player a different place in the order."))
         return cleaned
 
     @property

@@ -12,11 +12,12 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from quizzes import answers, cohorts, exams, reports, rulings, selection
+from quizzes import answers, cohorts, exams, language, reports, rulings, selection
 from quizzes.forms import AnswerForm, PracticeFilterForm, SignupForm
 from quizzes.models import (
     Attempt,
@@ -62,6 +63,7 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        language.remember(user)  # the language the learner signed up in
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("practice")
     return render(request, "registration/signup.html", {"form": form})
@@ -83,7 +85,7 @@ def _question_context(
     return {
         "question": question,
         "title": ruling.rename(given.title),
-        "prompt": ruling.rename(prompt),
+        "prompt": rulings.prompt(question, ruling, prompt),
         "premises": ruling.premises(),
         "history": ruling.history(),
         "stored_ruling": ruling.rename(given.stored_ruling),
@@ -178,7 +180,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
         .first()
     )
     if presentation is None:
-        return HttpResponseBadRequest("This question has expired; open the next one.")
+        return HttpResponseBadRequest(_("This question has expired; open the next one."))
     question = presentation.question
     # A form sent twice (double click, back button) gets the feedback it already got.
     response = getattr(presentation, "response", None)
@@ -440,6 +442,7 @@ def exam_review(request: HtmxHttpRequest, pk: int, position: int) -> HttpRespons
     if response is not None:
         context |= _feedback_context(response, "", ruling.shown)
     else:
-        context["deciding_rules"] = item.question.rules.order_by("number")
+        rules = item.question.rules.order_by("number").prefetch_related("editions")
+        context["deciding_rules"] = rules  # editions: the text in the reader's language
     context["next_url"] = next_url
     return render(request, "quizzes/exam_review.html", context)

@@ -155,6 +155,22 @@ class RuleQuerySet(models.QuerySet):
         section = self.current().filter(number=rule.section_number, language=rule.language)
         return section.values_list("title", flat=True).first() or ""
 
+    def section_title_in(self, rule: Rule, language: str) -> tuple[str, str]:
+        """`section_title` in `language` where an official translation gives it ("Durchsuchen"
+        for 701.23b in German), else as it is: (title, the title's language)."""
+        if language and language != rule.language:
+            number = rule.number if rule.title or not rule.section_number else rule.section_number
+            translated = (
+                self.filter(canonical__number=number, canonical__canonical__isnull=True)
+                .filter(language=language)
+                .exclude(title="")
+                .values_list("title", flat=True)
+                .first()
+            )
+            if translated:
+                return translated, language
+        return self.section_title(rule), rule.language
+
 
 def _renumbered(
     rule: Rule, text: str, by_text: Mapping[str, list[str]], rules: Mapping[str, str]

@@ -68,6 +68,7 @@ class RulePage:
 
     rule: Rule
     section_title: str
+    section_title_language: str  # the reader's, or the language it stands in untranslated
     text_html: str
 
     @property
@@ -95,7 +96,8 @@ def rule_page(number: str) -> RulePage | None:
         text_html = render_to_string(
             "rules/_rule_text.html", {"rule": rule, "former_meanings": rule.former_meanings()}
         )
-        page = RulePage(rule, Rule.objects.section_title(rule), str(text_html))
+        title, title_language = Rule.objects.section_title_in(rule, get_language() or "en")
+        page = RulePage(rule, title, title_language, str(text_html))
         cache.set(key, page, TIMEOUT)
     return page
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from django.db.models import Count, Exists, OuterRef, Q, Value
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Value
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from quizzes import adaptive
@@ -29,6 +30,10 @@ def rule_index(request: HttpRequest) -> HttpResponse:
         .annotate(question_count=Count("questions", filter=Q(questions__is_active=True)))
         .order_by("number")
     )
+    language = translation.get_language() or "en"
+    if not language.startswith("en"):  # the official translations, for the reader (one query)
+        in_language = Rule.objects.filter(language=language)
+        rules = rules.prefetch_related(Prefetch("editions", queryset=in_language))
     return render(request, "rules/rule_index.html", {"rules": rules})
 
 
@@ -76,6 +81,7 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
     context = {
         "rule": rule,
         "section_title": page.section_title,
+        "section_title_language": page.section_title_language,
         "rule_text": page.text,
         "scenarios": scenarios_for(rule, request.user),
         "followed": page.alias_named(request.GET.get("from", "")[:20]),

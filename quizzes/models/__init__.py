@@ -30,3 +30,7 @@ __all__ += ["BlueprintArea", "ExamBlueprint", "ExamItem", "ExamSitting", "Sittin
 from quizzes.models.cohorts import Assignment, Cohort, CohortMembership  # noqa: E402
 
 __all__ += ["Assignment", "Cohort", "CohortMembership"]
+
+from quizzes.models.preferences import LanguagePreference  # noqa: E402
+
+__all__ += ["LanguagePreference"]

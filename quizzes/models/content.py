@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.forms.fields import InvalidJSONInput
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from config.inputs import StorableJSONField
 from quizzes import limits
@@ -107,9 +108,9 @@ class Bank(models.Model):
     """A set of questions an instructor owns; public banks are open to every learner."""
 
     class Visibility(models.TextChoices):
-        PRIVATE = "private", "Private (owner only)"
-        SHARED = "shared", "Shared (owner's cohorts)"
-        PUBLIC = "public", "Public"
+        PRIVATE = "private", _("Private (owner only)")
+        SHARED = "shared", _("Shared (owner's cohorts)")
+        PUBLIC = "public", _("Public")
 
     slug = models.SlugField(max_length=100, unique=True)
     title = models.CharField(max_length=200)
@@ -539,12 +540,12 @@ class Question(models.Model):
     """
 
     class Kind(models.TextChoices):
-        CARDS = "cards", "Mark each card: must, may or can't be found"
-        COUNT_RANGE = "count_range", "How many cards can be found"
-        YES_NO = "yes_no", "True or false, for each statement"
-        MULTIPLE_CHOICE = "multiple_choice", "Which statements are true (several may be)"
-        LEGAL_SET = "legal_set", "Pick a legal set of cards to find"
-        VALUE = "value", "One answer"
+        CARDS = "cards", _("Mark each card: must, may or can't be found")
+        COUNT_RANGE = "count_range", _("How many cards can be found")
+        YES_NO = "yes_no", _("True or false, for each statement")
+        MULTIPLE_CHOICE = "multiple_choice", _("Which statements are true (several may be)")
+        LEGAL_SET = "legal_set", _("Pick a legal set of cards to find")
+        VALUE = "value", _("One answer")
 
     class Level(models.TextChoices):
         L1 = "L1", "L1: search and shuffle"

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.translation import ngettext
 
 # "701.23" (a rule and all its subrules), "701" (a whole section) or "701.23b" (one subrule).
 RULE_PREFIX = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
@@ -98,11 +99,18 @@ class ExamBlueprint(models.Model):
     def retake_policy(self) -> str:
         """The retake policy in words: "one start every 24 hours, at most 3 sittings"."""
         hours = self.retake_wait_hours
-        parts = [f"one start every {hours} hour{'s' if hours != 1 else ''}"] if hours else []
+        parts = (
+            [
+                ngettext("one start every %(n)s hour", "one start every %(n)s hours", hours)
+                % {"n": hours}
+            ]
+            if hours
+            else []
+        )
         if self.max_sittings is not None:
-            parts.append(
-                f"at most {self.max_sittings} sitting{'s' if self.max_sittings != 1 else ''}"
-            )
+            count = self.max_sittings
+            sittings = ngettext("at most %(n)s sitting", "at most %(n)s sittings", count)
+            parts.append(sittings % {"n": count})
         return ", ".join(parts)
 
 

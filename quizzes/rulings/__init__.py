@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import translation
+
 from quizzes.rulings.effects import static_effects
+from quizzes.rulings.generate import generated_prompt
 from quizzes.rulings.kinds import KINDS, AnswerError, QuestionKind, kind_of
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.values import same
@@ -60,6 +63,24 @@ def ruling_of_spec(spec: dict[str, Any], catalog=None, kind: str = "value") -> R
     return Ruling.from_shown(kind, Shown(spec, [], {}, {}, 0), catalog)
 
 
+def prompt(question, ruling: Ruling, written: str | None = None) -> str:
+    """The question's prompt as shown, in the reader's language.
+
+    Prompts are stored in English, in the original names. A generated prompt (the one
+    `generate.build_questions` words for this scenario) is worded again in the reader's language
+    from the question as shown; an authored prompt stays as its author wrote it. `written`: the
+    prompt as the version it was given on stored it (default: the question's own).
+    """
+    stored = ruling.rename(question.prompt if written is None else written)
+    if (translation.get_language() or "en").startswith("en"):
+        return stored
+    with translation.override("en"):
+        generated = generated_prompt(question.kind, ruling, ruling.claims)
+    if generated != stored:
+        return stored
+    return generated_prompt(question.kind, ruling, ruling.claims)
+
+
 def grade(ruling: Ruling, answer: dict[str, Any]) -> Verdict:
     """The verdict on an answer, computed by the engine on what the learner saw."""
     if not isinstance(answer, dict):
@@ -83,6 +104,7 @@ __all__ = [
     "grade",
     "kind_of",
     "new_seed",
+    "prompt",
     "ruling_for",
     "ruling_of_spec",
     "ruling_shown",

@@ -12,27 +12,42 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import translation
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+from quizzes.rulings.names import localized
 
 ZONE_ORDER = ("battlefield", "hand", "library", "graveyard", "exile", "outside")
 ZONE_TITLES = {
-    "battlefield": "Battlefield",
-    "hand": "Hand",
-    "library": "Library (top first)",
-    "graveyard": "Graveyard",
-    "exile": "Exile",
-    "outside": "Outside the game",
+    "battlefield": gettext_lazy("Battlefield"),
+    "hand": gettext_lazy("Hand"),
+    "library": gettext_lazy("Library (top first)"),
+    "graveyard": gettext_lazy("Graveyard"),
+    "exile": gettext_lazy("Exile"),
+    "outside": gettext_lazy("Outside the game"),
 }
 HIDDEN_ZONES = frozenset({"library", "hand", "outside"})
+# Ordinals of a card (German and Italian: the feminine of Karte, carta).
 ORDINALS = (
-    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    pgettext_lazy("card", "first"), pgettext_lazy("card", "second"),
+    pgettext_lazy("card", "third"), pgettext_lazy("card", "fourth"),
+    pgettext_lazy("card", "fifth"), pgettext_lazy("card", "sixth"),
+    pgettext_lazy("card", "seventh"), pgettext_lazy("card", "eighth"),
+    pgettext_lazy("card", "ninth"), pgettext_lazy("card", "tenth"),
 )  # fmt: skip
+# Past the tenth, a number: "11th" in English, "11." in German, "11ª" in Italian.
+NUMBERED_ORDINALS = {"de": "{}.", "it": "{}ª"}
 GROUP_FROM = 3  # a run of this many identical cards nobody is asked about is drawn as one group
 
 
 def ordinal(number: int) -> str:
     if 1 <= number <= len(ORDINALS):
-        return ORDINALS[number - 1]
+        return str(ORDINALS[number - 1])
+    numbered = NUMBERED_ORDINALS.get((translation.get_language() or "en").split("-")[0])
+    if numbered:
+        return numbered.format(number)
     suffix = (
         "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
     )
@@ -54,11 +69,14 @@ class CardView:
     position: int
     tapped: bool = False
     alt_cost: str = ""
+    oracle_language: str = ""  # set when the text is not in the reader's language (English)
 
     @property
     def place(self) -> str:
         """Where a library card lies: "top card", "second from the top"."""
-        return "top card" if self.position == 1 else f"{ordinal(self.position)} from the top"
+        if self.position == 1:
+            return _("top card")
+        return _("%(ordinal)s from the top") % {"ordinal": ordinal(self.position)}
 
     @property
     def controlled_by_other(self) -> bool:
@@ -97,7 +115,7 @@ class ZoneView:
 
     @property
     def title(self) -> str:
-        return ZONE_TITLES.get(self.name, self.name.title())
+        return str(ZONE_TITLES.get(self.name, self.name.title()))
 
     @property
     def hidden(self) -> bool:
@@ -156,35 +174,65 @@ class Board:
         }
 
 
+# A card by name and place, one sentence per zone, with and without an ordinal among cards of
+# one name (German and Italian say "die Karte „…“", "la carta «…»": a card name has no gender).
+PHRASES = {
+    "battlefield": (
+        gettext_lazy("the %(name)s %(controller)s controls"),
+        gettext_lazy("the %(ordinal)s %(name)s %(controller)s controls"),
+    ),
+    "exile": (
+        gettext_lazy("the %(name)s %(owner)s owns in exile"),
+        gettext_lazy("the %(ordinal)s %(name)s %(owner)s owns in exile"),
+    ),
+    "outside": (
+        gettext_lazy("the %(name)s %(owner)s has outside the game"),
+        gettext_lazy("the %(ordinal)s %(name)s %(owner)s has outside the game"),
+    ),
+    "hand": (
+        gettext_lazy("the %(name)s in %(owner)s's hand"),
+        gettext_lazy("the %(ordinal)s %(name)s in %(owner)s's hand"),
+    ),
+    "graveyard": (
+        gettext_lazy("the %(name)s in %(owner)s's graveyard"),
+        gettext_lazy("the %(ordinal)s %(name)s in %(owner)s's graveyard"),
+    ),
+}
+
+
 def _phrase(instance: Any, same_named: list[Any]) -> str:
     """Name and place: the board names each card so that only one card fits."""
-    name, holder, zone = instance.name, instance.owner, instance.zone
+    name, holder, zone = localized(instance.name), instance.owner, instance.zone
     if zone == "library":
         if instance.position == 1:
-            return f"the {name} on top of {holder}'s library"
-        return f"the {name} {ordinal(instance.position)} from the top of {holder}'s library"
-    nth = ""
-    if len(same_named) > 1:
-        nth = ordinal(same_named.index(instance) + 1) + " "
-    if zone == "battlefield":
-        owned = f" (owned by {holder})" if instance.controller != holder else ""
-        return f"the {nth}{name} {instance.controller} controls{owned}"
-    if zone == "exile":
-        return f"the {nth}{name} {holder} owns in exile"
-    if zone == "outside":
-        return f"the {nth}{name} {holder} has outside the game"
+            return _("the %(name)s on top of %(owner)s's library") % {"name": name, "owner": holder}
+        return _("the %(name)s %(ordinal)s from the top of %(owner)s's library") % {
+            "name": name,
+            "ordinal": ordinal(instance.position),
+            "owner": holder,
+        }
     if zone == "stack":
         return name
-    return f"the {nth}{name} in {holder}'s {zone}"
+    values = {"name": name, "owner": holder, "controller": instance.controller}
+    plain, numbered = PHRASES.get(zone, (None, None))
+    nth = ordinal(same_named.index(instance) + 1) if len(same_named) > 1 else ""
+    if plain is None:  # a zone the board has no sentence for
+        return f"the {nth + ' ' if nth else ''}{name} in {holder}'s {zone}"
+    text = numbered % {**values, "ordinal": nth} if nth else plain % values
+    if zone == "battlefield" and instance.controller != holder:
+        text += _(" (owned by %(owner)s)") % values
+    return text
 
 
 def _definition_view(definition: Any, **place: Any) -> CardView:
     """A card's face (name, cost, type, text) where `place` puts it."""
     return CardView(
-        name=definition.name,
+        name=localized(definition.name),
         type_line=definition.type_line,
         mana_cost=definition.mana_cost,
         oracle=definition.oracle,
+        # The catalog holds English oracle text only: marked as such on another language's page.
+        oracle_language="" if translation.get_language() in (None, "en") else "en",
         alt_cost=(definition.alt_cost or {}).get("cost", ""),
         **place,
     )
@@ -236,13 +284,15 @@ def _step_text(step: Any, board_cards: Mapping[str, CardView], catalog: Any) -> 
 
     if not hasattr(step, "by"):  # a Fact
         facts = {
-            "searched_library": "{player} searched their library",
-            "ignored_search_prohibition": "{player} paid to ignore {paid_for}'s search prohibition",
-            "left_the_game": "{player} left the game",
+            "searched_library": _("%(player)s searched their library"),
+            "ignored_search_prohibition": _(
+                "%(player)s paid to ignore %(paid_for)s's search prohibition"
+            ),
+            "left_the_game": _("%(player)s left the game"),
         }
-        paid_for = named(step.paid_for) if getattr(step, "paid_for", None) else "a permanent"
-        text = facts.get(step.kind, "{player}: " + step.kind.replace("_", " "))
-        return StackItem(text.format(player=step.player, paid_for=paid_for), None)
+        paid_for = named(step.paid_for) if getattr(step, "paid_for", None) else _("a permanent")
+        text = facts.get(step.kind, "%(player)s: " + step.kind.replace("_", " "))
+        return StackItem(text % {"player": step.player, "paid_for": paid_for}, None)
     card = board_cards.get(step.source)
     if card is None and step.kind == "cast":
         definition = catalog.get(step.source)
@@ -257,12 +307,18 @@ def _step_text(step: Any, board_cards: Mapping[str, CardView], catalog: Any) -> 
                 zone="stack",
                 position=1,
             )
-    source = card.name if card else step.source
+    source = card.name if card else localized(step.source)
+    values = {"player": step.by, "source": source, "event": step.event}
     verbs = {
-        "cast": f"{step.by} casts {source}",
-        "activate": f"{step.by} activates an ability of {source}",
-        "trigger": f"{source}'s ability triggers" + (f" ({step.event})" if step.event else ""),
-        "draw": f"{step.source} would draw a card",
+        "cast": _("%(player)s casts %(source)s") % values,
+        "activate": _("%(player)s activates an ability of %(source)s") % values,
+        "trigger": (
+            _("%(source)s's ability triggers (%(event)s)")
+            if step.event
+            else _("%(source)s's ability triggers")
+        )
+        % values,
+        "draw": _("%(player)s would draw a card") % {"player": step.source},
     }
     targets = tuple(named(target) for target in step.targets)
     return StackItem(verbs.get(step.kind, f"{step.kind} {source}"), card, targets)

@@ -15,17 +15,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext_lazy
+
 from quizzes.rulings.values import plain, same
 
 CHOICE, NUMBER, RANGE, ORDER, PLAYERS = "choice", "number", "range", "order", "players"
 ZONE_WORDS = {
-    "library": "in its owner's library",
-    "hand": "in its owner's hand",
-    "graveyard": "in its owner's graveyard",
-    "battlefield": "on the battlefield",
-    "exile": "in exile",
-    "outside": "outside the game",
-    "stack": "on the stack",
+    "library": gettext_lazy("in its owner's library"),
+    "hand": gettext_lazy("in its owner's hand"),
+    "graveyard": gettext_lazy("in its owner's graveyard"),
+    "battlefield": gettext_lazy("on the battlefield"),
+    "exile": gettext_lazy("in exile"),
+    "outside": gettext_lazy("outside the game"),
+    "stack": gettext_lazy("on the stack"),
 }
 MANA = ("{W}", "{U}", "{B}", "{R}", "{G}", "{C}")
 MAX_NUMBER = 60
@@ -44,11 +47,11 @@ class Subject:
 
     @property
     def in_whose(self) -> str:
-        return f" in {self.whose}'s zones" if self.whose else ""
+        return _(" in %(player)s's zones") % {"player": self.whose} if self.whose else ""
 
     @property
     def player_or_caster(self) -> str:
-        return self.player or "its caster"
+        return self.player or _("its caster")
 
 
 @dataclass(frozen=True)
@@ -63,46 +66,74 @@ class Context:
         return (self.library_sizes or {}).get(player, 7)
 
 
-def _number(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
+def _cards(count: int) -> str:
+    return ngettext("%(count)s card", "%(count)s cards", count) % {"count": count}
 
 
 def _times(count: Any) -> str:
-    return {0: "no times", 1: "once", 2: "twice"}.get(count, f"{count} times")
+    if count in (0, 1, 2):
+        return {0: _("no times"), 1: _("once"), 2: _("twice")}[count]
+    return ngettext("%(count)s time", "%(count)s times", count) % {"count": count}
 
 
 def _portion(value: Any) -> str:
     if value == "library":
-        return "the whole library"
+        return _("the whole library")
     if value == "none":
-        return "no library"
+        return _("no library")
     match = re.fullmatch(r"top (\d+)", str(value))
     if match:
-        return "only the top " + _number(int(match.group(1)), "card", "cards")
+        count = int(match.group(1))
+        return ngettext("only the top %(count)s card", "only the top %(count)s cards", count) % {
+            "count": count
+        }
     return str(value)
 
 
 def _mana(value: Any) -> str:
     if value in ("", None):
-        return "no mana"
+        return _("no mana")
     return str(value)
 
 
-def _can(value: Any) -> str:
-    return "can" if value else "can't"
+def _yes_no(value: Any) -> str:
+    return _("yes") if value else _("no")
 
 
 def _counters(count: Any, kind: str) -> str:
-    kind = kind or "+1/+1"
-    return _number(count, f"{kind} counter", f"{kind} counters")
+    return ngettext("%(count)s %(kind)s counter", "%(count)s %(kind)s counters", count) % {
+        "count": count,
+        "kind": kind or "+1/+1",
+    }
 
 
-def _players(value: Any, verb: bool = True) -> str:
-    names = [str(name) for name in plain(value) or []]
+def _names(value: Any) -> list[str]:
+    return [str(name) for name in plain(value) or []]
+
+
+def _and(names: list[str]) -> str:
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def _players(value: Any) -> str:
+    return _and(_names(value)) or _("no player")
+
+
+def _within(value: Any, s: Subject) -> str:
+    names = _names(value)
+    values = {"players": _and(names), "player": s.player}
     if not names:
-        return "no player is" if verb else "no player"
-    text = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"{text} {'is' if len(names) == 1 else 'are'}" if verb else text
+        return _("no player is within %(player)s's range of influence.") % values
+    return (
+        ngettext(
+            "%(players)s is within %(player)s's range of influence.",
+            "%(players)s are within %(player)s's range of influence.",
+            len(names),
+        )
+        % values
+    )
 
 
 def _yes(value: Any) -> bool:
@@ -116,8 +147,13 @@ def _three_way(value: Any, yes: str, no: str, if_searched: str) -> str:
 
 
 def _order_words(value: Any) -> str:
-    names = [str(name) for name in plain(value) or []]
-    return ", then ".join(names) if names else "nobody"
+    names = _names(value)
+    return _(", then ").join(names) if names else _("nobody")
+
+
+def _say(text: str, **values: Any) -> str:
+    """A sentence (marked with gettext_noop where it is written) translated, then filled in."""
+    return _(text) % values
 
 
 @dataclass(frozen=True)
@@ -133,7 +169,7 @@ class ClaimText:
     high: int = MAX_NUMBER
 
     def ask(self, subject: Subject) -> str:
-        text = self.question.format(
+        text = str(self.question).format(
             card=subject.card,
             player=subject.player,
             player_or_caster=subject.player_or_caster,
@@ -180,8 +216,25 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
 
 
-FIND_WORDS = {"must": "must be found", "may": "may be found", "cannot": "can't be found"}
-SEARCH_WORDS = {"must": "must search", "may": "may search", "cannot": "can't search"}
+FIND_WORDS = {
+    "must": pgettext_lazy("card", "must be found"),
+    "may": pgettext_lazy("card", "may be found"),
+    "cannot": pgettext_lazy("card", "can't be found"),
+}
+SEARCH_WORDS = {
+    "must": gettext_lazy("must search"),
+    "may": gettext_lazy("may search"),
+    "cannot": gettext_lazy("can't search"),
+}
+TAPPED_WORDS = {
+    "tapped": gettext_lazy("tapped"),
+    "untapped": gettext_lazy("untapped"),
+    "tapped or untapped": gettext_lazy("tapped or untapped"),
+}
+
+
+def _word(words: Mapping[str, Any], value: Any) -> str:
+    return str(words.get(value, value)) if isinstance(value, str) else str(value)
 
 
 def _library_portions(subject: Subject, context: Context) -> list[Any]:
@@ -209,210 +262,343 @@ def _fixed(*values: Any) -> Callable[[Subject, Context], list[Any]]:
 
 CLAIMS: dict[str, ClaimText] = {
     "finds": ClaimText(
-        "must, may or can't {card} be found?",
-        lambda value, s: f"{s.card} {FIND_WORDS.get(value, value)}.",
-        lambda value: FIND_WORDS.get(value, str(value)),
+        gettext_lazy("must, may or can't {card} be found?"),
+        lambda value, s: f"{s.card} {_word(FIND_WORDS, value)}.",
+        lambda value: _word(FIND_WORDS, value),
         domain=_fixed("must", "may", "cannot"),
     ),
     "found_count": ClaimText(
-        "how many cards can {searcher} find{in_whose}? Give the fewest and the most.",
+        gettext_lazy("how many cards can {searcher} find{in_whose}? Give the fewest and the most."),
         lambda value, s: (
-            f"{s.searcher} can find "
-            + (
-                f"exactly {_number(value[0], 'card', 'cards')}"
-                if value[0] == value[1]
-                else f"at least {value[0]} and at most {_number(value[1], 'card', 'cards')}"
+            ngettext(
+                "%(searcher)s can find exactly %(count)s card%(in_whose)s.",
+                "%(searcher)s can find exactly %(count)s cards%(in_whose)s.",
+                value[0],
             )
-            + f"{s.in_whose}."
+            % {"searcher": s.searcher, "count": value[0], "in_whose": s.in_whose}
+            if value[0] == value[1]
+            else ngettext(
+                "%(searcher)s can find at least %(low)s and at most %(high)s card%(in_whose)s.",
+                "%(searcher)s can find at least %(low)s and at most %(high)s cards%(in_whose)s.",
+                value[1],
+            )
+            % {"searcher": s.searcher, "low": value[0], "high": value[1], "in_whose": s.in_whose}
         ),
-        lambda value: f"{value[0]} to {value[1]}" if value[0] != value[1] else str(value[0]),
+        lambda value: (
+            _("%(low)s to %(high)s") % {"low": value[0], "high": value[1]}
+            if value[0] != value[1]
+            else str(value[0])
+        ),
         answer=RANGE,
     ),
     "searches": ClaimText(
-        "must, may or can't {player} search?",
-        lambda value, s: f"{s.player} {SEARCH_WORDS.get(value, value)}.",
-        lambda value: SEARCH_WORDS.get(value, str(value)),
+        gettext_lazy("must, may or can't {player} search?"),
+        lambda value, s: f"{s.player} {_word(SEARCH_WORDS, value)}.",
+        lambda value: _word(SEARCH_WORDS, value),
         domain=_fixed("must", "may", "cannot"),
     ),
     "searched_portion": ClaimText(
-        "how much of the library does {player} search?",
-        lambda value, s: f"{s.player} searches {_portion(value)}.",
+        gettext_lazy("how much of the library does {player} search?"),
+        lambda value, s: _say(
+            gettext_noop("%(player)s searches %(portion)s."),
+            player=s.player,
+            portion=_portion(value),
+        ),
         _portion,
         domain=_library_portions,
     ),
     "shuffles": ClaimText(
-        "does {player} shuffle?",
+        gettext_lazy("does {player} shuffle?"),
         lambda value, s: _three_way(
             value,
-            f"{s.player} shuffles.",
-            f"{s.player} doesn't shuffle.",
-            f"{s.player} shuffles only if they actually searched.",
+            _say(gettext_noop("%(player)s shuffles."), player=s.player),
+            _say(gettext_noop("%(player)s doesn't shuffle."), player=s.player),
+            _say(
+                gettext_noop("%(player)s shuffles only if they actually searched."), player=s.player
+            ),
         ),
-        lambda value: _three_way(value, "yes", "no", "only if they actually searched"),
+        lambda value: _three_way(value, _("yes"), _("no"), _("only if they actually searched")),
         domain=_fixed("yes", "no", "if_searched"),
     ),
     "shuffled_portion": ClaimText(
-        "what does {player} shuffle?",
-        lambda value, s: f"{s.player} shuffles {_portion(value)}.",
+        gettext_lazy("what does {player} shuffle?"),
+        lambda value, s: _say(
+            gettext_noop("%(player)s shuffles %(portion)s."),
+            player=s.player,
+            portion=_portion(value),
+        ),
         _portion,
         domain=_library_portions,
     ),
     "revealed": ClaimText(
-        "are the cards {searcher} finds revealed?",
-        lambda value, s: f"The cards {s.searcher} finds are {'' if value else 'not '}revealed.",
-        lambda value: "yes" if value else "no",
+        gettext_lazy("are the cards {searcher} finds revealed?"),
+        lambda value, s: (
+            _say(gettext_noop("The cards %(searcher)s finds are revealed."), searcher=s.searcher)
+            if value
+            else _say(
+                gettext_noop("The cards %(searcher)s finds are not revealed."), searcher=s.searcher
+            )
+        ),
+        _yes_no,
         domain=_fixed(True, False),
     ),
     "decision_order": ClaimText(
-        "in which order do the players decide what to find?",
-        lambda value, s: f"The players decide what to find in this order: {_order_words(value)}.",
+        gettext_lazy("in which order do the players decide what to find?"),
+        lambda value, s: _say(
+            gettext_noop("The players decide what to find in this order: %(order)s."),
+            order=_order_words(value),
+        ),
         _order_words,
         answer=ORDER,
     ),
     "searched_library_this_turn": ClaimText(
-        "after this, has {player} searched their library this turn?",
+        gettext_lazy("after this, has {player} searched their library this turn?"),
         lambda value, s: _three_way(
             value,
-            f"afterwards, {s.player} has searched their library this turn.",
-            f"afterwards, {s.player} hasn't searched their library this turn.",
-            f"afterwards, {s.player} has searched their library this turn only if they "
-            "actually searched.",
+            _say(
+                gettext_noop("afterwards, %(player)s has searched their library this turn."),
+                player=s.player,
+            ),
+            _say(
+                gettext_noop("afterwards, %(player)s hasn't searched their library this turn."),
+                player=s.player,
+            ),
+            _say(
+                gettext_noop(
+                    "afterwards, %(player)s has searched their library this turn only if they "
+                    "actually searched."
+                ),
+                player=s.player,
+            ),
         ),
-        lambda value: _three_way(value, "yes", "no", "only if they actually searched"),
+        lambda value: _three_way(value, _("yes"), _("no"), _("only if they actually searched")),
         domain=_fixed("yes", "no", "if_searched"),
     ),
     "alt_cost_available": ClaimText(
-        "can {player} cast {card} for its alternative cost now?",
-        lambda value, s: f"{s.player} {_can(value)} cast {s.card} for its alternative cost now.",
-        lambda value: "yes" if value else "no",
+        gettext_lazy("can {player} cast {card} for its alternative cost now?"),
+        lambda value, s: (
+            (
+                _("%(player)s can cast %(card)s for its alternative cost now.")
+                if value
+                else _("%(player)s can't cast %(card)s for its alternative cost now.")
+            )
+            % {"player": s.player, "card": s.card}
+        ),
+        _yes_no,
         domain=_fixed(True, False),
     ),
     "mills": ClaimText(
-        "how many cards does {player} mill?",
-        lambda value, s: f"{s.player} mills {_number(value, 'card', 'cards')}.",
-        lambda value: _number(value, "card", "cards"),
+        gettext_lazy("how many cards does {player} mill?"),
+        lambda value, s: (
+            ngettext("%(player)s mills %(count)s card.", "%(player)s mills %(count)s cards.", value)
+            % {"player": s.player, "count": value}
+        ),
+        _cards,
         answer=NUMBER,
     ),
     "can_dredge": ClaimText(
-        "can {card}'s dredge replace this draw?",
-        lambda value, s: f"{s.card}'s dredge {_can(value)} replace this draw.",
-        lambda value: "yes" if value else "no",
+        gettext_lazy("can {card}'s dredge replace this draw?"),
+        lambda value, s: (
+            (
+                _("%(card)s's dredge can replace this draw.")
+                if value
+                else _("%(card)s's dredge can't replace this draw.")
+            )
+            % {"card": s.card}
+        ),
+        _yes_no,
         domain=_fixed(True, False),
     ),
     "zone_after": ClaimText(
-        "where does {card} end up?",
-        lambda value, s: f"{s.card} ends up {ZONE_WORDS.get(value, value)}.",
-        lambda value: ZONE_WORDS.get(value, str(value)),
+        gettext_lazy("where does {card} end up?"),
+        lambda value, s: _say(
+            gettext_noop("%(card)s ends up %(zone)s."), card=s.card, zone=_word(ZONE_WORDS, value)
+        ),
+        lambda value: _word(ZONE_WORDS, value),
         domain=_fixed(*ZONE_WORDS),
     ),
     "triggers": ClaimText(
-        "how many times does {card}'s ability trigger?",
+        gettext_lazy("how many times does {card}'s ability trigger?"),
         lambda value, s: (
-            f"{s.card}'s ability doesn't trigger."
+            _say(gettext_noop("%(card)s's ability doesn't trigger."), card=s.card)
             if value == 0
-            else f"{s.card}'s ability triggers {_times(value)}."
+            else _say(
+                gettext_noop("%(card)s's ability triggers %(times)s."),
+                card=s.card,
+                times=_times(value),
+            )
         ),
         _times,
         answer=NUMBER,
     ),
     "mana_produced": ClaimText(
-        "what mana does {card} produce?",
-        lambda value, s: f"{s.card} produces {_mana(value)}.",
+        gettext_lazy("what mana does {card} produce?"),
+        lambda value, s: _say(
+            gettext_noop("%(card)s produces %(mana)s."), card=s.card, mana=_mana(value)
+        ),
         _mana,
         domain=_fixed("", *MANA, *(symbol * 2 for symbol in MANA)),
     ),
     "can_activate": ClaimText(
-        "can {card}'s ability be activated now?",
-        lambda value, s: f"{s.card}'s ability {_can(value)} be activated now.",
-        lambda value: "yes" if value else "no",
+        gettext_lazy("can {card}'s ability be activated now?"),
+        lambda value, s: (
+            (
+                _("%(card)s's ability can be activated now.")
+                if value
+                else _("%(card)s's ability can't be activated now.")
+            )
+            % {"card": s.card}
+        ),
+        _yes_no,
         domain=_fixed(True, False),
     ),
     "mana_value": ClaimText(
-        "what is {card}'s mana value?",
-        lambda value, s: f"{s.card}'s mana value is {value}.",
+        gettext_lazy("what is {card}'s mana value?"),
+        lambda value, s: _say(
+            gettext_noop("%(card)s's mana value is %(value)s."), card=s.card, value=value
+        ),
         str,
         answer=NUMBER,
     ),
     "may_pay_mana_cost": ClaimText(
-        "can {player_or_caster} cast {card} by paying its mana cost?",
+        gettext_lazy("can {player_or_caster} cast {card} by paying its mana cost?"),
         lambda value, s: (
-            f"{s.player_or_caster} {_can(value)} cast {s.card} by paying its mana cost."
+            (
+                _("%(player)s can cast %(card)s by paying its mana cost.")
+                if value
+                else _("%(player)s can't cast %(card)s by paying its mana cost.")
+            )
+            % {"player": s.player_or_caster, "card": s.card}
         ),
-        lambda value: "yes" if value else "no",
+        _yes_no,
         domain=_fixed(True, False),
     ),
     "cost_paid": ClaimText(
-        "what does {player_or_caster} pay to cast {card}?",
-        lambda value, s: f"{s.player_or_caster} pays {value} to cast {s.card}.",
+        gettext_lazy("what does {player_or_caster} pay to cast {card}?"),
+        lambda value, s: _say(
+            gettext_noop("%(player)s pays %(cost)s to cast %(card)s."),
+            player=s.player_or_caster,
+            cost=value,
+            card=s.card,
+        ),
         str,
         domain=_costs_near,
     ),
     "tapped_after": ClaimText(
-        "is {card} tapped or untapped afterwards?",
-        lambda value, s: f"afterwards, {s.card} is {value}.",
-        str,
+        gettext_lazy("is {card} tapped or untapped afterwards?"),
+        lambda value, s: _say(
+            gettext_noop("afterwards, %(card)s is %(state)s."),
+            card=s.card,
+            state=_word(TAPPED_WORDS, value),
+        ),
+        lambda value: _word(TAPPED_WORDS, value),
         domain=_fixed("tapped", "untapped", "tapped or untapped"),
     ),
     "counters": ClaimText(
-        "how many {counter} counters are on {card} afterwards?",
-        lambda value, s: f"afterwards, {s.card} has {_counters(value, s.kind)}.",
-        lambda value: _number(value, "counter", "counters"),
+        gettext_lazy("how many {counter} counters are on {card} afterwards?"),
+        lambda value, s: _say(
+            gettext_noop("afterwards, %(card)s has %(counters)s."),
+            card=s.card,
+            counters=_counters(value, s.kind),
+        ),
+        lambda value: ngettext("%(count)s counter", "%(count)s counters", value) % {"count": value},
         answer=NUMBER,
     ),
     "life_total": ClaimText(
-        "what is {player}'s life total afterwards?",
-        lambda value, s: f"afterwards, {s.player}'s life total is {value}.",
+        gettext_lazy("what is {player}'s life total afterwards?"),
+        lambda value, s: _say(
+            gettext_noop("afterwards, %(player)s's life total is %(value)s."),
+            player=s.player,
+            value=value,
+        ),
         str,
         answer=NUMBER,
         low=-99,
         high=999,
     ),
     "exiled_face_down": ClaimText(
-        "is {card} exiled face down?",
-        lambda value, s: f"{s.card} is {'' if value else 'not '}exiled face down.",
-        lambda value: "yes" if value else "no",
+        gettext_lazy("is {card} exiled face down?"),
+        lambda value, s: (
+            (
+                _("%(card)s is exiled face down.")
+                if value
+                else _("%(card)s is not exiled face down.")
+            )
+            % {"card": s.card}
+        ),
+        _yes_no,
         domain=_fixed(True, False),
     ),
     "may_look_at": ClaimText(
-        "may {player} look at {card}?",
-        lambda value, s: f"{s.player} {'may' if value else 'may not'} look at {s.card}.",
-        lambda value: "yes" if value else "no",
+        gettext_lazy("may {player} look at {card}?"),
+        lambda value, s: (
+            (
+                _("%(player)s may look at %(card)s.")
+                if value
+                else _("%(player)s may not look at %(card)s.")
+            )
+            % {"player": s.player, "card": s.card}
+        ),
+        _yes_no,
         domain=_fixed(True, False),
     ),
     "enters_x": ClaimText(
-        "what is X for {card}'s ability as it enters the battlefield?",
-        lambda value, s: f"X is {value} for {s.card}'s ability as it enters the battlefield.",
+        gettext_lazy("what is X for {card}'s ability as it enters the battlefield?"),
+        lambda value, s: _say(
+            gettext_noop("X is %(value)s for %(card)s's ability as it enters the battlefield."),
+            value=value,
+            card=s.card,
+        ),
         str,
         answer=NUMBER,
     ),
     "range_of_influence": ClaimText(
-        "which players are within {player}'s range of influence?",
-        lambda value, s: f"{_players(value)} within {s.player}'s range of influence.",
-        lambda value: _players(value, verb=False),
+        gettext_lazy("which players are within {player}'s range of influence?"),
+        _within,
+        _players,
         answer=PLAYERS,
     ),
     "seats_between": ClaimText(
-        "how many seats apart do {player} and {other} sit?",
-        lambda value, s: f"{s.player} and {s.other} sit {_number(value, 'seat', 'seats')} apart.",
-        lambda value: _number(value, "seat", "seats"),
+        gettext_lazy("how many seats apart do {player} and {other} sit?"),
+        lambda value, s: (
+            ngettext(
+                "%(player)s and %(other)s sit %(count)s seat apart.",
+                "%(player)s and %(other)s sit %(count)s seats apart.",
+                value,
+            )
+            % {"player": s.player, "other": s.other, "count": value}
+        ),
+        lambda value: ngettext("%(count)s seat", "%(count)s seats", value) % {"count": value},
         answer=NUMBER,
     ),
     "trigger_game_state": ClaimText(
-        "does the game as it was before the event, or as it is after, decide whether {card}'s "
-        "ability triggers?",
-        lambda value, s: (
-            f"the game as it was before the event decides whether {s.card}'s ability triggers."
-            if value == "before"
-            else f"the game as it is after the event decides whether {s.card}'s ability triggers."
+        gettext_lazy(
+            "does the game as it was before the event, or as it is after, decide whether "
+            "{card}'s ability triggers?"
         ),
-        lambda value: "the game before the event" if value == "before" else "the game after it",
+        lambda value, s: (
+            (
+                _(
+                    "the game as it was before the event decides whether %(card)s's ability "
+                    "triggers."
+                )
+                if value == "before"
+                else _(
+                    "the game as it is after the event decides whether %(card)s's ability triggers."
+                )
+            )
+            % {"card": s.card}
+        ),
+        lambda value: (
+            _("the game before the event") if value == "before" else _("the game after it")
+        ),
         domain=_fixed("before", "after"),
     ),
 }
 
 # Asked by the legal-set kind: the learner picks cards, the engine judges the pick.
 LEGAL_FIND_SET = "legal_find_set"
-LEGAL_SET_QUESTION = "pick a set of cards {searcher} could legally find{in_whose}."
+LEGAL_SET_QUESTION = gettext_lazy("pick a set of cards {searcher} could legally find{in_whose}.")
 
 
 def claim_text(name: str) -> ClaimText:

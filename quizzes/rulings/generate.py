@@ -13,7 +13,11 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.utils import translation
+from django.utils.translation import gettext as _
+
 from quizzes.rulings.claims import claim_text
+from quizzes.rulings.names import localized
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.values import plain
 from rules.engine import Catalog
@@ -51,19 +55,32 @@ def card_names(spec: dict[str, Any]) -> dict[str, str]:
 def describe_situation(spec: dict[str, Any], names: dict[str, str]) -> str:
     """One sentence for what resolves, e.g. "Alice casts Splinter targeting Howling Mine."."""
     step = spec.get("resolve", {})
-    targets = [names.get(target, target) for target in step.get("targets", [])]
-    targeting = f", targeting {' and '.join(targets)}" if targets else ""
+
+    def name(label: str) -> str:
+        return localized(names.get(label, label))
+
+    targets = [name(target) for target in step.get("targets", [])]
+    values = {
+        "targets": (_(" and ").join(targets)),
+        "player": step.get("by", (spec.get("players") or [""])[0]),
+    }
     if "cast" in step:
-        card = names.get(step["cast"], step["cast"])
-        return f"{step.get('by', spec['players'][0])} casts {card}{targeting}."
+        values["card"] = name(step["cast"])
+        if targets:
+            return _("%(player)s casts %(card)s, targeting %(targets)s.") % values
+        return _("%(player)s casts %(card)s.") % values
     if "activate" in step:
-        card = names.get(step["activate"], step["activate"])
-        return f"{step.get('by', spec['players'][0])} activates {card}{targeting}."
+        values["card"] = name(step["activate"])
+        if targets:
+            return _("%(player)s activates %(card)s, targeting %(targets)s.") % values
+        return _("%(player)s activates %(card)s.") % values
     if "trigger" in step:
-        card = names.get(step["trigger"], step["trigger"])
-        return f"{card}'s ability triggers{targeting}."
+        values["card"] = name(step["trigger"])
+        if targets:
+            return _("%(card)s's ability triggers, targeting %(targets)s.") % values
+        return _("%(card)s's ability triggers.") % values
     if "draw" in step:
-        return f"{step['draw']} would draw a card."
+        return _("%(player)s would draw a card.") % {"player": step["draw"]}
     return ""
 
 
@@ -98,16 +115,47 @@ def _named(ruling: Ruling, claim: Claim, names: dict[str, str]) -> str:
     """The claim's question with cards by name only (prompts are stored; places may vary)."""
     text = claim_text(claim["claim"])
     subject = ruling.subject(claim)
-    card = names.get(str(claim.get("card", "")), "")
+    card = localized(names.get(str(claim.get("card", "")), ""))
     named = replace(subject, card=card)
     return text.ask(named)
+
+
+def question_text(kind: str, ruling: Ruling, claims: list[Claim], names: dict[str, str]) -> str:
+    """What a generated question of `kind` asks, after the situation."""
+    if kind == "cards":
+        return _("For each highlighted card: must, may or can't it be found?")
+    if kind == "legal_set":
+        claim = claims[0]
+        whose = _(" in %(player)s's zones") % {"player": claim["whose"]} if "whose" in claim else ""
+        return _("Pick a set of cards %(searcher)s could legally find%(whose)s.") % {
+            "searcher": claim["searcher"],
+            "whose": whose,
+        }
+    if kind == "yes_no":
+        return _("Is each statement true or false?")
+    if kind == "multiple_choice":
+        return _("Which of these statements are true? (Several may be.)")
+    return _named(ruling, claims[0], names)
+
+
+def generated_prompt(kind: str, ruling: Ruling, claims: list[Claim]) -> str:
+    """The prompt `build_questions` gives a question of `kind`, for the scenario as shown."""
+    spec = ruling.shown.spec
+    names = card_names(spec)
+    return f"{describe_situation(spec, names)} {question_text(kind, ruling, claims, names)}".strip()
 
 
 def build_questions(
     spec: dict[str, Any], catalog: Catalog | None = None
 ) -> list[GeneratedQuestion]:
     """Questions about `spec["expect"]` (raises ScenarioError for a claim the engine can't
-    evaluate)."""
+    evaluate). Prompts are stored in English, whoever's request builds them (an instructor's
+    German page included): `rulings.prompt` words them in the reader's language."""
+    with translation.override("en"):
+        return _build_questions(spec, catalog)
+
+
+def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[GeneratedQuestion]:
     claims = [
         asked_claim(claim)
         for claim in spec.get("expect") or []
@@ -124,8 +172,8 @@ def build_questions(
     def cited(indices) -> set[str]:
         return set().union(*(rules_of[i] for i in indices)) if indices else set()
 
-    def prompt(text: str) -> str:
-        return f"{situation} {text}".strip()
+    def prompt(kind: str, asked: list[Claim]) -> str:
+        return f"{situation} {question_text(kind, ruling, asked, names)}".strip()
 
     finds = [i for i, c in enumerate(claims) if c["claim"] == "finds" and "given" not in c]
     if finds:
@@ -133,7 +181,7 @@ def build_questions(
             GeneratedQuestion(
                 "cards",
                 "cards",
-                prompt("For each highlighted card: must, may or can't it be found?"),
+                prompt("cards", [claims[i] for i in finds]),
                 [claims[i] for i in finds],
                 cited(finds),
             )
@@ -141,13 +189,14 @@ def build_questions(
     for i, claim in enumerate(claims):
         if claim["claim"] != "found_count":
             continue
-        whose = f" in {claim['whose']}'s zones" if "whose" in claim else ""
-        suffix = f"-{claim['searcher']}".lower() + (f"-{claim['whose']}".lower() if whose else "")
+        suffix = f"-{claim['searcher']}".lower() + (
+            f"-{claim['whose']}".lower() if "whose" in claim else ""
+        )
         questions.append(
             GeneratedQuestion(
                 f"count-range{suffix}",
                 "count_range",
-                prompt(_named(ruling, claim, names)),
+                prompt("count_range", [claim]),
                 [claim],
                 cited([i]),
             )
@@ -157,7 +206,7 @@ def build_questions(
                 GeneratedQuestion(
                     f"legal-set{suffix}",
                     "legal_set",
-                    prompt(f"Pick a set of cards {claim['searcher']} could legally find{whose}."),
+                    prompt("legal_set", [claim]),
                     [
                         {"claim": "legal_find_set", "searcher": claim["searcher"]}
                         | ({"whose": claim["whose"]} if "whose" in claim else {})
@@ -176,7 +225,7 @@ def build_questions(
             GeneratedQuestion(
                 _slug(key.replace("_", "-")),
                 "value",
-                prompt(_named(ruling, claim, names)),
+                prompt("value", [claim]),
                 [claim],
                 cited([i]),
             )
@@ -189,7 +238,7 @@ def build_questions(
             GeneratedQuestion(
                 "yes-no",
                 "yes_no",
-                prompt("Is each statement true or false?"),
+                prompt("yes_no", []),
                 proposals[:4],
                 cited(used[:4]),
             )
@@ -199,7 +248,7 @@ def build_questions(
             GeneratedQuestion(
                 "multiple-choice",
                 "multiple_choice",
-                prompt("Which of these statements are true? (Several may be.)"),
+                prompt("multiple_choice", []),
                 proposals[:MAX_STATEMENTS],
                 cited(used[:MAX_STATEMENTS]),
             )

@@ -15,14 +15,20 @@ from html import escape
 from typing import Any, ClassVar
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from quizzes.rulings.claims import CHOICE, MAX_NUMBER, NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.ruling import Ruling
 from quizzes.rulings.values import plain, same
 from quizzes.rulings.verdict import Part
 
-FIND_CHOICES = [("must", "must"), ("may", "may"), ("cannot", "can't")]
-TRUE_FALSE = [("yes", "True"), ("no", "False")]
+FIND_CHOICES = [
+    ("must", pgettext_lazy("found", "must")),
+    ("may", pgettext_lazy("found", "may")),
+    ("cannot", pgettext_lazy("found", "can't")),
+]
+TRUE_FALSE = [("yes", gettext_lazy("True")), ("no", gettext_lazy("False"))]
 
 
 class AnswerError(ValueError):
@@ -147,7 +153,7 @@ class Cards(QuestionKind):
     def grade(self, ruling, answer):
         said = answer.get("parts")
         if not isinstance(said, list) or len(said) != len(ruling.claims):
-            raise AnswerError("Mark every highlighted card.")
+            raise AnswerError(_("Mark every highlighted card."))
         parts = []
         for claim, given in zip(ruling.claims, said, strict=True):
             result = ruling.evaluate(claim)
@@ -173,8 +179,8 @@ class Cards(QuestionKind):
 
 def _range_fields() -> dict[str, forms.Field]:
     return {
-        "low": forms.IntegerField(label="At least", min_value=0, max_value=MAX_NUMBER),
-        "high": forms.IntegerField(label="At most", min_value=0, max_value=MAX_NUMBER),
+        "low": forms.IntegerField(label=_("At least"), min_value=0, max_value=MAX_NUMBER),
+        "high": forms.IntegerField(label=_("At most"), min_value=0, max_value=MAX_NUMBER),
     }
 
 
@@ -184,7 +190,7 @@ def _range_answer(given: Any) -> list[int]:
         or len(given) != 2
         or not all(isinstance(n, int) and not isinstance(n, bool) for n in given)
     ):
-        raise AnswerError("Give the fewest and the most as two numbers.")
+        raise AnswerError(_("Give the fewest and the most as two numbers."))
     return given
 
 
@@ -267,7 +273,9 @@ class Value(QuestionKind):
             positions = [(str(n), str(n)) for n in range(1, len(players) + 1)]
             return {
                 f"order_{i}": forms.TypedChoiceField(
-                    label=f"{name} decides", choices=positions, coerce=int
+                    label=_("%(player)s decides") % {"player": name},
+                    choices=positions,
+                    coerce=int,
                 )
                 for i, name in enumerate(players)
             }
@@ -300,7 +308,7 @@ class Value(QuestionKind):
     def grade(self, ruling, answer):
         claim = ruling.claims[0]
         if "value" not in answer:
-            raise AnswerError("Give an answer.")
+            raise AnswerError(_("Give an answer."))
         given = answer["value"]
         if claim_text(claim["claim"]).answer == RANGE:
             given = _range_answer(given)
@@ -348,8 +356,8 @@ def _statement_part(ruling: Ruling, claim, says_true: bool) -> Part:
     text, truth, result = _statement(ruling, claim)
     return Part(
         question=text,
-        given="true" if says_true else "false",
-        expected="true" if truth else "false",
+        given=_("true") if says_true else _("false"),
+        expected=_("true") if truth else _("false"),
         right=says_true == truth,
         rule=str(result.rule or ""),
         reason=str(result.reason or ""),
@@ -385,7 +393,7 @@ class YesNo(QuestionKind):
                 "no",
             }
         ):
-            raise AnswerError("Answer true or false for every statement.")
+            raise AnswerError(_("Answer true or false for every statement."))
         return [
             _statement_part(ruling, claim, word == "yes")
             for claim, word in zip(ruling.claims, said, strict=True)
@@ -414,7 +422,7 @@ class MultipleChoice(QuestionKind):
     def fields(self, ruling):
         return {
             "statements": forms.MultipleChoiceField(
-                label="Tick every true statement",
+                label=_("Tick every true statement"),
                 choices=[
                     (str(i), ruling.state(claim, claim.get("proposed")))
                     for i, claim in enumerate(ruling.claims)
@@ -432,7 +440,7 @@ class MultipleChoice(QuestionKind):
         if not isinstance(ticked, list) or not all(
             isinstance(i, int) and not isinstance(i, bool) for i in ticked
         ):
-            raise AnswerError("Tick the true statements.")
+            raise AnswerError(_("Tick the true statements."))
         chosen = set(ticked)
         return [
             _statement_part(ruling, claim, index in chosen)
@@ -443,15 +451,15 @@ class MultipleChoice(QuestionKind):
         statements = [_statement(ruling, claim) for claim in ruling.claims]
         feedback = "".join(
             _why(ruling, claim, result)
-            for claim, (_, _, result) in zip(ruling.claims, statements, strict=True)
+            for claim, (_text, _truth, result) in zip(ruling.claims, statements, strict=True)
         )
-        true_count = sum(truth for _, truth, _ in statements)
+        true_count = sum(truth for _text, truth, _result in statements)
         false_count = len(statements) - true_count
         if not true_count:
             return YesNo().moodle(ruling, name, html)
         right, wrong = moodle_grade(100 / true_count), moodle_grade(-100 / max(false_count, 1))
         if right is not None and wrong is not None:
-            answers = [(right if truth else wrong, text) for text, truth, _ in statements]
+            answers = [(right if truth else wrong, text) for text, truth, _result in statements]
             return [MoodleQuestion("multichoice", name, html, feedback, answers, single=False)]
         # Shares off Moodle's grade list, which stock Moodle's importer refuses: one true/false
         # question per statement instead (an all-or-nothing type needs a plugin, and a file with
@@ -472,7 +480,7 @@ class LegalSet(QuestionKind):
     def fields(self, ruling):
         return {
             "cards": forms.MultipleChoiceField(
-                label="Cards to find",
+                label=_("Cards to find"),
                 choices=[(card.ref, card.phrase) for card in ruling.board.cards.values()],
                 widget=forms.CheckboxSelectMultiple,
                 required=False,
@@ -487,15 +495,15 @@ class LegalSet(QuestionKind):
         if not isinstance(picked, list) or not all(
             isinstance(label, str) and label in ruling.board.cards for label in picked
         ):
-            raise AnswerError("Pick cards that are on the board.")
+            raise AnswerError(_("Pick cards that are on the board."))
         claim = ruling.claims[0]
         choice = ruling.check_find_choice(claim.get("searcher"), list(picked))
         names = [ruling.board.name(label) for label in picked]
         return [
             Part(
                 question=ruling.ask(claim),
-                given=", ".join(names) if names else "no cards",
-                expected="a legal choice" if choice.legal else "not a legal choice",
+                given=", ".join(names) if names else _("no cards"),
+                expected=_("a legal choice") if choice.legal else _("not a legal choice"),
                 right=bool(choice.legal),
                 rule=str(choice.rule or ""),
                 reason=str(choice.reason or ""),

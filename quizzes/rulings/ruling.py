@@ -13,12 +13,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from quizzes.rulings import variants
 from quizzes.rulings.board import Board, build_board
 from quizzes.rulings.claims import (
     LEGAL_FIND_SET,
     LEGAL_SET_QUESTION,
-    ZONE_WORDS,
     ClaimText,
     Context,
     Subject,
@@ -36,6 +38,18 @@ from rules.engine import (
 
 CARD_KEYS = ("card",)
 STATEMENT_KINDS = frozenset({"yes_no", "multiple_choice"})
+
+
+# A choice that puts cards somewhere, said of the player who does it.
+PUT_WORDS = {
+    "library": gettext_lazy("%(player)s puts %(cards)s in their library."),
+    "hand": gettext_lazy("%(player)s puts %(cards)s in their hand."),
+    "graveyard": gettext_lazy("%(player)s puts %(cards)s in their graveyard."),
+    "battlefield": gettext_lazy("%(player)s puts %(cards)s on the battlefield."),
+    "exile": gettext_lazy("%(player)s puts %(cards)s in exile."),
+    "outside": gettext_lazy("%(player)s puts %(cards)s outside the game."),
+    "stack": gettext_lazy("%(player)s puts %(cards)s on the stack."),
+}
 
 
 def asked_claim(claim: Mapping[str, Any]) -> dict[str, Any]:
@@ -174,7 +188,9 @@ class Ruling:
         """The claim as a question, without its value."""
         if claim["claim"] == LEGAL_FIND_SET:
             subject = self.subject(claim)
-            text = LEGAL_SET_QUESTION.format(searcher=subject.searcher, in_whose=subject.in_whose)
+            text = str(LEGAL_SET_QUESTION).format(
+                searcher=subject.searcher, in_whose=subject.in_whose
+            )
             return text[:1].upper() + text[1:]
         return self.text_of(claim).ask(self.subject(claim))
 
@@ -193,7 +209,7 @@ class Ruling:
         if resolve is not None:
             sentences += self._choice_sentences(resolve.choices)
             if resolve.x is not None:
-                sentences.append(f"X is {resolve.x}.")
+                sentences.append(_("X is %(value)s.") % {"value": resolve.x})
         for claim in self.claims:
             for sentence in self._choice_sentences(claim.get("given") or {}):
                 if sentence not in sentences:
@@ -211,8 +227,10 @@ class Ruling:
     def _names(self, labels: Sequence[str]) -> str:
         names = [self.board.name(str(label)) for label in labels]
         if not names:
-            return "nothing"
-        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            return _("nothing")
+        if len(names) == 1:
+            return names[0]
+        return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
     def _choice_sentences(self, choices: Mapping[str, Mapping[str, Any]]) -> list[str]:
         sentences = []
@@ -224,31 +242,41 @@ class Ruling:
         return sentences
 
     def _choice_sentence(self, player: str, key: str, value: Any) -> str:
+        said = {"player": player}
         if key == "find":
-            return f"{player} finds {self._names(value)}."
+            return _("%(player)s finds %(cards)s.") % {**said, "cards": self._names(value)}
         if key == "search":
-            return f"{player} chooses {'to' if value else 'not to'} search."
+            if value:
+                return _("%(player)s chooses to search.") % said
+            return _("%(player)s chooses not to search.") % said
         if key == "choose":
-            return f"{player} chooses {self.board.name(str(value))}."
+            return _("%(player)s chooses %(card)s.") % {**said, "card": self.board.name(str(value))}
         if key == "name":
-            return f"{player} names {value}."
+            return _("%(player)s names %(name)s.") % {**said, "name": value}
         if key == "ignore_prohibition":
-            return f"{player} {'ignores' if value else 'does not ignore'} the search prohibition."
+            if value:
+                return _("%(player)s ignores the search prohibition.") % said
+            return _("%(player)s does not ignore the search prohibition.") % said
         if key == "mana":
-            return f"{player} chooses {value} as the mana produced."
+            return _("%(player)s chooses %(mana)s as the mana produced.") % {**said, "mana": value}
         if key == "opponent_chooses":
-            return f"{player} chooses {self._names(value)} from the cards found."
+            return _("%(player)s chooses %(cards)s from the cards found.") % {
+                **said,
+                "cards": self._names(value),
+            }
         if key == "alt_cost":
             if value:
-                return f"{player} casts it by paying its alternative cost."
-            return f"{player} casts it by paying its mana cost."
+                return _("%(player)s casts it by paying its alternative cost.") % said
+            return _("%(player)s casts it by paying its mana cost.") % said
         if key == "dredge":
             if value is False:
-                return f"{player} draws instead of dredging."
-            return f"{player} replaces the draw with {self.board.name(str(value))}'s dredge."
+                return _("%(player)s draws instead of dredging.") % said
+            return _("%(player)s replaces the draw with %(card)s's dredge.") % {
+                **said,
+                "card": self.board.name(str(value)),
+            }
         if key == "x":
-            return f"X is {value}."
-        if key in ZONE_WORDS:
-            where = ZONE_WORDS[key].replace("its owner's", "their")
-            return f"{player} puts {self._names(value)} {where}."
+            return _("X is %(value)s.") % {"value": value}
+        if key in PUT_WORDS:
+            return str(PUT_WORDS[key]) % {**said, "cards": self._names(value)}
         return ""

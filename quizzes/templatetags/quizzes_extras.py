@@ -4,6 +4,8 @@ from typing import Any
 
 import nh3
 from django import template
+from django.utils import translation
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from quizzes import authoring
@@ -40,3 +42,21 @@ def authored(text: str) -> str:
 def is_instructor(user: Any) -> bool:
     """Whether the navigation offers the instructors' pages (the pages check it again)."""
     return authoring.is_instructor(user)
+
+
+@register.filter
+def translation_in(rule: Any, language: str) -> Any:
+    """The rule's official text in `language` (an edition row), or None: reads the prefetched
+    `editions`, so a page listing rules costs no query per rule."""
+    if not language or language == getattr(rule, "language", "en"):
+        return None
+    return next((row for row in rule.editions.all() if row.language == language), None)
+
+
+@register.filter
+def english(text: Any) -> Any:
+    """Content written only in English (titles, sources, the engine's reasons) on a German or
+    Italian page: marked lang="en", so a screen reader reads it as English."""
+    if not text or (translation.get_language() or "en").startswith("en"):
+        return text
+    return format_html('<span lang="en">{}</span>', text)

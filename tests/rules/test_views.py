@@ -88,6 +88,23 @@ def test_rule_index_query_count_does_not_grow(client, django_assert_num_queries,
         assert client.get(reverse("rule_index")).status_code == 200
 
 
+@pytest.mark.parametrize("extra_rules", [1, 30])
+def test_the_index_in_german_shows_official_translations_in_two_queries(
+    client, django_assert_num_queries, extra_rules
+):
+    search = RuleFactory(number="701.23", title="Search", text="Search")
+    RuleFactory(
+        number="701.14", title="Durchsuchen", text="Durchsuchen", language="de", canonical=search
+    )
+    for index in range(extra_rules):
+        RuleFactory(number=f"999.{index}", text="An English text")
+    with django_assert_num_queries(2):
+        html = client.get(reverse("rule_index"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<td lang="de"><strong>Durchsuchen</strong></td>' not in html  # the page is German
+    assert "<td><strong>Durchsuchen</strong></td>" in html
+    assert '<td lang="en">An English text</td>' in html  # no translation: English, marked
+
+
 def test_the_index_shows_a_section_title_once(client, db):
     RuleFactory(number="701.23", title="Search", text="Search")
     html = client.get(reverse("rule_index")).content.decode()

@@ -1,0 +1,125 @@
+"""A learner whose browser asks for German (and one for Italian): sign up, practise, read the
+feedback with the ruling, sit an exam and read the report, with no English left on the page
+except what the content holds only in English (card texts, titles, the engine's reasons), which
+is marked lang="en"; axe stays clean on each page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.management import call_command
+
+from quizzes.models import LanguagePreference
+from tests.browser.conftest import CHROMIUM, serious_violations  # noqa: F401
+from tests.browser.test_exam_journey import answer_whatever_is_asked
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Interface words that must not be left in English on a German or Italian page (not "Hand",
+# "Text" or "Account": German and Italian say them alike).
+ENGLISH = re.compile(
+    r"\b(Practi[cs]e|Exams?|Rules|Progress|Log (in|out)|Sign up|Your answer|"
+    r"Check my answer|Next question|Right!|Not quite|You said|The ruling|The rules that decide|"
+    r"Resolving|The board|Battlefield|Library|Graveyard|hidden zone|active player|"
+    r"Earlier this turn|must|may|can't|cards?|question|minutes? left|Save my answer|"
+    r"Skip for now|Finish the exam|Your score|passed|Score per rule|Review|unanswered|"
+    r"Language|Skip to content|targeting|controls|on top of|from the top|of)\b"
+)
+WORDS = {
+    "de": {
+        "sign_up": "Registrieren",
+        "check": "Antwort prüfen",
+        "feedback": ("Richtig!", "Nicht ganz"),
+        "start": "Starten",
+        "save": "Antwort speichern",
+        "finish": "Prüfung abschließen",
+        "score": "Dein Ergebnis:",
+        "rules": "Die Regeln, die sie entscheiden",
+    },
+    "it": {
+        "sign_up": "Registrati",
+        "check": "Verifica la mia risposta",
+        "feedback": ("Giusto!", "Non proprio"),
+        "start": "Inizia",
+        "save": "Salva la mia risposta",
+        "finish": "Concludi l'esame",
+        "score": "Il tuo punteggio:",
+        "rules": "Le regole che lo decidono",
+    },
+}
+
+
+def english_left(page) -> list[str]:
+    """Interface English in the page's text, outside elements marked lang="en"."""
+    text = page.evaluate(
+        """() => {
+            const copy = document.body.cloneNode(true);
+            copy.querySelectorAll('[lang="en"], script, style, select').forEach(e => e.remove());
+            return copy.innerText;
+        }"""
+    )
+    return sorted({match.group(0) for match in ENGLISH.finditer(text)})
+
+
+def check(page, language: str, where: str) -> None:
+    assert page.locator("html").get_attribute("lang") == language, where
+    left = english_left(page)
+    if left:
+        text = page.evaluate("() => document.body.innerText")
+        around = [text[max(0, m.start() - 80) : m.end() + 80] for m in ENGLISH.finditer(text)]
+        raise AssertionError(f"{where}: English left {left}: {around[:5]}")
+    assert serious_violations(page) == [], where
+
+
+@pytest.fixture
+def seeded(transactional_db):
+    with open("/dev/null", "w") as quiet:
+        call_command("load_content", stdout=quiet)
+
+
+@pytest.mark.parametrize(("language", "locale"), [("de", "de-DE"), ("it", "it-IT")])
+def test_a_learner_works_through_tutor_in_their_language(
+    chromium, live_server, seeded, language, locale
+):
+    words = WORDS[language]
+    context = chromium.new_context(locale=locale, viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    base = live_server.url
+
+    page.goto(f"{base}/accounts/signup/")
+    check(page, language, "sign-up page")
+    page.locator("input[name=username]").fill(f"learner-{language}")
+    page.locator("input[name=password1]").fill("a-long-pass-9x")
+    page.locator("input[name=password2]").fill("a-long-pass-9x")
+    page.locator("main").get_by_role("button", name=words["sign_up"]).click()
+    page.wait_for_url("**/practice/")
+    assert LanguagePreference.objects.get(user__username=f"learner-{language}").language == language
+    check(page, language, "practice question")
+
+    answer_whatever_is_asked(page)
+    page.get_by_role("button", name=words["check"]).click()
+    page.locator("#feedback-title").wait_for()
+    assert page.locator("#feedback-title").inner_text().startswith(words["feedback"])
+    check(page, language, "feedback")
+
+    page.goto(f"{base}/exams/")
+    check(page, language, "exams")
+    page.locator("main form button").first.click()
+    page.wait_for_url(re.compile(r".*/exams/\d+/q/1/$"))
+    check(page, language, "exam question")
+    while re.search(r"/q/\d+/$", page.url):
+        answer_whatever_is_asked(page)
+        page.get_by_role("button", name=words["save"]).click()
+        page.wait_for_load_state()
+    page.get_by_role("button", name=words["finish"]).click()
+    page.wait_for_load_state()
+    assert page.get_by_role("heading", level=1).inner_text().startswith(words["score"])
+    check(page, language, "exam report")
+
+    page.locator(".exam-review-list a").first.click()
+    page.locator("#feedback-title").wait_for()
+    assert words["rules"] in page.content()
+    check(page, language, "exam review")
+    context.close()
