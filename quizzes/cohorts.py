@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, Max, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from quizzes import reports
 from quizzes.models import (
@@ -42,16 +43,16 @@ def do_create_cohort(instructor, name: str) -> Cohort:
 def do_assign_banks(cohort: Cohort, banks: QuerySet[Bank]) -> None:
     """Assign the instructor's own banks (the form offers only those)."""
     if banks.exclude(owner=cohort.instructor_id).exists():
-        raise CohortError("A cohort can only be given its instructor's banks.")
+        raise CohortError(_("A cohort can only be given its instructor's banks."))
     cohort.banks.set(banks)
 
 
 def check_join(user, code: str) -> Cohort:
     cohort = Cohort.objects.filter(join_code=code).select_related("instructor").first()
     if cohort is None:
-        raise CohortError("No cohort has this code. Check it with your instructor.")
+        raise CohortError(_("No cohort has this code. Check it with your instructor."))
     if cohort.instructor_id == user.pk:
-        raise CohortError("This is your own cohort: you teach it.")
+        raise CohortError(_("This is your own cohort: you teach it."))
     return cohort
 
 
@@ -130,13 +131,13 @@ def do_assign(cohort: Cohort, *, bank=None, blueprint=None, due_on=None) -> Assi
     exam blueprint, each only among what the cohort's instructor may set."""
     instructor = cohort.instructor
     if (bank is None) == (blueprint is None):
-        raise CohortError("Assign either a bank or an exam.")
+        raise CohortError(_("Assign either a bank or an exam."))
     if bank is not None and not assignable_banks(instructor).filter(pk=bank.pk).exists():
-        raise CohortError("A cohort can only be given its instructor's shared or public banks.")
+        raise CohortError(_("A cohort can only be given its instructor's shared or public banks."))
     if blueprint is not None and not (
         assignable_blueprints(instructor).filter(pk=blueprint.pk).exists()
     ):
-        raise CohortError("A cohort can only be set the instructor's own or the site's exams.")
+        raise CohortError(_("A cohort can only be set the instructor's own or the site's exams."))
     with transaction.atomic():
         if bank is not None:
             cohort.banks.add(bank)

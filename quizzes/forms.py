@@ -63,21 +63,21 @@ class PracticeFilterForm(forms.Form):
     banks the learner may practise from (`Bank.objects.visible_to`): any other slug is unknown."""
 
     level = forms.ChoiceField(
-        required=False, choices=[("", "Every level"), *Question.Level.choices], label="Level"
+        required=False, choices=[("", _("Every level")), *Question.Level.choices], label=_("Level")
     )
     rule = forms.CharField(
         required=False,
         max_length=20,
-        label="Rule",
-        help_text="A rule number, as the rule pages give it (earlier numbers work too).",
+        label=_("Rule"),
+        help_text=_("A rule number, as the rule pages give it (earlier numbers work too)."),
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
     )
     bank = forms.ModelChoiceField(
         queryset=Bank.objects.none(),
         required=False,
         to_field_name="slug",
-        empty_label="Every bank",
-        label="Bank",
+        empty_label=_("Every bank"),
+        label=_("Bank"),
     )
 
     def __init__(self, *args, user, **kwargs) -> None:
@@ -90,7 +90,9 @@ class PracticeFilterForm(forms.Form):
             return None
         rule = Rule.objects.resolve_number(number)
         if rule is None:
-            raise forms.ValidationError(f"There is no rule {number}.", code="unknown_rule")
+            raise forms.ValidationError(
+                _("There is no rule %(number)s."), code="unknown_rule", params={"number": number}
+            )
         return rule
 
     def query(self) -> str:

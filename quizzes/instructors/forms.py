@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from quizzes import cohorts
 from quizzes.interchange import ON_EXISTING, REPLACE
@@ -85,9 +86,9 @@ class CohortBanksForm(forms.Form):
 
 class JoinForm(forms.Form):
     code = forms.CharField(
-        label="Join code",
+        label=_("Join code"),
         max_length=16,
-        help_text="The code your instructor gave you, e.g. K7QM3TXA.",
+        help_text=_("The code your instructor gave you, e.g. K7QM3TXA."),
         widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}),
     )
 

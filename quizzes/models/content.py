@@ -143,9 +143,9 @@ class Family(models.Model):
     level it suits, read by whoever tags questions by level."""
 
     class Level(models.TextChoices):
-        L1 = "L1", "L1: basics of search and shuffle"
-        L2 = "L2", "L2: replacement effects, prohibitions, Archive Trap, multiplayer"
-        CORNER = "corner", "Corner cases"
+        L1 = "L1", _("L1: basics of search and shuffle")
+        L2 = "L2", _("L2: replacement effects, prohibitions, Archive Trap, multiplayer")
+        CORNER = "corner", _("Corner cases")
 
     slug = models.SlugField(max_length=80, unique=True)
     title = models.CharField(max_length=200)
@@ -548,9 +548,9 @@ class Question(models.Model):
         VALUE = "value", _("One answer")
 
     class Level(models.TextChoices):
-        L1 = "L1", "L1: search and shuffle"
-        L2 = "L2", "L2: replacements, prohibitions, Archive Trap, multiplayer"
-        CORNER = "corner", "Corner cases"
+        L1 = "L1", _("L1: search and shuffle")
+        L2 = "L2", _("L2: replacements, prohibitions, Archive Trap, multiplayer")
+        CORNER = "corner", _("Corner cases")
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="questions")
     bank = models.ForeignKey(Bank, on_delete=models.CASCADE, related_name="questions")

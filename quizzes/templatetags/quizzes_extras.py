@@ -9,6 +9,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from quizzes import authoring
+from quizzes.rulings.names import has_translation, localized
 
 register = template.Library()
 
@@ -60,3 +61,12 @@ def english(text: Any) -> Any:
     if not text or (translation.get_language() or "en").startswith("en"):
         return text
     return format_html('<span lang="en">{}</span>', text)
+
+
+@register.filter
+def card_name(name: str) -> Any:
+    """A card's name in the reader's language (`rulings.names`); a card without a name in that
+    language keeps its English name, marked lang="en"."""
+    if not name or has_translation(name):
+        return localized(name) if name else name
+    return english(name)

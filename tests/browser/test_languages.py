@@ -5,26 +5,30 @@ is marked lang="en"; axe stays clean on each page."""
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
 from django.core.management import call_command
 
-from quizzes.models import LanguagePreference
+from quizzes.models import Assignment, Bank, Cohort, ExamBlueprint, LanguagePreference
 from tests.browser.conftest import CHROMIUM, serious_violations  # noqa: F401
 from tests.browser.test_exam_journey import answer_whatever_is_asked
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # Interface words that must not be left in English on a German or Italian page (not "Hand",
-# "Text" or "Account": German and Italian say them alike).
+# "Text" or "Account": German and Italian say them alike; not "due": Italian for two).
 ENGLISH = re.compile(
     r"\b(Practi[cs]e|Exams?|Rules|Progress|Log (in|out)|Sign up|Your answer|"
     r"Check my answer|Next question|Right!|Not quite|You said|The ruling|The rules that decide|"
     r"Resolving|The board|Battlefield|Library|Graveyard|hidden zone|active player|"
     r"Earlier this turn|must|may|can't|cards?|question|minutes? left|Save my answer|"
     r"Skip for now|Finish the exam|Your score|passed|Score per rule|Review|unanswered|"
-    r"Language|Skip to content|targeting|controls|on top of|from the top|of)\b"
+    r"Language|Skip to content|targeting|controls|on top of|from the top|of|"
+    r"Level|Banks?|Every|Everything|Choose|[Ss]earch|shuffle|Corner|replacements?|yours|"
+    r"From your instructors|overdue|cohorts?|Join|instructors?)\b"
 )
 WORDS = {
     "de": {
@@ -50,23 +54,27 @@ WORDS = {
 }
 
 
-def english_left(page) -> list[str]:
-    """Interface English in the page's text, outside elements marked lang="en"."""
-    text = page.evaluate(
+def unmarked_text(page) -> str:
+    """The page's text outside elements marked lang="en"."""
+    return page.evaluate(
         """() => {
             const copy = document.body.cloneNode(true);
             copy.querySelectorAll('[lang="en"], script, style, select').forEach(e => e.remove());
             return copy.innerText;
         }"""
     )
-    return sorted({match.group(0) for match in ENGLISH.finditer(text)})
+
+
+def english_left(page) -> list[str]:
+    """Interface English in the page's text, outside elements marked lang="en"."""
+    return sorted({match.group(0) for match in ENGLISH.finditer(unmarked_text(page))})
 
 
 def check(page, language: str, where: str) -> None:
     assert page.locator("html").get_attribute("lang") == language, where
     left = english_left(page)
     if left:
-        text = page.evaluate("() => document.body.innerText")
+        text = unmarked_text(page)
         around = [text[max(0, m.start() - 80) : m.end() + 80] for m in ENGLISH.finditer(text)]
         raise AssertionError(f"{where}: English left {left}: {around[:5]}")
     assert serious_violations(page) == [], where
@@ -122,4 +130,37 @@ def test_a_learner_works_through_tutor_in_their_language(
     page.locator("#feedback-title").wait_for()
     assert words["rules"] in page.content()
     check(page, language, "exam review")
+
+    # the pages merged since: the practice filter open (its level names too), the banks, the
+    # card browser and a card, joining a cohort, and the home page with its assignments
+    page.goto(f"{base}/practice/?level=L1")
+    assert page.locator("details.practice-filter").get_attribute("open") is not None
+    check(page, language, "practice with the filter open")
+    levels = page.locator("select[name=level] option").all_inner_texts()
+    assert len(levels) == 4 and not [name for name in levels if ENGLISH.search(name)], levels
+    page.goto(f"{base}/practice/banks/")
+    check(page, language, "banks to practise")
+    page.goto(f"{base}/cards/")
+    check(page, language, "cards")
+    page.locator(".card-list a").first.click()
+    page.locator("#card-name").wait_for()
+    check(page, language, "a card")
+
+    learner = LanguagePreference.objects.get(user__username=f"learner-{language}").user
+    cohort = Cohort.objects.create(name="Nord", instructor=UserFactory())
+    bank = Bank.objects.filter(visibility=Bank.Visibility.PUBLIC).first()
+    cohort.banks.add(bank)
+    yesterday = datetime.date.today() - datetime.timedelta(days=1)
+    Assignment.objects.create(cohort=cohort, bank=bank, due_on=yesterday)
+    Assignment.objects.create(cohort=cohort, blueprint=ExamBlueprint.objects.first())
+    page.goto(f"{base}/cohorts/join/")
+    check(page, language, "joining a cohort")
+    page.locator("input[name=code]").fill(cohort.join_code)
+    page.locator("main form button").click()
+    page.locator("main [role=status]").wait_for()
+    assert cohort.members.filter(pk=learner.pk).exists()
+    check(page, language, "joined a cohort")
+    page.goto(f"{base}/")
+    assert page.locator(".assignments li").count() == 3  # two assignments, one cohort bank
+    check(page, language, "home with assignments")
     context.close()

@@ -49,6 +49,27 @@ def test_the_browser_searches_by_name_type_and_text(client):
     assert "No card matches" in client.get(reverse("card_index"), {"q": "zzz"}).content.decode()
 
 
+def test_the_browser_names_cards_in_the_reader_s_language(client):
+    # the sources' German and Italian names (localized_names.json); a card without one keeps
+    # its English name, marked lang="en"
+    splinter = CardFactory(name="Splinter")
+    CardFactory(name="Made Up Relic", definition=RELIC | {"name": "Made Up Relic"})
+    german = client.get(reverse("card_index"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Sorgfältige Zerstörung</a>" in german
+    assert '<span lang="en">Made Up Relic</span>' in german
+    assert (
+        "Alle Karten"
+        in client.get(
+            reverse("card_detail", args=[splinter.pk]), HTTP_ACCEPT_LANGUAGE="de"
+        ).content.decode()
+    )
+    italian = client.get(reverse("card_detail", args=[splinter.pk]), HTTP_ACCEPT_LANGUAGE="it")
+    assert '<h1 id="card-name">Scheggia' in italian.content.decode()
+    english = client.get(reverse("card_index")).content.decode()
+    main = english.split("<main", 1)[1].split("</main>", 1)[0]
+    assert "Splinter</a>" in main and 'lang="en"' not in main
+
+
 def test_a_long_query_is_cut_not_refused(client):
     assert client.get(reverse("card_index"), {"q": "x" * 10_000}).status_code == 200
 
