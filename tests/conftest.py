@@ -17,6 +17,16 @@ def _empty_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """Each test ends in the default language: LocaleMiddleware activates a request's language in
+    the thread and leaves it active, so a German request would leak into the next test."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 @pytest.fixture
 def superuser(db):
     return UserFactory(username="root", is_staff=True, is_superuser=True)

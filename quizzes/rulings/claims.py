@@ -397,12 +397,12 @@ CLAIMS: dict[str, ClaimText] = {
         answer=NUMBER,
     ),
     "can_dredge": ClaimText(
-        gettext_lazy("can {card}'s dredge replace this draw?"),
+        gettext_lazy("can the dredge ability of {card} replace this draw?"),
         lambda value, s: (
             (
-                _("%(card)s's dredge can replace this draw.")
+                _("the dredge ability of %(card)s can replace this draw.")
                 if value
-                else _("%(card)s's dredge can't replace this draw.")
+                else _("the dredge ability of %(card)s can't replace this draw.")
             )
             % {"card": s.card}
         ),
@@ -418,12 +418,12 @@ CLAIMS: dict[str, ClaimText] = {
         domain=_fixed(*ZONE_WORDS),
     ),
     "triggers": ClaimText(
-        gettext_lazy("how many times does {card}'s ability trigger?"),
+        gettext_lazy("how many times does the ability of {card} trigger?"),
         lambda value, s: (
-            _say(gettext_noop("%(card)s's ability doesn't trigger."), card=s.card)
+            _say(gettext_noop("the ability of %(card)s doesn't trigger."), card=s.card)
             if value == 0
             else _say(
-                gettext_noop("%(card)s's ability triggers %(times)s."),
+                gettext_noop("the ability of %(card)s triggers %(times)s."),
                 card=s.card,
                 times=_times(value),
             )
@@ -440,12 +440,12 @@ CLAIMS: dict[str, ClaimText] = {
         domain=_fixed("", *MANA, *(symbol * 2 for symbol in MANA)),
     ),
     "can_activate": ClaimText(
-        gettext_lazy("can {card}'s ability be activated now?"),
+        gettext_lazy("can the ability of {card} be activated now?"),
         lambda value, s: (
             (
-                _("%(card)s's ability can be activated now.")
+                _("the ability of %(card)s can be activated now.")
                 if value
-                else _("%(card)s's ability can't be activated now.")
+                else _("the ability of %(card)s can't be activated now.")
             )
             % {"card": s.card}
         ),
@@ -543,9 +543,11 @@ CLAIMS: dict[str, ClaimText] = {
         domain=_fixed(True, False),
     ),
     "enters_x": ClaimText(
-        gettext_lazy("what is X for {card}'s ability as it enters the battlefield?"),
+        gettext_lazy("what is X for the ability of {card} as it enters the battlefield?"),
         lambda value, s: _say(
-            gettext_noop("X is %(value)s for %(card)s's ability as it enters the battlefield."),
+            gettext_noop(
+                "X is %(value)s for the ability of %(card)s as it enters the battlefield."
+            ),
             value=value,
             card=s.card,
         ),
@@ -574,17 +576,17 @@ CLAIMS: dict[str, ClaimText] = {
     "trigger_game_state": ClaimText(
         gettext_lazy(
             "does the game as it was before the event, or as it is after, decide whether "
-            "{card}'s ability triggers?"
+            "the ability of {card} triggers?"
         ),
         lambda value, s: (
             (
                 _(
-                    "the game as it was before the event decides whether %(card)s's ability "
-                    "triggers."
+                    "the game as it was before the event decides whether the ability of "
+                    "%(card)s triggers."
                 )
                 if value == "before"
                 else _(
-                    "the game as it is after the event decides whether %(card)s's ability triggers."
+                    "the game as it is after the event decides whether the ability of %(card)s triggers."
                 )
             )
             % {"card": s.card}
