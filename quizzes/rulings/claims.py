@@ -586,7 +586,8 @@ CLAIMS: dict[str, ClaimText] = {
                 )
                 if value == "before"
                 else _(
-                    "the game as it is after the event decides whether the ability of %(card)s triggers."
+                    "the game as it is after the event decides whether the ability of "
+                    "%(card)s triggers."
                 )
             )
             % {"card": s.card}
