@@ -23,6 +23,7 @@ PASSWORD = "a-long-pass-9"
 FIND_GROVE = {"claim": "finds", "card": "g1", "value": "cannot"}
 SHUFFLES = {"claim": "shuffles", "player": "Alice", "value": "yes"}
 V1_LIBRARY = ["Island", "Forest", "Swamp", "Grove of Study"]  # top first, as the builder adds
+RULING = "Rampant Growth finds only a basic land card: the Grove is a Forest but not basic."
 V2_LIBRARY = ["Grove of Study", "Island", "Forest", "Swamp"]
 
 
@@ -90,6 +91,8 @@ def build_the_scenario(page) -> None:
     assert serious_violations(page) == [], "builder"
     page.get_by_label("Title", exact=True).fill("Rampant Growth and a nonbasic Forest")
     page.get_by_label("Id", exact=True).fill("rampant-grove")
+    page.get_by_label("Source of the ruling").fill("CR 305.6 and 205.3i (basic land types)")
+    page.get_by_label("The ruling in words").fill(RULING)
     new_card = page.get_by_role("group", name="Alice's zones").get_by_label(
         "Add a card to library (top first)"
     )
@@ -129,6 +132,10 @@ def assign_to_a_cohort(page) -> str:
     page.get_by_role("button", name="Assign").click()
     page.wait_for_load_state()
     page.locator(".assignments", has_text="Week 2: lands").wait_for()
+    # The secondary action looks secondary; the date field is as big a target as the others.
+    remove = page.get_by_role("button", name="Remove the assignment")
+    assert remove.evaluate("b => getComputedStyle(b).backgroundColor") == "rgba(0, 0, 0, 0)"
+    assert page.get_by_label("Due on (optional)").bounding_box()["height"] >= 44
     assert serious_violations(page) == [], "cohort page"
     return page.locator(".join-code code").inner_text()
 
@@ -196,6 +203,7 @@ def test_instructor_cohort_two_learners_and_versions(chromium, live_server, peop
             mentor.keyboard.press("Enter")
             mentor.locator("#builder-status", has_text=f"position {position + 1} of 4").wait_for()
         until(mentor, lambda: library_in_the_json(mentor) == V2_LIBRARY)
+        mentor.wait_for_load_state("networkidle")  # the preview of the move has come back
         mentor.get_by_role("button", name="Save the scenario").click()
         mentor.wait_for_url("**/scenarios/rampant-grove/?saved=1")
         assert "Saved (version 2)" in mentor.locator(".saved-note").inner_text()
@@ -239,6 +247,7 @@ def test_instructor_cohort_two_learners_and_versions(chromium, live_server, peop
             ).click()
             page.locator("#feedback .feedback").wait_for()
             assert library_on_the_board(page) == V1_LIBRARY
+            assert RULING in page.locator(".stored-ruling").inner_text()
             assert serious_violations(page) == [], "old feedback"
         scenario = Scenario.objects.get(slug="rampant-grove")
         assert scenario.version == 2
