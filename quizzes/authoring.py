@@ -635,7 +635,9 @@ def _save_checked(
         asked = {key: (kind, prompt, claims) for key, kind, prompt, claims, _ in items}
         scenario.start_version_if_questions_change(bank, asked, since)
         _sync_questions(scenario, bank, items, rules)
-        levels.recompute(Question.objects.filter(scenario=scenario, bank=bank))
+        levels.recompute(
+            Question.objects.filter(scenario=scenario, bank=bank), catalog_for(user.pk)
+        )
     return scenario
 
 
@@ -704,7 +706,8 @@ def do_create_scenarios(
         for question, numbers in zip(questions, cited, strict=True)
         for rule_id in _rule_ids(numbers, rules)
     )
-    levels.recompute(Question.objects.filter(pk__in=[question.pk for question in questions]))
+    created = Question.objects.filter(pk__in=[question.pk for question in questions])
+    levels.recompute(created, catalog_for(user.pk))  # every board read with the author's cards
     return scenarios
 
 

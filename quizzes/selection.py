@@ -10,7 +10,7 @@ Among the questions the learner may see, unseen ones come first, then the least 
 one whose difficulty is nearest the difficulty at which the predicted success is 70%
 (P = sigmoid(theta - b) is monotonic in b, so "P nearest 0.7" is "b nearest the target").
 Never the question just answered; the mix: never two in a row from one scenario (first choice:
-none of the last fifteen), first choice a kind neither of the last two answers had, and outside
+none of the last 150), first choice a kind neither of the last two answers had, and outside
 steps 1-2 no rule of the last two questions (no rule twice in three), each wish relaxed only
 when nothing else is left. With the practice filter (a level, a rule, a bank) all of it happens
 within the filtered questions.
@@ -33,13 +33,13 @@ from rules.models import Rule
 
 UNSERVABLE = (Scenario.EngineStatus.INVALID, Scenario.EngineStatus.DISAGREES)
 # The mix: a missed rule comes back after one other question; no rule of the last two answers
-# (no rule twice in three questions); first choice, a scenario none of the last fifteen came
-# from (so a new learner's first thirty questions come from twenty boards and more).
+# (no rule twice in three questions); first choice, a scenario none of the last 150 answers came
+# from (a new learner's first thirty questions come from thirty boards, 200 from about 150).
 # Kinds mix too: first choice, a kind none of the last two answers had (else the easiest kind,
 # one-answer questions, would fill a new learner's first questions).
 RELEARN_AFTER = 1
 RULE_GAP = 2
-SCENARIO_GAP = 15
+SCENARIO_GAP = 150
 KIND_GAP = 2
 RECENT = max(RELEARN_AFTER + 1, RULE_GAP, SCENARIO_GAP, KIND_GAP)  # answers the mix reads
 
@@ -119,12 +119,19 @@ def recent_answers(user, count: int = RECENT) -> list[Answered]:
 
 def relearning_rules(recent: list[Answered]) -> frozenset[int]:
     """The rules to relearn now: those of the answer `RELEARN_AFTER` questions ago when it was
-    wrong and the questions since asked none of them (empty otherwise)."""
+    wrong and the questions since asked none of them (empty otherwise). One step, as Anki's: a
+    miss that was itself the relearning of the same rules leaves them to FSRS (`Mastery.due`),
+    or a struggling learner would meet little but relearning."""
     if len(recent) <= RELEARN_AFTER or recent[RELEARN_AFTER].correct:
         return frozenset()
     missed = recent[RELEARN_AFTER].rule_ids
     if any(missed & later.rule_ids for later in recent[:RELEARN_AFTER]):
         return frozenset()
+    relearned = RELEARN_AFTER * 2 + 1  # the answer the missed one would have relearned
+    if len(recent) > relearned:
+        before = recent[relearned]
+        if not before.correct and missed & before.rule_ids:
+            return frozenset()
     return missed
 
 

@@ -19,7 +19,9 @@ def query_to_rule(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("quizzes", "0009_question_level")]
+    # after the versions (0009_scenario_versions), which remake the presentation table on SQLite:
+    # unapplied in this order, each remakes the table with the columns it really has
+    dependencies = [("quizzes", "0009_question_level"), ("quizzes", "0009_scenario_versions")]
 
     operations = [
         migrations.RenameField("presentation", "rule_number", "filters"),

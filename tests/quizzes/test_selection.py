@@ -169,6 +169,24 @@ def test_a_missed_rule_comes_back_after_one_question_as_another_question(learner
     assert pick.question not in (missed, same_board)
 
 
+def test_one_relearning_step_then_the_rule_is_left_to_its_schedule(learner, bank):
+    missed_rule, other_rule = RuleFactory(number="701.30a"), RuleFactory(number="701.31a")
+    boards = [other_scenario(f"board-{n}") for n in range(6)]
+    first = make_question(boards[0], bank, rules=[missed_rule], difficulty=-0.85)
+    between = make_question(boards[1], bank, rules=[other_rule], difficulty=-0.85)
+    relearn = make_question(boards[2], bank, rules=[missed_rule], difficulty=-0.85)
+    after = make_question(boards[3], bank, rules=[other_rule], difficulty=-0.85)
+    make_question(boards[4], bank, rules=[missed_rule], difficulty=-0.85)
+    make_question(boards[5], bank, rules=[other_rule], difficulty=-0.85)
+    answer(learner, first, WRONG)
+    answer(learner, between)
+    pick = selection.next_question(learner)
+    assert pick.relearning and pick.question == relearn
+    answer(learner, relearn, WRONG)  # the relearning step missed too
+    answer(learner, after)
+    assert not selection.next_question(learner).relearning  # FSRS has the rule now
+
+
 def test_no_relearning_step_after_a_right_answer(learner, bank):
     rules = [RuleFactory(number=f"701.{n}a") for n in (30, 31, 32)]
     boards = [other_scenario(f"board-{n}") for n in range(4)]
