@@ -155,7 +155,11 @@ def assignments_for(user) -> QuerySet[Assignment]:
     return Assignment.objects.for_learner(user)
 
 
-def banks_for(user) -> QuerySet[Bank]:
-    """The banks the learner's cohorts practise that the learner may see (one query)."""
-    in_cohort = Cohort.banks.through.objects.filter(cohort__members=user).values("bank_id")
+def banks_for(user, cohort: Cohort | None = None) -> QuerySet[Bank]:
+    """The banks the learner's cohorts (or one of them, `cohort`) practise that the learner may
+    see (one query)."""
+    in_cohort = Cohort.banks.through.objects.filter(cohort__members=user)
+    if cohort is not None:
+        in_cohort = in_cohort.filter(cohort=cohort)
+    in_cohort = in_cohort.values("bank_id")
     return Bank.objects.visible_to(user).filter(pk__in=in_cohort).order_by("title", "id")

@@ -225,6 +225,33 @@ def _closest(target: float, *questions: Question | None) -> Question | None:
     return min(found, key=lambda q: (abs(q.difficulty - target), q.pk), default=None)
 
 
+def chosen_questions(
+    user, rule: Rule | None = None, *, level: str = "", bank: Bank | None = None
+) -> QuerySet[Question]:
+    """The questions the learner's choice (a rule, a level, a bank) covers."""
+    questions = available_questions(user)
+    if level:
+        questions = questions.filter(level=level)
+    if bank is not None:
+        questions = questions.filter(bank=bank)
+    if rule is not None:
+        questions = questions.filter(_with_rules([rule.pk]))
+    return questions
+
+
+def only_the_last_answered(
+    user, rule: Rule | None = None, *, level: str = "", bank: Bank | None = None
+) -> bool:
+    """Is the question the learner just answered the only one their choice covers? (Then
+    nothing is served: a question never comes twice running.) Two queries."""
+    covered = chosen_questions(user, rule, level=level, bank=bank)
+    only = list(covered.values_list("pk", flat=True)[:2])
+    if len(only) != 1:
+        return False
+    last = Response.objects.filter(user=user).order_by("-created_at", "-id")
+    return last.values_list("question_id", flat=True).first() == only[0]
+
+
 def next_question(
     user, rule: Rule | None = None, now=None, *, level: str = "", bank: Bank | None = None
 ) -> Pick:
@@ -232,11 +259,7 @@ def next_question(
     `bank` (one the learner may see: the practice filter looks it up) only their questions."""
     now = now or timezone.now()
     recent = recent_answers(user)
-    questions = available_questions(user)
-    if level:
-        questions = questions.filter(level=level)
-    if bank is not None:
-        questions = questions.filter(bank=bank)
+    questions = chosen_questions(user, level=level, bank=bank)
     masteries = Mastery.objects.owned_by(user)
     if rule is not None:
         theta = masteries.filter(rule=rule).values_list("theta", flat=True).first() or 0.0

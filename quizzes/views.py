@@ -143,6 +143,10 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
             filters=filters,
         )
         context |= _question_context(question, ruling, token=presentation.token, filters=filters)
+    else:
+        context["just_answered_all"] = selection.only_the_last_answered(
+            request.user, chosen["rule"], level=chosen["level"], bank=chosen["bank"]
+        )
     return render(request, "quizzes/practice.html", context)
 
 

@@ -392,6 +392,7 @@ def cohort_join(request: HtmxHttpRequest) -> HttpResponse:
             form.add_error("code", str(error))
         else:
             context |= {"joined": cohort, "new": cohorts.do_join(request.user, cohort)}
+            context["banks"] = cohorts.banks_for(request.user, cohort)
             return render(request, "instructors/cohort_join.html", context)
     status = 400 if request.method == "POST" else 200
     return render(request, "instructors/cohort_join.html", context, status=status)

@@ -51,6 +51,20 @@ def test_learners_join_with_the_code(client, learner, cohort):
     assert list(cohort.members.all()) == [learner]
 
 
+def test_joining_offers_the_cohorts_banks_to_practise(client, learner, cohort, instructor):
+    """Just joined, the learner is one click from the cohort's bank, not from all of practice;
+    another cohort's bank (even one they are in) and a private bank of this one are not offered."""
+    private = BankFactory(owner=instructor, slug="drafts", visibility=Bank.Visibility.PRIVATE)
+    cohort.banks.add(private)
+    elsewhere = cohorts.do_create_cohort(instructor, "Other class")
+    elsewhere.banks.set([BankFactory(owner=instructor, slug="week-9", title="Week 9")])
+    cohorts.do_join(learner, elsewhere)
+    client.force_login(learner)
+    page = client.post(reverse("cohort_join"), {"code": cohort.join_code}).content.decode()
+    assert f'href="{reverse("practice")}?bank=week-1"' in page
+    assert "?bank=drafts" not in page and "?bank=week-9" not in page
+
+
 def test_a_wrong_code_is_refused(client, learner, cohort):
     client.force_login(learner)
     response = client.post(reverse("cohort_join"), {"code": "NOPE2345"})

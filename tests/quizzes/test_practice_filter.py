@@ -151,3 +151,23 @@ def test_nothing_at_this_level_says_so(logged_in, bank, question):
     page = logged_in.get(f"{reverse('practice')}?level=corner")
     assert page.status_code == 200
     assert "no questions for you yet with this choice" in page.content.decode()
+
+
+def test_a_bank_of_one_question_just_answered_says_so(logged_in, bank, question, search_rule):
+    """Not "no questions for you yet": the learner just answered the bank's only question,
+    which never comes twice running."""
+    query = f"bank={bank.slug}"
+    first, page = served(logged_in, query)
+    assert first == question
+    answer(logged_in, page)
+    after = logged_in.get(f"{reverse('practice')}?{query}").content.decode()
+    assert "You have just answered the only question here" in after
+    assert "no questions for you yet" not in after
+    assert f'href="{reverse("practice_banks")}"' in after
+
+
+def test_a_bank_with_nothing_for_the_learner_still_says_nothing_yet(logged_in, bank, question):
+    empty = BankFactory(slug="empty-bank")
+    page = logged_in.get(f"{reverse('practice')}?bank={empty.slug}").content.decode()
+    assert "no questions for you yet with this choice" in page
+    assert "You have just answered" not in page
