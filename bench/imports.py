@@ -91,6 +91,7 @@ def worker(count: int) -> None:
     from tests.factories import BankFactory, UserFactory
 
     call_command("migrate", verbosity=0)
+    call_command("createcachetable")  # the shared cache (rule texts' version) and the throttles
     call_command("load_content", verbosity=0)
     files = {"first": bank_file(count), "again": bank_file(count, edited=True)}
     instructor = UserFactory(username="bench-instructor", is_staff=True)
