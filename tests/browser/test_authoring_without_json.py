@@ -43,6 +43,20 @@ def grove_position(page) -> int:
     return library.index("Grove of Study#g1")
 
 
+def make_the_grove_card(page) -> None:
+    """A card, in the card form: a nonbasic Forest (no abilities to write)."""
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Cards").click()
+    page.get_by_role("link", name="New card").click()
+    page.get_by_label("Name").fill("Grove of Study")
+    page.get_by_label("Land", exact=True).check()
+    page.get_by_label("Subtypes").fill("Forest")
+    page.get_by_label("Oracle text").fill("({T}: Add {G}.)")
+    page.locator("#reading", has_text="Land — Forest; mana value 0").wait_for()
+    assert serious_violations(page) == [], "card form"
+    page.get_by_role("button", name="Save the card").click()
+    page.get_by_role("heading", name="Grove of Study").wait_for()
+
+
 def log_in(page, base_url: str) -> None:
     page.goto(f"{base_url}/accounts/login/")
     page.get_by_label("Username").fill("teacher")
@@ -54,17 +68,7 @@ def log_in(page, base_url: str) -> None:
 def test_card_then_scenario_without_json(page, live_server, bank):
     log_in(page, live_server.url)
 
-    # A card, in the card form: a nonbasic Forest (no abilities to write).
-    page.get_by_role("navigation", name="Main").get_by_role("link", name="Cards").click()
-    page.get_by_role("link", name="New card").click()
-    page.get_by_label("Name").fill("Grove of Study")
-    page.get_by_label("Land", exact=True).check()
-    page.get_by_label("Subtypes").fill("Forest")
-    page.get_by_label("Oracle text").fill("({T}: Add {G}.)")
-    page.locator("#reading", has_text="Land — Forest; mana value 0").wait_for()
-    assert serious_violations(page) == [], "card form"
-    page.get_by_role("button", name="Save the card").click()
-    page.get_by_role("heading", name="Grove of Study").wait_for()
+    make_the_grove_card(page)
     card = Card.objects.get(name="Grove of Study")
     assert card.owner == bank.owner
 

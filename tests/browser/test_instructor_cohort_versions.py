@@ -14,7 +14,7 @@ from django.core.management import call_command
 
 from quizzes.models import Bank, Cohort, Question, Response, Scenario
 from tests.browser.conftest import serious_violations
-from tests.browser.test_authoring_without_json import until
+from tests.browser.test_authoring_without_json import make_the_grove_card, until
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -58,19 +58,6 @@ def library_on_the_board(page) -> list[str]:
 def library_in_the_json(page) -> list[str]:
     document = json.loads(page.locator("#id_document").input_value())
     return [entry.partition("#")[0] for entry in document["zones"]["Alice"]["library"]]
-
-
-def make_the_card(page) -> None:
-    nav(page, "Cards")
-    page.get_by_role("link", name="New card").click()
-    page.get_by_label("Name").fill("Grove of Study")
-    page.get_by_label("Land", exact=True).check()
-    page.get_by_label("Subtypes").fill("Forest")
-    page.get_by_label("Oracle text").fill("({T}: Add {G}.)")
-    page.locator("#reading", has_text="Land — Forest; mana value 0").wait_for()
-    assert serious_violations(page) == [], "card form"
-    page.get_by_role("button", name="Save the card").click()
-    page.get_by_role("heading", name="Grove of Study").wait_for()
 
 
 def make_the_bank(page) -> None:
@@ -182,7 +169,7 @@ def test_instructor_cohort_two_learners_and_versions(chromium, live_server, peop
         page.set_default_timeout(15_000)
     try:
         log_in(mentor, base, "mentor")
-        make_the_card(mentor)
+        make_the_grove_card(mentor)
         make_the_bank(mentor)
         build_the_scenario(mentor)
         code = assign_to_a_cohort(mentor)
