@@ -476,6 +476,19 @@ class Scenario(models.Model):
 CONTENT_FIELDS = ("title", "source", "spec", "stored_ruling", "stored_expect")
 
 
+def given_on_version(help_text: str) -> models.ForeignKey:
+    """The scenario version a presentation, an answer or an exam item was given on (nullable for
+    rows older than versions; they read the scenario as it is)."""
+    return models.ForeignKey(
+        "quizzes.ScenarioVersion",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text=help_text,
+    )
+
+
 class ScenarioVersion(models.Model):
     """One version of a scenario as learners were given it; never changed once made.
 

@@ -16,6 +16,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import ngettext
 
+from quizzes.models.content import given_on_version
+
 # "701.23" (a rule and all its subrules), "701" (a whole section) or "701.23b" (one subrule).
 RULE_PREFIX = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
 
@@ -227,13 +229,8 @@ class ExamItem(models.Model):
         "quizzes.Question", on_delete=models.CASCADE, related_name="exam_items"
     )
     variant_seed = models.PositiveIntegerField(default=0)
-    scenario_version = models.ForeignKey(
-        "quizzes.ScenarioVersion",
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="+",
-        help_text="The scenario's version drawn: the question, grading and review read it.",
+    scenario_version = given_on_version(
+        "The scenario's version drawn: the question, grading and review read it."
     )
     area = models.CharField(max_length=200, blank=True, help_text="The blueprint row it fills.")
     # Kept here until the sitting finishes; only then is it graded into a Response (no verdict

@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from quizzes.models.content import given_on_version
+
 
 class AttemptQuerySet(models.QuerySet):
     def owned_by(self, user) -> AttemptQuerySet:
@@ -100,14 +102,7 @@ class Presentation(models.Model):
         "quizzes.Question", on_delete=models.CASCADE, related_name="presentations"
     )
     shown = models.JSONField(help_text="The variant as shown: spec, claims in shown order, names.")
-    scenario_version = models.ForeignKey(
-        "quizzes.ScenarioVersion",
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="+",
-        help_text="The scenario's version it was served from.",
-    )
+    scenario_version = given_on_version("The scenario's version it was served from.")
     filters = models.CharField(
         max_length=200,
         blank=True,
@@ -170,13 +165,8 @@ class Response(models.Model):
     correct = models.BooleanField(default=False)
     score = models.FloatField(default=0.0)
     variant_seed = models.PositiveIntegerField(default=0, help_text="0: the scenario as written.")
-    scenario_version = models.ForeignKey(
-        "quizzes.ScenarioVersion",
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="+",
-        help_text="The scenario's version answered: feedback and item analysis read it.",
+    scenario_version = given_on_version(
+        "The scenario's version answered: feedback and item analysis read it."
     )
     presentation = models.OneToOneField(
         Presentation,
