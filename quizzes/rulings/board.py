@@ -17,7 +17,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from quizzes.rulings.names import localized
+from quizzes.rulings.names import has_translation, localized
 
 ZONE_ORDER = ("battlefield", "hand", "library", "graveyard", "exile", "outside")
 ZONE_TITLES = {
@@ -70,6 +70,7 @@ class CardView:
     tapped: bool = False
     alt_cost: str = ""
     oracle_language: str = ""  # set when the text is not in the reader's language (English)
+    name_language: str = ""  # set when the name has none in the reader's language (English)
 
     @property
     def place(self) -> str:
@@ -228,6 +229,7 @@ def _definition_view(definition: Any, **place: Any) -> CardView:
     """A card's face (name, cost, type, text) where `place` puts it."""
     return CardView(
         name=localized(definition.name),
+        name_language="" if has_translation(definition.name) else "en",
         type_line=definition.type_line,
         mana_cost=definition.mana_cost,
         oracle=definition.oracle,
