@@ -13,6 +13,7 @@ from quizzes import authoring
 from quizzes.models import Bank, Question, Scenario
 from rules.models import Card
 from tests.browser.conftest import serious_violations
+from tests.browser.test_instructor_journey import log_in
 from tests.factories import BankFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -55,14 +56,6 @@ def make_the_grove_card(page) -> None:
     assert serious_violations(page) == [], "card form"
     page.get_by_role("button", name="Save the card").click()
     page.get_by_role("heading", name="Grove of Study").wait_for()
-
-
-def log_in(page, base_url: str) -> None:
-    page.goto(f"{base_url}/accounts/login/")
-    page.get_by_label("Username").fill("teacher")
-    page.get_by_label("Password").fill("a-long-pass-9")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_load_state()
 
 
 def test_card_then_scenario_without_json(page, live_server, bank):
