@@ -98,14 +98,24 @@ def build_the_scenario(page) -> None:
         tick = ticks.nth(index)
         wanted = json.loads(tick.get_attribute("value")) in (FIND_GROVE, SHUFFLES)
         if tick.is_checked() != wanted:
-            tick.click()
-            page.wait_for_load_state("networkidle")
+            # Each tick posts the builder; wait for its reply (a load state is long reached).
+            with page.expect_response(lambda reply: reply.url.endswith("/preview/")):
+                tick.click()
     page.locator("#preview", has_text="The engine agrees with the stored ruling").wait_for()
     assert page.evaluate("window.stillTheSamePage") is True, "the ruling live, no reload"
     assert library_in_the_json(page) == V1_LIBRARY
     assert serious_violations(page) == [], "builder with a live ruling"
-    page.get_by_role("button", name="Save the scenario").click()
+    page.wait_for_function("document.querySelector('.htmx-request') === null")
+    with page.expect_response(lambda reply: reply.request.method == "POST") as saving:
+        page.get_by_role("button", name="Save the scenario").click()
+    reply = saving.value
+    assert reply.status == 302, f"the save was refused ({reply.status}): {errors_shown(page)}"
     page.wait_for_url("**/scenarios/rampant-grove/?saved=1")
+
+
+def errors_shown(page) -> list[str]:
+    page.wait_for_load_state()
+    return page.locator(".preview-error, .errorlist, [role=alert]").all_inner_texts()
 
 
 def assign_to_a_cohort(page) -> str:
