@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from quizzes import answers, cohorts, exams, language, reports, rulings, selection
+from quizzes import answers, cohorts, content_texts, exams, language, reports, rulings, selection
 from quizzes.forms import AnswerForm, PracticeFilterForm, SignupForm
 from quizzes.models import (
     Attempt,
@@ -84,11 +84,11 @@ def _question_context(
     prompt = version.question_as_given(question).prompt if version else question.prompt
     return {
         "question": question,
-        "title": ruling.rename(given.title),
+        "title": content_texts.shown(given.title, ruling.shown.names),
         "prompt": rulings.prompt(question, ruling, prompt),
         "premises": ruling.premises(),
         "history": ruling.history(),
-        "stored_ruling": ruling.rename(given.stored_ruling),
+        "stored_ruling": content_texts.StoredRuling.of(given.stored_ruling, ruling.shown.names),
         "renamed": bool(ruling.shown.players or ruling.shown.cards),
         "board": ruling.board,
         "form": form or AnswerForm(ruling, data=form_data),
@@ -158,8 +158,8 @@ def _feedback_context(
     shown = shown or _shown_of(response)
     return {
         "response": response,
-        "title": shown.rename(scenario.title),
-        "stored_ruling": shown.rename(scenario.stored_ruling),
+        "title": content_texts.shown(scenario.title, shown.names),
+        "stored_ruling": content_texts.StoredRuling.of(scenario.stored_ruling, shown.names),
         "renamed": bool(shown.players or shown.cards),
         "verdict": verdict,
         "deciding_rules": texts.cited_rules(verdict.rule_numbers),

@@ -84,6 +84,11 @@ class Shown:
             "seed": self.seed,
         }
 
+    @property
+    def names(self) -> dict[str, str]:
+        """This variant's renames: English card or player name -> the one shown."""
+        return {**self.cards, **self.players}
+
     def rename(self, text: str) -> str:
         """Authored prose (prompt, title, the source's ruling) in this variant's names."""
         variant = variants.Variant(self.spec, self.claims, self.seed, self.players, self.cards)

@@ -48,15 +48,19 @@ class Variant:
 
     def rename_text(self, text: str) -> str:
         """Authored prose (prompt, title) with the same names substituted, whole words only."""
-        mapping = {**self.cards, **self.players}
-        if not mapping:
-            return text
-        pattern = re.compile(
-            r"\b("
-            + "|".join(re.escape(name) for name in sorted(mapping, key=len, reverse=True))
-            + r")\b"
-        )
-        return pattern.sub(lambda match: mapping[match.group(0)], text)
+        return rename_words(text, {**self.cards, **self.players})
+
+
+def rename_words(text: str, mapping: Mapping[str, str]) -> str:
+    """`text` with each name of `mapping` replaced by its value, whole words only."""
+    if not mapping:
+        return text
+    pattern = re.compile(
+        r"\b("
+        + "|".join(re.escape(name) for name in sorted(mapping, key=len, reverse=True))
+        + r")\b"
+    )
+    return pattern.sub(lambda match: mapping[match.group(0)], text)
 
 
 def new_seed() -> int:

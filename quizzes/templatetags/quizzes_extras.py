@@ -8,7 +8,7 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from quizzes import authoring
+from quizzes import authoring, content_texts
 from quizzes.rulings.names import has_translation, localized
 
 register = template.Library()
@@ -61,6 +61,26 @@ def english(text: Any) -> Any:
     if not text or (translation.get_language() or "en").startswith("en"):
         return text
     return format_html('<span lang="en">{}</span>', text)
+
+
+@register.filter
+def content(text: Any) -> Any:
+    """The site's own content (a title, a source, an exam area) in the reader's language, from
+    the content catalogs; a text they lack stays as written, marked lang="en"."""
+    return content_texts.shown(str(text)) if text else text
+
+
+@register.filter
+def content_authored(text: str) -> str:
+    """Content that may carry an instructor's light formatting (a bank's description), in the
+    reader's language when the catalogs have it, sanitised either way."""
+    return authored(content_texts.translated(text or "") or text)
+
+
+@register.filter
+def content_in_english(text: str) -> bool:
+    """Whether `text` shows in English on this page (to mark its element lang="en")."""
+    return bool(text) and content_texts.shows_in_english(text)
 
 
 @register.filter
