@@ -13,6 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from quizzes.models import Assignment, Bank, Cohort, Question, Scenario
+from tests.browser.test_authoring_without_json import until
 from tests.browser.test_languages import ENGLISH, check
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -64,6 +65,11 @@ def posting(page, action) -> None:
         action()
 
 
+def settled(page) -> None:
+    """No request in flight (a reply may start another: the builder follows the JSON)."""
+    until(page, lambda: page.evaluate("document.querySelector('.htmx-request') === null"))
+
+
 def make_the_card(page, base: str, language: str) -> None:
     page.goto(f"{base}/cards/new/")
     page.locator("#id_name").fill("Grove of Study")
@@ -101,15 +107,19 @@ def build_the_scenario(page, base: str, language: str) -> None:
     what = page.locator("#b-resolve-what")
     what.fill("Rampant Growth")
     posting(page, lambda: what.press("Tab"))
+    settled(page)
     ticks = page.locator("#builder input[name='b-ask']")
-    for index in range(ticks.count()):
+    index = 0
+    while index < ticks.count():  # counted again after each reply: the builder is re-rendered
         tick = ticks.nth(index)
         wanted = json.loads(tick.get_attribute("value")) in (FIND_GROVE, SHUFFLES)
         if tick.is_checked() != wanted:
             posting(page, tick.click)
+            settled(page)
+        index += 1
     page.locator("#preview-status.status-agrees").wait_for()
     check(page, language, "the builder with the engine's ruling")
-    page.wait_for_function("document.querySelector('.htmx-request') === null")
+    settled(page)
     page.locator("#scenario-form .actions button[value=builder]:not([formaction])").click()
     page.wait_for_url("**/scenarios/rampant-grove/?saved=1")
     assert WORDS[language]["saved"] in page.locator(".saved-note").inner_text()
