@@ -1,13 +1,17 @@
-"""`{% fixed_part name key ... %}...{% endfixed_part %}`: a part of every page rendered once per
-process for each set of key values, then reused (base.html: the navigation, the footer).
+"""`{% fixed_part name key ... %}...{% endfixed_part %}`: a part of a page rendered once per
+process for each set of key values, then reused: base.html's navigation and footer (the
+language, the current page, the visitor's role), progress's rows (a rule's number and
+percentage; an answer, which never changes once given).
 
-Only for markup that depends on nothing but its keys (the language, the current page, the
-visitor's role) and the code: never a CSRF token, a name or anything else of one visitor.
-Kept in the process, not in a shared cache, so that a deploy (a new process) never serves the
-old markup; the keys are few (languages x pages x roles), and the store is bounded anyway.
+Only for markup that is a function of its keys and the code alone: never a CSRF token, nor
+anything the keys do not determine. Kept in the process, not in a shared cache, so that a
+deploy (a new process) never serves the old markup; the least recently used go past MAX_PARTS.
 """
 
 from __future__ import annotations
+
+import threading
+from collections import OrderedDict
 
 from django import template
 from django.core.signals import setting_changed
@@ -15,8 +19,9 @@ from django.urls import get_script_prefix
 
 register = template.Library()
 
-MAX_PARTS = 2000  # far above languages x pages x roles; past it, parts are rendered each time
-_rendered: dict[tuple, str] = {}
+MAX_PARTS = 4000  # a few MB of markup per process
+_rendered: OrderedDict[tuple, str] = OrderedDict()
+_lock = threading.Lock()
 
 
 class FixedPartNode(template.Node):
@@ -27,11 +32,16 @@ class FixedPartNode(template.Node):
 
     def render(self, context) -> str:
         key = (self.name, get_script_prefix(), *(k.resolve(context) for k in self.keys))
-        html = _rendered.get(key)
-        if html is None:
-            html = self.nodelist.render(context)
-            if len(_rendered) < MAX_PARTS:
-                _rendered[key] = html
+        with _lock:
+            html = _rendered.get(key)
+            if html is not None:
+                _rendered.move_to_end(key)
+                return html
+        html = self.nodelist.render(context)
+        with _lock:
+            _rendered[key] = html
+            if len(_rendered) > MAX_PARTS:
+                _rendered.popitem(last=False)
         return html
 
 
@@ -44,7 +54,8 @@ def fixed_part(parser, token) -> FixedPartNode:
 
 
 def _forget(**_: object) -> None:
-    _rendered.clear()  # a test's changed setting (URLs, languages, static files)
+    with _lock:
+        _rendered.clear()  # a test's changed setting (URLs, languages, static files)
 
 
 setting_changed.connect(_forget, dispatch_uid="page-parts-forget")
