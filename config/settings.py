@@ -81,7 +81,9 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked account before checking
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's, with the instructor flag loaded with the user (a session saved under Django's own
+    # path logs in again: get_user accepts only listed backends)
+    "config.auth.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"

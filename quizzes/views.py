@@ -64,7 +64,7 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         language.remember(user)  # the language the learner signed up in
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="config.auth.ModelBackend")
         return redirect("practice")
     return render(request, "registration/signup.html", {"form": form})
 

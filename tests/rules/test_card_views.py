@@ -172,8 +172,8 @@ def test_editing_keeps_the_name_and_updates_the_catalog(teacher_client, instruct
     assert catalog_for(instructor.pk).get("Tutor of Teachers").oracle == "New words."
 
 
-CARD_INDEX_QUERIES = 4  # session, user, the cards (visible_to: one query with subqueries), nav
-CARD_PAGE_QUERIES = 5  # session, user, the card, its scenarios with counts, the nav's group
+CARD_INDEX_QUERIES = 3  # session, user with the nav's group (config/auth.py), the cards
+CARD_PAGE_QUERIES = 4  # session, user with the nav's group, the card, its scenarios with counts
 
 
 @pytest.mark.parametrize("size", [2, 40])
