@@ -93,3 +93,30 @@ def test_a_session_of_djangos_own_backend_logs_in_again(client):
     session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
     session.save()
     assert client.get(reverse("progress")).status_code == 302
+
+
+@pytest.fixture
+def cached_sessions(settings):
+    # as with Redis (config/settings.py); the test's one process shares its local cache
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
+
+def test_a_cached_session_replayed_after_log_out_is_refused(cached_sessions):
+    client = Client()
+    client.force_login(UserFactory())
+    assert client.get(reverse("progress")).status_code == 200
+    cookie = client.cookies["sessionid"].value
+    client.post(reverse("logout"))
+    replay = Client()
+    replay.cookies["sessionid"] = cookie
+    assert replay.get(reverse("progress")).status_code == 302
+
+
+def test_a_changed_password_ends_the_other_cached_sessions(cached_sessions):
+    user = UserFactory()
+    other = Client()
+    other.force_login(user)
+    assert other.get(reverse("progress")).status_code == 200
+    user.set_password("another long passphrase 42")
+    user.save()
+    assert other.get(reverse("progress")).status_code == 302
