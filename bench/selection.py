@@ -2,9 +2,10 @@
 
     .venv/bin/python -m bench.selection [--sizes 1000,100000] [--repetitions 200]
                                         [--database sqlite|postgresql|both] [--explain] [--json]
+                                        [--pg-name tutor_bench_selection]
 
 For each database (SQLite in a temporary file; PostgreSQL at 127.0.0.1:5432 when one answers, in a
-database of its own that is dropped afterwards) it migrates, bulk-creates a public bank of
+database of its own, `--pg-name`, dropped afterwards) it migrates, bulk-creates a public bank of
 questions (1,000 scenarios, 40 rules, difficulties spread over -3..3) and two learners, then
 times `next_question` one call at a time, for each bank size:
 
@@ -267,7 +268,7 @@ def worker(sizes: list[int], repetitions: int, with_plans: bool) -> None:
 
 
 def run_database(database: str, args) -> dict[str, Any]:
-    with scratch_database(database, PG_BENCH_DB) as (url, _):
+    with scratch_database(database, args.pg_name) as (url, _):
         env = {
             **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
             "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -308,6 +309,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--explain", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--pg-name", default=PG_BENCH_DB, help="the scratch PostgreSQL database")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sizes = sorted(int(size) for size in args.sizes.split(","))

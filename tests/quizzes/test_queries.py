@@ -15,12 +15,14 @@ from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec
 pytestmark = pytest.mark.django_db
 
 # one: is an exam running (practice then pauses); one: is the user an instructor (the nav);
-# two: the nearest unseen question above and below the target difficulty, and three more here:
-# this bank has one kind, so the mix's first wish (another kind than the last answers') finds
-# nothing (unseen above, below, then the least seen); one: the banks the learner may choose
-# from in the practice filter; one: the card catalog's generation (rules/cards.py: a card saved
-# in any worker is seen at once)
-PRACTICE_QUERIES = 15
+# one: the learner as selection reads them (last answers, masteries, banks); one: the nearest
+# unseen question above and below the target difficulty, and two more here: this bank has one
+# kind, so the mix's first wish (another kind than the last answers') finds nothing (no unseen,
+# then no least seen); one: the banks the learner may choose from in the practice filter; one:
+# the card catalog's generation (rules/cards.py: a card saved in any worker is seen at once).
+# Was 15: the learner's answers, due rule and mean skill were three queries, and the unseen
+# question above and below the target two.
+PRACTICE_QUERIES = 11
 # filtered by level and bank: one more, the bank looked up among the ones the learner may see
 FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # two: is an exam running, and the question's row lock; two more: the mix serves a rule the
