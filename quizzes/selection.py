@@ -1,4 +1,4 @@
-"""The next question, chosen with a few indexed queries whatever the size of the bank.
+"""The next question, chosen with two indexed queries whatever the size of the bank.
 
 Per DESIGN.md, in this order:
 1. a relearning step: a rule missed at the question before last (one other question in
@@ -14,8 +14,9 @@ none of the last 150), first choice a kind neither of the last two answers had, 
 steps 1-2 no rule of the last two questions (no rule twice in three), each wish relaxed only
 when nothing else is left. With the practice filter (a level, a rule, a bank) all of it happens
 within the filtered questions.
-The unseen pick walks the difficulty index out from the target in both directions (two
-`LIMIT 1` range queries), so its cost does not grow with the bank (bench/selection.py).
+Two queries a pick, whatever the size of the bank (bench/selection.py): the learner
+(`Learner.of`), then the unseen question nearest the target, found by walking the difficulty
+index out from it in both directions (two `LIMIT 1` subqueries of one query).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 from statistics import fmean
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from django.db.models import (
     BooleanField,
@@ -264,8 +265,42 @@ def only_the_last_answered(
     return last.values_list("question_id", flat=True).first() == only[0]
 
 
-# the rows of `Learner.of`'s one query, by what they hold
 ANSWER, MASTERY, BANK = "answer", "mastery", "bank"
+
+
+class _Row(NamedTuple):
+    """A row of `_learner_rows`: an answer and one of its rules, a mastery, or a bank."""
+
+    source: str  # ANSWER, MASTERY or BANK
+    pk: int | None  # the answer's or the bank's
+    question_id: int | None
+    scenario_id: int | None
+    correct: bool | None
+    kind: str | None
+    rule_id: int | None
+    theta: float | None
+    moment: datetime.datetime | None  # when answered; when the mastery is due
+
+
+def _learner_rows(user) -> QuerySet:
+    """One query for all `Learner` holds (see `_Row`): a UNION ALL of the learner's last
+    `RECENT` answers (picked by a LIMIT subquery; a row per rule), masteries and banks."""
+    no_id, no_bool, no_text, no_float, no_moment = (
+        Value(None, output_field=field())
+        for field in (IntegerField, BooleanField, CharField, FloatField, DateTimeField)
+    )
+    last = Response.objects.filter(user=user).order_by("-created_at", "-id")[:RECENT]
+    answers = Response.objects.filter(pk__in=Subquery(last.values("pk"))).values_list(
+        Value(ANSWER), "pk", "question_id", "question__scenario_id", "correct",
+        "question__kind", "question__rules", no_float, "created_at",
+    )  # fmt: skip
+    masteries = Mastery.objects.owned_by(user).values_list(
+        Value(MASTERY), no_id, no_id, no_id, no_bool, no_text, "rule_id", "theta", "due"
+    )
+    banks = Bank.objects.visible_to(user).values_list(
+        Value(BANK), "pk", no_id, no_id, no_bool, no_text, no_id, no_float, no_moment
+    )
+    return answers.order_by().union(masteries.order_by(), banks.order_by(), all=True)
 
 
 @dataclass(frozen=True)
@@ -281,73 +316,23 @@ class Learner:
 
     @classmethod
     def of(cls, user) -> Learner:
-        """A UNION ALL of three row shapes: an answer and one of its rules (the answers picked
-        by a LIMIT subquery), a mastery, a bank."""
-        no = {
-            kind: Value(None, output_field=field())
-            for kind, field in (
-                ("id", IntegerField),
-                ("bool", BooleanField),
-                ("text", CharField),
-                ("float", FloatField),
-                ("moment", DateTimeField),
-            )
-        }
-        last = Response.objects.filter(user=user).order_by("-created_at", "-id")[:RECENT]
-        answers = (
-            Response.objects.filter(pk__in=Subquery(last.values("pk")))
-            .order_by()
-            .values_list(
-                Value(ANSWER), "pk", "question_id", "question__scenario_id", "correct",
-                "question__kind", "question__rules", no["float"], "created_at",
-            )
-        )  # fmt: skip
-        masteries = (
-            Mastery.objects.owned_by(user)
-            .order_by()
-            .values_list(
-                Value(MASTERY), no["id"], no["id"], no["id"], no["bool"], no["text"],
-                "rule_id", "theta", "due",
-            )
-        )  # fmt: skip
-        banks = (
-            Bank.objects.visible_to(user)
-            .order_by()
-            .values_list(
-                Value(BANK), "pk", no["id"], no["id"], no["bool"], no["text"], no["id"],
-                no["float"], no["moment"],
-            )
-        )  # fmt: skip
-        answered: dict[int, tuple] = {}
+        answers: dict[int, tuple[_Row, set[int]]] = {}
         theta, due, bank_ids = {}, {}, set()
-        for (
-            source,
-            pk,
-            question,
-            scenario,
-            correct,
-            kind,
-            rule,
-            rule_theta,
-            moment,
-        ) in answers.union(masteries, banks, all=True):
-            if source == ANSWER:
-                entry = answered.setdefault(
-                    pk, (moment, pk, question, scenario, correct, kind, set())
-                )
-                if rule is not None:
-                    entry[-1].add(rule)
-            elif source == MASTERY:
-                theta[rule] = rule_theta
-                if moment is not None:
-                    due[rule] = moment
+        for row in map(_Row._make, _learner_rows(user)):
+            if row.source == ANSWER:
+                rules = answers.setdefault(row.pk, (row, set()))[1]
+                if row.rule_id is not None:
+                    rules.add(row.rule_id)
+            elif row.source == MASTERY:
+                theta[row.rule_id] = row.theta
+                if row.moment is not None:
+                    due[row.rule_id] = row.moment
             else:
-                bank_ids.add(pk)
+                bank_ids.add(row.pk)
+        latest_first = sorted(answers.values(), key=lambda a: (a[0].moment, a[0].pk), reverse=True)
         recent = [
-            Answered(question, scenario, correct, frozenset(rules), kind)
-            for _, _, question, scenario, correct, kind, rules in sorted(
-                answered.values(), key=lambda entry: entry[:2], reverse=True
-            )
+            Answered(row.question_id, row.scenario_id, row.correct, frozenset(rules), row.kind)
+            for row, rules in latest_first
         ]
         return cls(recent, theta, due, frozenset(bank_ids))
 
