@@ -222,7 +222,7 @@ def time_case(user, rule, repetitions: int, with_plans: bool, **filters) -> dict
     selects = [
         query["sql"]
         for query in captured.captured_queries
-        if query["sql"].lstrip().upper().startswith("SELECT")
+        if query["sql"].lstrip("( ").upper().startswith("SELECT")  # a UNION starts with "("
     ]
     plans = [explain(sql, connection.vendor) for sql in selects]
     scan = SQLITE_FULL_SCAN if connection.vendor == "sqlite" else PG_FULL_SCAN
