@@ -248,6 +248,7 @@ def worker(sizes: list[int], repetitions: int, with_plans: bool) -> None:
     from quizzes.models import Bank, Mastery
 
     call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)  # the cache is in the database without Redis
     rng = random.Random(2026)
     rules, bank, scenarios, fresh, seasoned = setup_base(rng)
     results: dict[str, dict[str, Any]] = {}
