@@ -10,6 +10,7 @@ from django.utils.safestring import mark_safe
 
 from quizzes import authoring
 from quizzes.rulings.names import has_translation, localized
+from quizzes.rulings.reasons import say
 
 register = template.Library()
 
@@ -61,6 +62,13 @@ def english(text: Any) -> Any:
     if not text or (translation.get_language() or "en").startswith("en"):
         return text
     return format_html('<span lang="en">{}</span>', text)
+
+
+@register.filter
+def reason(text: Any) -> str:
+    """An engine's reason in the reader's language (`rulings.reasons.say`): a live one is said
+    now; one stored with an answer was said in the language the learner answered in."""
+    return say(text)
 
 
 @register.filter
