@@ -3,7 +3,8 @@
 A `rules.engine.reasons.Reason` carries its English message id and parameters; this says it in
 the active language: the message through the catalog (ngettext for a count), then each
 parameter by its name (rules/engine/reasons.py): card names localised (`names.localized`),
-zone and other engine words translated, nested reasons said in turn, lists joined. Anything
+zone and other engine words translated, what a search looks for worded again
+(`descriptions`), nested reasons said in turn, lists joined. Anything
 that is not a Reason (a reason stored with an answer, already in the language it was given
 in) is returned as it is.
 """
@@ -14,8 +15,9 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
+from quizzes.rulings.descriptions import description
 from quizzes.rulings.names import localized
-from rules.engine.reasons import WORDS, ZONE_WORDS, Reason, clause, separator
+from rules.engine.reasons import WORDS, ZONE_WORDS, Phrase, Reason, clause, separator
 
 
 def say(reason: Any) -> str:
@@ -34,6 +36,8 @@ def _value(name: str, value: Any) -> Any:
     if isinstance(value, Reason):
         text = say(value)
         return clause(text) if name.startswith("clause") else text
+    if isinstance(value, Phrase):
+        return description(value)
     if type(value) is tuple:
         return gettext(separator(name)).join(str(_value(name, item)) for item in value)
     if name.startswith(("card", "source")):

@@ -11,7 +11,7 @@ from .costs import check_cost
 from .errors import ScenarioError
 from .mana import BASIC_LAND_MANA, INTRINSIC_COST, mana_produced
 from .outcome import ClaimResult
-from .reasons import Reason
+from .reasons import because
 from .resolver import Resolution, TurnRecord
 from .scenario import Scenario
 from .state import CardInstance
@@ -150,9 +150,9 @@ def _finds(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if verdict is None:
         card = ev.scenario.state.card(label)
         if label == ev.resolution.source_label and ev.resolution.step.kind == "cast":
-            return Verdict("cannot", "601.2a", Reason("resolving_spell", card=card.name))
+            return Verdict("cannot", "601.2a", because("resolving_spell", card=card.name))
         return Verdict(
-            "cannot", "701.23a", Reason("zone_not_searched", card=card.name, zone=card.zone)
+            "cannot", "701.23a", because("zone_not_searched", card=card.name, zone=card.zone)
         )
     return verdict
 
@@ -162,7 +162,7 @@ def _found_count(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if not spaces and _condition_failed(ev):
         return _failed_condition(ev, [0, 0])
     if not spaces:
-        return Verdict([0, 0], "701.23a", Reason("no_search_here", player=subject["searcher"]))
+        return Verdict([0, 0], "701.23a", because("no_search_here", player=subject["searcher"]))
     taken = [s for s in spaces if s.performed != "no"]
     if not taken:
         # A declined optional search (or one that can't happen) finds nothing on this line.
@@ -172,7 +172,7 @@ def _found_count(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         return Verdict(
             [0, 0],
             "608.2d",
-            Reason("chooses_not_to_search", player=subject["searcher"]),
+            because("chooses_not_to_search", player=subject["searcher"]),
         )
     # Fixed finds don't narrow the bounds: the claim is how many cards the search *can* find.
     low = sum(s.found_count.value[0] for s in taken)
@@ -187,7 +187,7 @@ def _searches(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if not spaces and _condition_failed(ev):
         return _failed_condition(ev, "cannot")
     if not spaces:
-        return Verdict("cannot", "701.23a", Reason("not_instructed_to_search", player=player))
+        return Verdict("cannot", "701.23a", because("not_instructed_to_search", player=player))
     for wanted in ("must", "may"):
         for space in spaces:
             if space.status.value == wanted:
@@ -200,7 +200,7 @@ def _searched_portion(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     spaces = [s for s in ev.resolution.spaces_of(player) if "library" in s.zones]
     own = [s for s in spaces if s.whose == player] or spaces
     if not own:
-        return Verdict("none", "701.23a", Reason("searches_no_library", player=player))
+        return Verdict("none", "701.23a", because("searches_no_library", player=player))
     return own[0].portion
 
 
@@ -221,21 +221,21 @@ def _shuffles(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if player not in ev.resolution.shuffles and _condition_failed(ev):
         return _failed_condition(ev, "no")
     return ev.resolution.shuffles.get(
-        player, Verdict("no", "701.24a", Reason("no_shuffle", player=player))
+        player, Verdict("no", "701.24a", because("no_shuffle", player=player))
     )
 
 
 def _shuffled_portion(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     player = subject["player"]
     return ev.resolution.shuffled_portion.get(
-        player, Verdict("none", "701.24a", Reason("does_not_shuffle", player=player))
+        player, Verdict("none", "701.24a", because("does_not_shuffle", player=player))
     )
 
 
 def _revealed(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     spaces = ev.resolution.spaces_of(subject["searcher"])
     if not spaces:
-        return Verdict(False, "701.23e", Reason("nothing_revealed", player=subject["searcher"]))
+        return Verdict(False, "701.23e", because("nothing_revealed", player=subject["searcher"]))
     return spaces[0].revealed
 
 
@@ -254,21 +254,21 @@ def _decision_order(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
             decider = deciders.get(player, player)
             if decider not in by:
                 by.append(decider)
-        controlled = tuple(Reason("decided_by", player=p, decider=d) for p, d in deciders.items())
-        return Verdict(by, "723.5", Reason("controlled_decisions", decisions=controlled))
+        controlled = tuple(because("decided_by", player=p, decider=d) for p, d in deciders.items())
+        return Verdict(by, "723.5", because("controlled_decisions", decisions=controlled))
     if len(order) > 1:
         return Verdict(
             order,
             "701.23i",
-            Reason("apnap_decisions"),
+            because("apnap_decisions"),
         )
-    return Verdict(order, "101.4", Reason("one_decider"))
+    return Verdict(order, "101.4", because("one_decider"))
 
 
 def searched_this_turn(ev: Evaluation, player: str) -> Verdict:
     """Did `player` search their own library this turn (history plus this resolution)?"""
     if any(f.kind == "searched_library" and f.player == player for f in ev.turn.facts):
-        return Verdict("yes", "701.23a", Reason("history_searched", player=player))
+        return Verdict("yes", "701.23a", because("history_searched", player=player))
     best: Verdict | None = None
     for resolution in (*ev.turn.steps, ev.resolution):
         for space in resolution.spaces_of(player, player):
@@ -277,12 +277,12 @@ def searched_this_turn(ev: Evaluation, player: str) -> Verdict:
             rule = "701.23f" if space.portion.value.startswith("top") else "701.23a"
             if space.performed == "yes":
                 key = "searched_part" if rule == "701.23f" else "searched"
-                return Verdict("yes", rule, Reason(key, player=player))
+                return Verdict("yes", rule, because(key, player=player))
             if space.performed == "if_searched" and best is None:
                 best = Verdict(
                     "if_searched",
                     "608.2d",
-                    Reason("searches_if_chosen", player=player),
+                    because("searches_if_chosen", player=player),
                 )
     if best is not None:
         return best
@@ -295,19 +295,19 @@ def searched_this_turn(ev: Evaluation, player: str) -> Verdict:
         return Verdict(
             "no",
             "701.23a",
-            Reason("library_not_chosen", player=player),
+            because("library_not_chosen", player=player),
         )
     blocked = skipped
     if blocked:
         return Verdict(
             "no",
             blocked[0].status.rule,
-            Reason("cannot_search_library", player=player, reason=blocked[0].status.reason),
+            because("cannot_search_library", player=player, reason=blocked[0].status.reason),
         )
     return Verdict(
         "no",
         "701.23a",
-        Reason("not_searched_this_turn", player=player),
+        because("not_searched_this_turn", player=player),
     )
 
 
@@ -320,7 +320,7 @@ def _alt_cost_available(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     player = subject["player"]
     alt = card.definition.alt_cost
     if not alt:
-        return Verdict(False, "118.9", Reason("no_alt_cost", card=card.name))
+        return Verdict(False, "118.9", because("no_alt_cost", card=card.name))
     condition = alt.get("if")
     if condition != "opponent_searched_library_this_turn":
         raise ScenarioError(
@@ -334,7 +334,7 @@ def _alt_cost_available(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
                 return Verdict(
                     True,
                     verdict.rule if verdict.rule == "701.23f" else "118.9",
-                    Reason(
+                    because(
                         "alt_cost_unlocked" if value == "yes" else "alt_cost_unlocked_if",
                         other=opponent,
                         player=player,
@@ -345,13 +345,13 @@ def _alt_cost_available(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return Verdict(
         False,
         "118.9",
-        Reason("alt_cost_locked", player=player, card=card.name),
+        because("alt_cost_locked", player=player, card=card.name),
     )
 
 
 def _mills(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     player = subject["player"]
-    return ev.resolution.mills.get(player, Verdict(0, "701.17a", Reason("no_mill", player=player)))
+    return ev.resolution.mills.get(player, Verdict(0, "701.17a", because("no_mill", player=player)))
 
 
 def _can_dredge(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
@@ -361,18 +361,18 @@ def _can_dredge(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     card = ev.scenario.state.card(label)
     dredge = card.definition.keywords.get("dredge")
     if dredge is None:
-        return Verdict(False, "702.52a", Reason("no_dredge", card=card.name))
+        return Verdict(False, "702.52a", because("no_dredge", card=card.name))
     if card.zone != "graveyard":
-        return Verdict(False, "702.52a", Reason("dredge_not_in_graveyard"))
+        return Verdict(False, "702.52a", because("dredge_not_in_graveyard"))
     size = len(ev.scenario.state.cards_in(card.owner, "library"))
     if size < int(dredge):
         return Verdict(
             False,
             "702.52b",
-            Reason("dredge_too_few", dredge=dredge, player=card.owner, size=size),
+            because("dredge_too_few", dredge=dredge, player=card.owner, size=size),
         )
     return Verdict(
-        True, "702.52a", Reason("dredge_enough", player=card.owner, size=size, dredge=dredge)
+        True, "702.52a", because("dredge_enough", player=card.owner, size=size, dredge=dredge)
     )
 
 
@@ -381,14 +381,14 @@ def _zone_after(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if label in ev.resolution.zone_after:
         return ev.resolution.zone_after[label]
     card = ev.scenario.state.card(label)
-    return Verdict(card.zone, "400.7", Reason("not_moved", card=card.name, zone=card.zone))
+    return Verdict(card.zone, "400.7", because("not_moved", card=card.name, zone=card.zone))
 
 
 def _mana_triggers(ev: Evaluation, card: CardInstance, events: list[str]) -> Verdict:
     """106.12a: "tapped for mana" triggers only when such a mana ability produces mana."""
     step = ev.resolution.step
     if step is None or step.kind != "activate" or step.source not in ev.resolution.mana:
-        return Verdict(0, "106.12a", Reason("nothing_tapped_for_mana"))
+        return Verdict(0, "106.12a", because("nothing_tapped_for_mana"))
     tapped = ev.scenario.state.card(step.source)
     produced = ev.resolution.mana[step.source]
     is_land = "Land" in tapped.definition.types
@@ -404,17 +404,17 @@ def _mana_triggers(ev: Evaluation, card: CardInstance, events: list[str]) -> Ver
             # An Aura written without "attached_to" is read as enchanting the tapped land.
             fits = fits or is_land
     if not fits:
-        return Verdict(0, "603.2", Reason("not_watched", card=card.name, card_tapped=tapped.name))
+        return Verdict(0, "603.2", because("not_watched", card=card.name, card_tapped=tapped.name))
     if not produced.value:
         return Verdict(
             0,
             "106.12a",
-            Reason("no_mana_no_trigger", card_tapped=tapped.name, card=card.name),
+            because("no_mana_no_trigger", card_tapped=tapped.name, card=card.name),
         )
     return Verdict(
         1,
         "106.12a",
-        Reason(
+        because(
             "tapped_for_mana_trigger",
             card_tapped=tapped.name,
             mana=produced.value,
@@ -430,9 +430,9 @@ def _triggers(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         return _mana_triggers(ev, card, mana_events)
     events = [a.when for a in card.definition.triggered if a.when in SEARCH_TRIGGERS]
     if not events:
-        return Verdict(0, "603.2", Reason("no_trigger_here", card=card.name))
+        return Verdict(0, "603.2", because("no_trigger_here", card=card.name))
     if card.zone != "battlefield":
-        return Verdict(0, "603.6", Reason("not_on_battlefield", card=card.name))
+        return Verdict(0, "603.6", because("not_on_battlefield", card=card.name))
     searchers: list[str] = []
     maybe = False
     for space in ev.resolution.searches:
@@ -450,11 +450,11 @@ def _triggers(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
                 maybe = maybe or space.performed == "if_searched"
     count = len(searchers)
     if not count:
-        return Verdict(0, "603.2", Reason("no_watched_search", card=card.name))
+        return Verdict(0, "603.2", because("no_watched_search", card=card.name))
     return Verdict(
         count,
         "701.23f",
-        Reason(
+        because(
             "search_triggers_optional" if maybe else "search_triggers",
             card=card.name,
             players=tuple(searchers),
@@ -480,14 +480,14 @@ def _can_activate(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if abilities and not 0 <= index < len(abilities):
         raise ScenarioError("claim can_activate.ability", f"{card.name} has no ability {index}")
     if not abilities and not set(card.definition.subtypes) & set(BASIC_LAND_MANA):
-        return Verdict(False, "602.1", Reason("no_activated_ability", card=card.name))
+        return Verdict(False, "602.1", because("no_activated_ability", card=card.name))
     ability = abilities[index] if abilities else None
     cost = ability.cost if ability else "{T}"
     parts = ability.cost_parts if ability else INTRINSIC_COST
     blocked = check_cost(ev.scenario.state, card, parts, card.controller).blocked
     if blocked is not None:
         return blocked
-    return Verdict(True, "602.2", Reason("can_activate", card=card.name, cost=cost))
+    return Verdict(True, "602.2", because("can_activate", card=card.name, cost=cost))
 
 
 def _mana_value(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
@@ -497,25 +497,25 @@ def _mana_value(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         return Verdict(
             value,
             "118.9c",
-            Reason("mana_value_alt", card=card.name, cost=card.definition.mana_cost, value=value),
+            because("mana_value_alt", card=card.name, cost=card.definition.mana_cost, value=value),
         )
     return Verdict(
         value,
         "202.3",
-        Reason("mana_value", cost=card.definition.mana_cost, value=value)
+        because("mana_value", cost=card.definition.mana_cost, value=value)
         if card.definition.mana_cost
-        else Reason("mana_value_no_cost", value=value),
+        else because("mana_value_no_cost", value=value),
     )
 
 
 def _may_pay_mana_cost(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     card = ev.scenario.state.card(subject["card"])
     if not card.definition.mana_cost:
-        return Verdict(False, "118.9", Reason("no_mana_cost", card=card.name))
+        return Verdict(False, "118.9", because("no_mana_cost", card=card.name))
     return Verdict(
         True,
         "118.9",
-        Reason("alt_cost_optional", card=card.name, cost=card.definition.mana_cost),
+        because("alt_cost_optional", card=card.name, cost=card.definition.mana_cost),
     )
 
 
@@ -543,11 +543,11 @@ def _cost_paid(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     total = add_generic(base, change)
     which = "alt_cost" if use_alt else "mana_cost"
     if not sources:
-        return Verdict(total, "601.2f", Reason(f"pays_{which}", player=player, total=total))
+        return Verdict(total, "601.2f", because(f"pays_{which}", player=player, total=total))
     return Verdict(
         total,
         "601.2f",
-        Reason(
+        because(
             f"pays_adjusted_{which}",
             player=player,
             cost=base,
@@ -590,7 +590,7 @@ def _tapped_after(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         return ev.resolution.tapped_after[label]
     card = ev.scenario.state.card(label)
     state = "tapped" if card.tapped else "untapped"
-    return Verdict(state, "110.5", Reason(f"stays_{state}", card=card.name))
+    return Verdict(state, "110.5", because(f"stays_{state}", card=card.name))
 
 
 def _counters(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
@@ -603,10 +603,10 @@ def _counters(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return Verdict(
         count,
         "122.1",
-        Reason(
+        because(
             "counters_unchanged",
             card=card.name,
-            counters=Reason("counters", count=count, kind=kind),
+            counters=because("counters", count=count, kind=kind),
         ),
     )
 
@@ -616,7 +616,7 @@ def _life_total(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if player in ev.resolution.life:
         return ev.resolution.life[player]
     total = ev.scenario.state.life_total(player)
-    return Verdict(total, "119.1", Reason("life_unchanged", player=player, total=total))
+    return Verdict(total, "119.1", because("life_unchanged", player=player, total=total))
 
 
 def _end_zones(ev: Evaluation, label: str) -> list[str]:
@@ -631,13 +631,13 @@ def _exiled_face_down(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     card = ev.scenario.state.card(label)
     face_down = ev.resolution.face_down.get(label)
     if face_down is None:
-        return Verdict(False, "406.3", Reason("not_exiled_face_down", card=card.name))
+        return Verdict(False, "406.3", because("not_exiled_face_down", card=card.name))
     if _end_zones(ev, label) == ["exile"]:
         return Verdict(True, "406.3", face_down.reason)
     return Verdict(
         False,
         "406.3",
-        Reason("face_down_if_found", card=card.name),
+        because("face_down_if_found", card=card.name),
     )
 
 
@@ -655,23 +655,25 @@ def _may_look_at(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         if zone == "exile" and face_down is not None:
             answers.append(Verdict(player in face_down.value, "406.3", face_down.reason))
         elif zone in _PUBLIC_END:
-            answers.append(Verdict(True, "400.2", Reason("public_look", card=card.name, zone=zone)))
+            answers.append(
+                Verdict(True, "400.2", because("public_look", card=card.name, zone=zone))
+            )
         elif zone in ("hand", "outside"):
             answers.append(
                 Verdict(
                     player == card.owner,
                     "400.2",
-                    Reason("hidden_look", card=card.name, player=card.owner, zone=zone),
+                    because("hidden_look", card=card.name, player=card.owner, zone=zone),
                 )
             )
         else:
-            answers.append(Verdict(False, "401.2", Reason("library_look", card=card.name)))
+            answers.append(Verdict(False, "401.2", because("library_look", card=card.name)))
     if all(a.value for a in answers) or not any(a.value for a in answers):
         return answers[0]
     return Verdict(
         False,
         answers[0].rule,
-        Reason("look_unfixed", card=card.name, zones_or=tuple(zones), player=player),
+        because("look_unfixed", card=card.name, zones_or=tuple(zones), player=player),
     )
 
 
@@ -684,7 +686,7 @@ def _enters_x(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return Verdict(
         0,
         "107.3m",
-        Reason("x_is_zero", card=card.name),
+        because("x_is_zero", card=card.name),
     )
 
 
@@ -695,13 +697,13 @@ def _range_of_influence(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     scenario = ev.scenario
     gone = [f.player for f in ev.turn.facts if f.kind == "left_the_game"]
     if player in gone:
-        return Verdict([], "800.4a", Reason("left_game", player=player))
+        return Verdict([], "800.4a", because("left_game", player=player))
     seated = [p for p in scenario.state.players if p not in gone]
     reach = scenario.range_of_influence
     left = "_left" if gone else ""
     if reach is None:
         return Verdict(
-            seated, "801.1", Reason(f"unlimited_range{left}", player=player, players=tuple(gone))
+            seated, "801.1", because(f"unlimited_range{left}", player=player, players=tuple(gone))
         )
     seat = seated.index(player)
     count = len(seated)
@@ -713,10 +715,10 @@ def _range_of_influence(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return Verdict(
         within,
         "801.2",
-        Reason(
+        because(
             f"limited_range{left}",
             player=player,
-            seats=Reason("seats", count=reach),
+            seats=because("seats", count=reach),
             players=tuple(gone),
         ),
     )
@@ -741,10 +743,10 @@ def _seats_between(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return Verdict(
         apart,
         "801.2",
-        Reason(
+        because(
             f"seats_apart{inside}{'_left' if gone else ''}",
             other=other,
-            seats=Reason("seats", count=apart),
+            seats=because("seats", count=apart),
             player=player,
             reach=reach,
             players=tuple(gone),
@@ -771,12 +773,12 @@ def _trigger_game_state(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         return Verdict(
             "before",
             "603.10a",
-            Reason("looks_back", card=card.name, event=event),
+            because("looks_back", card=card.name, event=event),
         )
     return Verdict(
         "after",
         "603.6",
-        Reason("looks_after", card=card.name, event=event),
+        because("looks_after", card=card.name, event=event),
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import ScenarioError
-from .reasons import Reason
+from .reasons import because
 from .verdict import Verdict
 
 if TYPE_CHECKING:
@@ -230,9 +230,9 @@ def check_cost(
     zone = activation_zone(parts)
     if card.zone != zone:
         reason = (
-            Reason("works_on_battlefield", card=card.name)
+            because("works_on_battlefield", card=card.name)
             if zone == "battlefield"
-            else Reason("works_in_zone", card=card.name, zone=zone)
+            else because("works_in_zone", card=card.name, zone=zone)
         )
         check.blocked = Verdict(False, "602.2", reason)
         return check
@@ -240,21 +240,21 @@ def check_cost(
     sick = card.sick and creature and "haste" not in card.definition.keyword_names
     for part in parts:
         if part.kind == "tap" and card.tapped:
-            check.blocked = Verdict(False, "107.5", Reason("already_tapped", card=card.name))
+            check.blocked = Verdict(False, "107.5", because("already_tapped", card=card.name))
         elif part.kind == "untap" and not card.tapped:
-            check.blocked = Verdict(False, "107.6", Reason("already_untapped", card=card.name))
+            check.blocked = Verdict(False, "107.6", because("already_untapped", card=card.name))
         elif part.kind in ("tap", "untap") and sick:
             symbol = "{T}" if part.kind == "tap" else "{Q}"
             check.blocked = Verdict(
                 False,
                 "302.6",
-                Reason("summoning_sick", card=card.name, cost=symbol),
+                because("summoning_sick", card=card.name, cost=symbol),
             )
         elif part.kind == "pay_life" and state.life_total(controller) < part.count:
             check.blocked = Verdict(
                 False,
                 "119.4",
-                Reason(
+                because(
                     "too_little_life",
                     player=controller,
                     life=state.life_total(controller),
@@ -265,10 +265,10 @@ def check_cost(
             check.blocked = Verdict(
                 False,
                 "118.3",
-                Reason(
+                because(
                     "too_few_counters",
                     card=card.name,
-                    counters=Reason(
+                    counters=because(
                         "counters", count=card.counters.get(part.counter, 0), kind=part.counter
                     ),
                     amount=part.count,
@@ -281,10 +281,10 @@ def check_cost(
                 check.blocked = Verdict(
                     False,
                     "118.3",
-                    Reason(
+                    because(
                         "too_few_for_cost",
                         cost=part.text,
-                        cards=Reason("cards", count=part.count),
+                        cards=because("cards", count=part.count),
                         player=controller,
                         size=len(usable),
                     ),

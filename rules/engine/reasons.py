@@ -7,13 +7,17 @@ same) that keeps the message it was made from and its parameters, so the web lay
 
 Parameters by name: `card*` and `source*` are card names (localised by the web layer), `zone*`
 are zone words from `ZONE_WORDS`, `clause*` is a nested Reason used without its final period; a
-nested Reason is rendered in turn, a tuple is a list of such values, anything else is shown as
+nested Reason is rendered in turn; `LISTS` are tuples of such values; anything else is shown as
 it is (player names, numbers, rule numbers, card labels).
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
+
+from .words import with_article
 
 
 def gettext_noop(message: str) -> str:
@@ -27,37 +31,107 @@ def ngettext(singular: str, plural: str, count_param: str = "count") -> tuple[st
     return singular, plural
 
 
+def because(key: str, /, **params: Any) -> Reason:
+    """The Reason of `key`'s message in `MESSAGES` with `params`: because("must_search",
+    player="Alice") is "The instruction tells Alice to search; it is not optional."."""
+    # Hot: a big board makes dozens per resolution, and a scenario is ruled again on every
+    # view of its question, so a reason once made is kept (a Reason never changes) and each
+    # message is compiled once; a function, not a call of the class, which would pass the
+    # parameters to __init__ again.
+    try:
+        made_key = (key, *params.items())
+        made = _MADE.get(made_key)
+    except TypeError:  # a parameter that can't be a key (none of the engine's)
+        made_key = made = None
+    if made is not None:
+        return made
+    english = _ENGLISH.get(key)
+    if english is None:
+        english = _ENGLISH[key] = _english_of(MESSAGES[key])
+    self = _new(Reason, english(**params))
+    self.key = key
+    self.params = params
+    if made_key is not None:
+        if len(_MADE) >= MADE_AT_MOST:
+            _MADE.clear()
+        _MADE[made_key] = self
+    return self
+
+
+MADE_AT_MOST = 20_000  # reasons kept: a few megabytes at most
+_MADE: dict[tuple, Reason] = {}
+
+
 class Reason(str):
-    """An English sentence with its message id (`message`, and `plural` for a count) and the
-    `params` it was made from."""
+    """An English sentence with the `key` of its message in `MESSAGES` and the `params` it was
+    made from (made by `because`); `message` (and `plural`, for a count) are its msgids."""
 
     key: str
-    message: str
-    plural: str | None
     params: dict[str, Any]
 
-    def __new__(cls, key: str, /, **params: Any) -> Reason:
-        message = MESSAGES[key]
-        if type(message) is tuple:
-            singular, plural = message
-            text = (singular if params["count"] == 1 else plural) % _english(params)
-            message = singular
-        else:
-            plural = None
-            text = message % _english(params) if params else message
-        self = str.__new__(cls, text)
-        self.key = key
-        self.message = message
-        self.plural = plural
-        self.params = params
-        return self
+    @property
+    def message(self) -> str:
+        message = MESSAGES[self.key]
+        return message if type(message) is str else message[0]
+
+    @property
+    def plural(self) -> str | None:
+        message = MESSAGES[self.key]
+        return None if type(message) is str else message[1]
 
     def __reduce__(self):  # keep the message when pickled (cached rulings)
         return _rebuild, (self.key, self.params)
 
 
+_new = str.__new__
+
+
 def _rebuild(key: str, params: dict[str, Any]) -> Reason:
-    return Reason(key, **params)
+    return because(key, **params)
+
+
+def count_text(count: object, up_to: bool) -> str:
+    """How many a search asks for: "all", "any number of", "up to 2", "2"."""
+    if count == "all":
+        return "all"
+    if count == "any_number":
+        return "any number of"
+    return f"up to {count}" if up_to else str(count)
+
+
+class Phrase(str):
+    """What a search looks for, in English as `Filter.describe()` words it: with its article
+    ("a basic land card") or after its count ("up to 2 basic land card"). It keeps the filter
+    and the count, so the web layer can word it in another language."""
+
+    filter: Any  # cards.Filter
+    count: Any  # None (an article instead), a number, "all" or "any_number"
+    up_to: bool
+
+    @classmethod
+    def of(cls, wanted: Any) -> Phrase:
+        """ "a basic land card", "an instant card"."""
+        # A filter never changes: kept on it, as its description is (Filter.describe).
+        phrase = wanted.__dict__.get("_phrase")
+        if phrase is None:
+            phrase = wanted.__dict__["_phrase"] = cls._make(with_article(wanted.describe()), wanted)
+        return phrase
+
+    @classmethod
+    def counted(cls, wanted: Any, count: Any, up_to: bool) -> Phrase:
+        """ "up to 2 basic land card", "all card", "any number of card"."""
+        return cls._make(f"{count_text(count, up_to)} {wanted.describe()}", wanted, count, up_to)
+
+    @classmethod
+    def _make(cls, text: str, wanted: Any, count: Any = None, up_to: bool = False) -> Phrase:
+        self = _new(cls, text)
+        self.filter = wanted
+        self.count = count
+        self.up_to = up_to
+        return self
+
+    def __reduce__(self):
+        return Phrase._make, (str(self), self.filter, self.count, self.up_to)
 
 
 def clause(text: str) -> str:
@@ -65,17 +139,31 @@ def clause(text: str) -> str:
     return text[:-1] if text.endswith(".") else text
 
 
-def _english(params: dict[str, Any]) -> dict[str, Any]:
-    # Plain values format as they are; only clauses and lists need a word of English.
-    for name, value in params.items():
-        if name.startswith("clause") or type(value) is tuple:
-            return {name: _english_value(name, value) for name, value in params.items()}
-    return params
+def _english_of(message: str | tuple[str, str]) -> Callable[..., str]:
+    """A function making the English sentence of `message` from its parameters. A plain one
+    is compiled into an f-string: `%` with a mapping parses a long message on every call, three
+    times slower; a count, a clause or a list takes a word of English more (`_composed`)."""
+    names = re.findall(r"%\((\w+)\)s", message) if type(message) is str else ()
+    if type(message) is tuple or any(n.startswith("clause") or n in LISTS for n in names):
+        return lambda **params: _composed(message, params)
+    body = re.sub(r"%\((\w+)\)s", r"{\1}", message.replace("{", "{{").replace("}", "}}"))
+    arguments = ", ".join(dict.fromkeys(names))
+    return eval(f"lambda {arguments}{', ' if names else ''}**_: f{body!r}")  # noqa: S307
 
 
-def _english_value(name: str, value: Any) -> Any:
+_ENGLISH: dict[str, Callable[..., str]] = {}
+
+
+def _composed(message: str | tuple[str, str], params: dict[str, Any]) -> str:
+    """The English of a message with a count, a clause or a list."""
+    if type(message) is tuple:
+        message = message[0] if params["count"] == 1 else message[1]
+    return message % {name: _english(name, value) for name, value in params.items()}
+
+
+def _english(name: str, value: Any) -> Any:
     if type(value) is tuple:
-        return separator(name).join(str(_english_value(name, item)) for item in value)
+        return separator(name).join(str(_english(name, item)) for item in value)
     if name.startswith("clause"):
         return clause(value)
     return value
@@ -170,11 +258,13 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "can't be filled, so it must be found."
     ),
     "fills_any": gettext_noop(
-        "%(card)s can fill %(description)s in this one search for %(search)s; the searcher "
+        "%(card)s can fill %(descriptions_or)s in this one search for %(descriptions_and)s; the "
+        "searcher "
         "chooses which cards fill them."
     ),
     "several_bounds": gettext_noop(
-        "One search for %(search)s (701.23h): each found card fills one description, so between "
+        "One search for %(descriptions_and)s (701.23h): each found card fills one description, so "
+        "between "
         "%(low)s and %(high)s can be found."
     ),
     "bounds_hidden": gettext_noop(
@@ -235,7 +325,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "names_not_different": gettext_noop("The cards found must have different names."),
     "legal_set": gettext_noop("Those cards are a legal set to find."),
     "descriptions_unfilled": gettext_noop(
-        "Those cards can't each fill a different description of the search (%(search)s)."
+        "Those cards can't each fill a different description of the search (%(description)s)."
     ),
     "description_open": gettext_noop(
         "%(label)s is in a public zone and a description it fits is still open, so it can't be "
@@ -719,3 +809,17 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "labelled_card": gettext_noop("The %(card)s (%(label)s)"),
     "must_be_found_in": gettext_noop("The %(card)s in the %(zone)s must be found: %(reason)s"),
 }
+
+# Parameters that are lists (tuples): joined with ", " (`*_or`, `*_and`: " or ", " and ").
+LISTS = frozenset(
+    {
+        "sources",
+        "players",
+        "players_and",
+        "zones",
+        "zones_or",
+        "decisions",
+        "descriptions_or",
+        "descriptions_and",
+    }
+)

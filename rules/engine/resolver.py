@@ -12,7 +12,7 @@ from functools import partial
 from itertools import zip_longest
 from typing import Any
 
-from .cards import Ability, CardDefinition, Instruction, TargetSpec, with_article
+from .cards import Ability, CardDefinition, Instruction, TargetSpec
 from .costs import MOVES, CostPart, check_cost, eligible, parse_cost
 from .effects import (
     ActiveEffect,
@@ -23,7 +23,7 @@ from .effects import (
 )
 from .errors import ScenarioError
 from .mana import mana_produced
-from .reasons import Reason
+from .reasons import Phrase, Reason, because
 from .scenario import Choices, Fact, Scenario, Step, definition_of
 from .search import (
     SearchSpace,
@@ -35,7 +35,7 @@ from .search import (
 )
 from .state import ZONES, CardInstance, GameState
 from .verdict import Verdict
-from .words import plural
+from .words import plural, with_article
 
 NAME_NOT_IN_GAME = "(a name no card in this game has)"
 DESTINATION_ZONE = {
@@ -206,7 +206,7 @@ class _Run:
                     milled,
                     "graveyard",
                     "614.12",
-                    Reason(
+                    because(
                         "mills_as_enters",
                         source=effect.source_name,
                         card_milled=milled.name,
@@ -218,7 +218,7 @@ class _Run:
             self.result.mills[card.owner] = Verdict(
                 total,
                 "614.12",
-                Reason(
+                because(
                     "mills_player_as_enters",
                     source=effect.source_name,
                     player=card.owner,
@@ -310,11 +310,11 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
     for part in parts:
         if part.kind == "tap":
             run.result.tapped_after[card.label] = Verdict(
-                "tapped", "107.5", Reason("tapped_to_pay", card=card.name)
+                "tapped", "107.5", because("tapped_to_pay", card=card.name)
             )
         elif part.kind == "untap":
             run.result.tapped_after[card.label] = Verdict(
-                "untapped", "107.6", Reason("untapped_to_pay", card=card.name)
+                "untapped", "107.6", because("untapped_to_pay", card=card.name)
             )
         elif part.kind in MOVES and part.self_only:
             zone, rule = MOVES[part.kind]
@@ -322,7 +322,7 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
                 card,
                 zone,
                 rule,
-                Reason(f"{part.kind}_to_pay_self", card=card.name, cost=part.text, zone=zone),
+                because(f"{part.kind}_to_pay_self", card=card.name, cost=part.text, zone=zone),
             )
             run.result.explanation.append(f"{card.name}: {part.text} (a cost).")
         elif part.kind == "pay_life":
@@ -331,7 +331,7 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
                 controller,
                 -part.count,
                 "119.4",
-                Reason("pays_life", player=controller, amount=part.count),
+                because("pays_life", player=controller, amount=part.count),
             )
         elif part.kind == "remove_counters":
             _change_counters(run, card, part.counter, -part.count, "602.2b", "cost", part.text)
@@ -369,13 +369,13 @@ def _pay_choosing_part(
         if part.kind == "tap_other":
             if other.label in certain:
                 run.result.tapped_after[other.label] = Verdict(
-                    "tapped", "602.2b", Reason("tapped_for_cost", card=other.name, cost=part.text)
+                    "tapped", "602.2b", because("tapped_for_cost", card=other.name, cost=part.text)
                 )
             elif not picked:
                 run.result.tapped_after[other.label] = Verdict(
                     "tapped or untapped",
                     "602.2b",
-                    Reason("may_tap_for_cost", player=controller, cost=part.text, card=other.name),
+                    because("may_tap_for_cost", player=controller, cost=part.text, card=other.name),
                 )
             continue
         zone, rule = MOVES[part.kind]
@@ -384,14 +384,14 @@ def _pay_choosing_part(
                 other,
                 zone,
                 rule,
-                Reason(f"{part.kind}_to_pay", card=other.name, cost=part.text),
+                because(f"{part.kind}_to_pay", card=other.name, cost=part.text),
             )
         elif not picked:
             run.maybe_move(
                 other,
                 {zone},
                 "602.2b",
-                Reason("may_pay_cost", player=controller, cost=part.text, card=other.name),
+                because("may_pay_cost", player=controller, cost=part.text, card=other.name),
             )
 
 
@@ -425,7 +425,7 @@ def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition
                 controller,
                 -part.count,
                 "119.4",
-                Reason("pays_life", player=controller, amount=part.count),
+                because("pays_life", player=controller, amount=part.count),
             )
     run.result.explanation.append(f"{controller} pays the kicker cost {kicker} (702.33a).")
 
@@ -434,7 +434,7 @@ def _change_life(run: _Run, player: str, amount: int, rule: str, reason: Reason)
     before = run.result.life.get(player)
     total = (before.value if before else run.state.life_total(player)) + amount
     run.result.life[player] = Verdict(
-        total, rule, Reason("life_after", reason=reason, player=player, total=total)
+        total, rule, because("life_after", reason=reason, player=player, total=total)
     )
 
 
@@ -454,10 +454,10 @@ def _change_counters(
     run.result.counters[key] = Verdict(
         total,
         rule,
-        Reason(
+        because(
             f"counters_after_{why}",
             card=card.name,
-            counters=Reason("counters", count=total, kind=kind),
+            counters=because("counters", count=total, kind=kind),
             cost=cost,
         ),
     )
@@ -478,7 +478,7 @@ def _resolve_step(run: _Run) -> None:
         if card is not None:
             # A spell is on the stack while it resolves, not in the zone it was cast from (601.2a).
             run.cast_from = card.zone
-            run.move(card, "stack", "601.2a", Reason("on_stack", card=card.name))
+            run.move(card, "stack", "601.2a", because("on_stack", card=card.name))
         if "kicker" in definition.keywords and _kicked(run):
             _pay_kicker(run, card, definition)
         _run_effect(run, definition.spell, definition)
@@ -493,7 +493,7 @@ def _resolve_step(run: _Run) -> None:
         result.explanation.append(f"{step.by} taps {card.name} for mana.")
         if result.mana[card.label].value:
             result.tapped_after[card.label] = Verdict(
-                "tapped", "107.5", Reason("tapped_to_pay", card=card.name)
+                "tapped", "107.5", because("tapped_to_pay", card=card.name)
             )
         return
     if step.kind == "activate":
@@ -548,7 +548,7 @@ def _check_condition(run: _Run, card: CardInstance, condition: str) -> Verdict:
         return Verdict(
             True,
             "603.4",
-            Reason(
+            because(
                 "more_lands",
                 other=more[0],
                 lands=counts[more[0]],
@@ -560,7 +560,7 @@ def _check_condition(run: _Run, card: CardInstance, condition: str) -> Verdict:
     return Verdict(
         False,
         "603.4",
-        Reason("not_more_lands", player=you, mine=mine, detail=detail, card=card.name),
+        because("not_more_lands", player=you, mine=mine, detail=detail, card=card.name),
     )
 
 
@@ -573,27 +573,27 @@ def _pick_ability(abilities: tuple[Ability, ...], step: Step, kind: str, path: s
 
 def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> None:
     if run.spell_exiled:
-        run.move(card, "exile", "608.2n", Reason("exiles_itself", card=card.name))
+        run.move(card, "exile", "608.2n", because("exiles_itself", card=card.name))
     elif run.spell_to is not None:
         run.move(
             card,
             run.spell_to,
             "608.2c",
-            Reason("own_instructions", card=card.name, zone=run.spell_to),
+            because("own_instructions", card=card.name, zone=run.spell_to),
         )
     elif run.cast_from == "graveyard" and "flashback" in definition.keyword_names:
         run.move(
             card,
             "exile",
             "702.34a",
-            Reason("flashback_exiled", card=card.name),
+            because("flashback_exiled", card=card.name),
         )
     elif definition.is_permanent_card:
         run.move(
             card,
             "battlefield",
             "608.3",
-            Reason("permanent_enters", card=card.name),
+            because("permanent_enters", card=card.name),
         )
         _enters_with_counters(run, card, definition)
     else:
@@ -601,7 +601,7 @@ def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> 
             card,
             "graveyard",
             "608.2n",
-            Reason("spell_to_graveyard", card=card.name),
+            because("spell_to_graveyard", card=card.name),
         )
 
 
@@ -617,9 +617,9 @@ def _enters_with_counters(run: _Run, card: CardInstance, definition: CardDefinit
     run.result.enters_x[card.label] = Verdict(
         x or 0,
         "107.3m",
-        Reason("enters_x", card=card.name, x=x)
+        because("enters_x", card=card.name, x=x)
         if x is not None
-        else Reason("enters_x_not_chosen", card=card.name),
+        else because("enters_x_not_chosen", card=card.name),
     )
     for static in definition.static:
         if static.kind != "enters_with_counters":
@@ -630,10 +630,10 @@ def _enters_with_counters(run: _Run, card: CardInstance, definition: CardDefinit
         run.result.counters[key] = Verdict(
             amount,
             "107.3m" if count == "X" else "122.6",
-            Reason(
+            because(
                 "enters_with_x_counters" if count == "X" else "enters_with_counters",
                 card=card.name,
-                counters=Reason("counters", count=amount, kind=static.spec["kind"]),
+                counters=because("counters", count=amount, kind=static.spec["kind"]),
                 x=x or 0,
             ),
         )
@@ -705,7 +705,7 @@ def _draw_cards(run: _Run, drawer: str, count: int) -> None:
         previous = run.result.mills.get(drawer)
         total = n + (previous.value if previous else 0)
         run.result.mills[drawer] = Verdict(
-            total, "702.52a", Reason("dredge_mills", cards=Reason("cards", count=n))
+            total, "702.52a", because("dredge_mills", cards=because("cards", count=n))
         )
 
 
@@ -733,10 +733,10 @@ def _record_can_dredge(run: _Run, drawer: str, library: list[CardInstance]) -> N
             run.result.dredge[card.label] = Verdict(
                 True,
                 "702.52a",
-                Reason(
+                because(
                     "dredge_possible",
                     player=drawer,
-                    cards=Reason("cards", count=len(library)),
+                    cards=because("cards", count=len(library)),
                     dredge=dredge,
                 ),
             )
@@ -744,7 +744,7 @@ def _record_can_dredge(run: _Run, drawer: str, library: list[CardInstance]) -> N
             run.result.dredge[card.label] = Verdict(
                 False,
                 "702.52b",
-                Reason("dredge_too_deep", dredge=dredge, player=drawer, size=len(library)),
+                because("dredge_too_deep", dredge=dredge, player=drawer, size=len(library)),
             )
 
 
@@ -794,13 +794,13 @@ def _drawn(line: _DrawLine, drawer: str, dredge_too_short: bool) -> _DrawLine:
         ends[top.label] = (
             "hand",
             "702.52b",
-            Reason("draws_no_dredge", player=drawer, card=top.name),
+            because("draws_no_dredge", player=drawer, card=top.name),
         )
     else:
         ends[top.label] = (
             "hand",
             "121.1",
-            Reason("draws_top", player=drawer, card=top.name),
+            because("draws_top", player=drawer, card=top.name),
         )
     return _DrawLine(rest, line.graveyard, ends, line.milled)
 
@@ -812,12 +812,12 @@ def _dredged(line: _DrawLine, drawer: str, card: CardInstance, n: int) -> _DrawL
         ends[other.label] = (
             "graveyard",
             "702.52a",
-            Reason("dredge_mills_card", player=drawer, card_dredged=card.name, card=other.name),
+            because("dredge_mills_card", player=drawer, card_dredged=card.name, card=other.name),
         )
     ends[card.label] = (
         "hand",
         "702.52a",
-        Reason("dredge_returns", player=drawer, amount=n, card=card.name),
+        because("dredge_returns", player=drawer, amount=n, card=card.name),
     )
     graveyard = [c for c in line.graveyard if c.label != card.label] + milled
     return _DrawLine(line.library[n:], graveyard, ends, line.milled + n)
@@ -825,10 +825,10 @@ def _dredged(line: _DrawLine, drawer: str, card: CardInstance, n: int) -> _DrawL
 
 def _open_draw_reason(card: CardInstance, here: str, zones: set[str], drawer: str) -> Reason:
     if here == "graveyard":
-        return Reason("may_dredge", player=drawer, card=card.name)
+        return because("may_dredge", player=drawer, card=card.name)
     if "library" in zones:
-        return Reason("milled_if_dredged", card=card.name, player=drawer)
-    return Reason("drawn_unless_dredged", card=card.name, player=drawer)
+        return because("milled_if_dredged", card=card.name, player=drawer)
+    return because("drawn_unless_dredged", card=card.name, player=drawer)
 
 
 # ---------------------------------------------------------------- instructions
@@ -1008,7 +1008,7 @@ def _zone_choice_space(
                 finds[card.label] = Verdict(
                     "cannot",
                     "701.23a",
-                    Reason("zone_not_chosen", player=searcher, zone=zone, card=card.name),
+                    because("zone_not_chosen", player=searcher, zone=zone, card=card.name),
                 )
         run.result.explanation.append(f"{searcher} chooses to search: {', '.join(picked)}.")
         return replace(space, finds=finds, zones=zones, zone_choice=True)
@@ -1097,7 +1097,7 @@ def _explain_search(run: _Run, space: SearchSpace) -> None:
 def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> None:
     fixed: list[str] | None = decision.get("find")
     destination = DESTINATION_ZONE.get(space.put, space.put)
-    reason_dest = Reason(
+    reason_dest = because(
         "puts_found_card", player=space.searcher, zone=destination.replace("_", " ")
     )
     if space.controlled_by is not None and space.put == "exile":
@@ -1152,25 +1152,25 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
         if split_zones is not None:
             rule, zones, why = split_zones
             if certain and len(zones) == 1:
-                run.move(card, destination, rule, Reason("found_then", card=card.name, reason=why))
+                run.move(card, destination, rule, because("found_then", card=card.name, reason=why))
                 continue
             if certain:
                 run.possible[label] = set()
-            run.maybe_move(card, zones, rule, why if certain else Reason("if_found", reason=why))
+            run.maybe_move(card, zones, rule, why if certain else because("if_found", reason=why))
             continue
         if certain and destination != "set_aside":
             run.move(
                 card,
                 destination,
                 verdict.rule,
-                Reason("found_then", card=card.name, reason=reason_dest),
+                because("found_then", card=card.name, reason=reason_dest),
             )
         elif certain:
             run.possible[label] = {"set_aside"}
         else:
             reason = maybe_reasons.get(card.name)
             if reason is None:
-                reason = maybe_reasons[card.name] = Reason("may_be_found", card=card.name)
+                reason = maybe_reasons[card.name] = because("may_be_found", card=card.name)
             run.maybe_move(card, {destination}, verdict.rule, reason)
 
 
@@ -1191,7 +1191,7 @@ def _apply_rest(
             label = card.label
             if found is not None:
                 if label not in found:
-                    run.move(card, rest, rule, Reason("goes_with_rest", card=card.name))
+                    run.move(card, rest, rule, because("goes_with_rest", card=card.name))
                 continue
             if label in space.must_find and space.performed == "yes":
                 continue
@@ -1204,16 +1204,16 @@ def _apply_rest(
                     card,
                     {rest},
                     rule,
-                    Reason("found_or_rest", card=card.name),
+                    because("found_or_rest", card=card.name),
                 )
             elif certain:
-                run.move(card, rest, rule, Reason("goes_with_rest", card=card.name))
+                run.move(card, rest, rule, because("goes_with_rest", card=card.name))
             else:
                 run.maybe_move(
                     card,
                     {rest},
                     rule,
-                    Reason("may_go_with_rest", player=space.searcher, card=card.name),
+                    because("may_go_with_rest", player=space.searcher, card=card.name),
                 )
             if space.rest == "exile_face_down":
                 run.result.face_down[label] = _lookers(run, space, card, "nobody")
@@ -1227,9 +1227,9 @@ def _lookers(run: _Run, space: SearchSpace, card: CardInstance, who: str) -> Ver
         "nobody": [],
     }[who]
     reason = (
-        Reason("face_down_lookers", card=card.name, players_and=tuple(players))
+        because("face_down_lookers", card=card.name, players_and=tuple(players))
         if players
-        else Reason("face_down_nobody", card=card.name)
+        else because("face_down_nobody", card=card.name)
     )
     return Verdict(tuple(players), "406.3", reason)
 
@@ -1273,7 +1273,7 @@ def _apply_found_several(run: _Run, space: SearchSpace, fixed: list[str] | None)
                     card,
                     zone,
                     "701.23h",
-                    Reason("fills_description_to", card=card.name, zone=zone),
+                    because("fills_description_to", card=card.name, zone=zone),
                 )
             else:
                 run.possible[label] = set()
@@ -1281,7 +1281,7 @@ def _apply_found_several(run: _Run, space: SearchSpace, fixed: list[str] | None)
                     card,
                     zones,
                     "701.23h",
-                    Reason("fills_several", card=card.name, player=space.searcher),
+                    because("fills_several", card=card.name, player=space.searcher),
                 )
         return
     run.found_fixed = None
@@ -1297,13 +1297,13 @@ def _apply_found_several(run: _Run, space: SearchSpace, fixed: list[str] | None)
             card,
             zones,
             "701.23h",
-            Reason("goes_where_described", card=card.name),
+            because("goes_where_described", card=card.name),
         )
 
 
 def _apply_found_controlled(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
     """Opposition Agent: the searcher exiles each card found, wherever the effect would put it."""
-    reason = Reason("controlled_exiles", player=space.searcher, controller=space.controlled_by)
+    reason = because("controlled_exiles", player=space.searcher, controller=space.controlled_by)
     if fixed is not None:
         mine = [label for label in fixed if label in space.finds]
         verdict = check_found_set([space], mine, {x: run.state.card(x).name for x in mine})
@@ -1324,7 +1324,7 @@ def _apply_found_controlled(run: _Run, space: SearchSpace, fixed: list[str] | No
         if label in space.must_find and space.performed == "yes":
             run.move(card, "exile", "611.3", reason)
         else:
-            run.maybe_move(card, {"exile"}, "611.3", Reason("if_found", reason=reason))
+            run.maybe_move(card, {"exile"}, "611.3", because("if_found", reason=reason))
 
 
 def _split_zones(space: SearchSpace, destination: str) -> tuple[str, set[str], Reason] | None:
@@ -1338,9 +1338,9 @@ def _split_zones(space: SearchSpace, destination: str) -> tuple[str, set[str], R
         return (
             "608.2c",
             {destination},
-            Reason(
+            because(
                 "split_all_first",
-                cards=Reason("cards", count=count),
+                cards=because("cards", count=count),
                 amount=count,
                 zone=destination,
             ),
@@ -1348,10 +1348,10 @@ def _split_zones(space: SearchSpace, destination: str) -> tuple[str, set[str], R
     return (
         "608.2c",
         {destination, rest},
-        Reason(
+        because(
             "split_choice",
             player=space.searcher,
-            cards=Reason("found_cards", count=count),
+            cards=because("found_cards", count=count),
             zone=destination,
             zone_rest=rest,
         ),
@@ -1390,9 +1390,9 @@ def _apply_split(
                 card,
                 destination,
                 "608.2c",
-                Reason(
+                because(
                     "split_too_few",
-                    cards=Reason("cards", count=len(found)),
+                    cards=because("cards", count=len(found)),
                     amount=count,
                     zone=destination,
                     card=card.name,
@@ -1411,11 +1411,11 @@ def _apply_split(
                 card,
                 {destination, rest},
                 "608.2c",
-                Reason(
+                because(
                     "split_found",
                     card=card.name,
                     player=who,
-                    cards=Reason("found_cards", count=count),
+                    cards=because("found_cards", count=count),
                     zone=destination,
                     zone_rest=rest,
                 ),
@@ -1433,7 +1433,7 @@ def _apply_split(
         card = run.state.card(label)
         zone = destination if label in first else rest
         run.move(
-            card, zone, "608.2c", Reason("split_chosen", player=who, card=card.name, zone=zone)
+            card, zone, "608.2c", because("split_chosen", player=who, card=card.name, zone=zone)
         )
 
 
@@ -1446,10 +1446,10 @@ def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
             run.result.shuffles[player] = Verdict(
                 "no",
                 "608.2c",
-                Reason("library_not_chosen_no_shuffle", player=player),
+                because("library_not_chosen_no_shuffle", player=player),
             )
             run.result.shuffled_portion[player] = Verdict(
-                "none", "608.2c", Reason("no_shuffle_short", player=player)
+                "none", "608.2c", because("no_shuffle_short", player=player)
             )
             continue
         conditional = spec["if_searched"]
@@ -1465,17 +1465,17 @@ def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 verdict = Verdict(
                     "no",
                     "101.2",
-                    Reason("cannot_search_no_shuffle", player=player),
+                    because("cannot_search_no_shuffle", player=player),
                 )
             elif performed == "yes":
-                verdict = Verdict("yes", "701.24a", Reason("searches_shuffles", player=player))
+                verdict = Verdict("yes", "701.24a", because("searches_shuffles", player=player))
             elif performed == "no":
-                verdict = Verdict("no", "608.2d", Reason("no_search_no_shuffle", player=player))
+                verdict = Verdict("no", "608.2d", because("no_search_no_shuffle", player=player))
             else:
                 verdict = Verdict(
                     "if_searched",
                     "608.2d",
-                    Reason("shuffles_if_searching", player=player),
+                    because("shuffles_if_searching", player=player),
                 )
         else:
             blocked = bool(spaces) and all(s.status.value == "cannot" for s in spaces)
@@ -1483,23 +1483,23 @@ def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 Verdict(
                     "yes",
                     "101.3",
-                    Reason("shuffles_anyway", player=player),
+                    because("shuffles_anyway", player=player),
                 )
                 if blocked
-                else Verdict("yes", "701.24a", Reason("told_to_shuffle", player=player))
+                else Verdict("yes", "701.24a", because("told_to_shuffle", player=player))
             )
         run.result.shuffles[player] = verdict
         limited = any(s.portion.value.startswith("top") for s in spaces)
         if verdict.value == "no":
-            portion = Verdict("none", verdict.rule, Reason("no_shuffle_short", player=player))
+            portion = Verdict("none", verdict.rule, because("no_shuffle_short", player=player))
         elif limited:
             portion = Verdict(
                 "library",
                 "701.23f",
-                Reason("shuffle_whole_after_part", player=player),
+                because("shuffle_whole_after_part", player=player),
             )
         else:
-            portion = Verdict("library", "701.24a", Reason("shuffles_whole", player=player))
+            portion = Verdict("library", "701.24a", because("shuffles_whole", player=player))
         run.result.shuffled_portion[player] = portion
         run.result.explanation.append(f"Shuffle for {player}: {verdict.value} ({verdict.rule}).")
 
@@ -1518,15 +1518,15 @@ def _do_mill(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         library = run.zones[(player, "library")]
         milled = library[:count]
         for card in list(milled):
-            run.move(card, "graveyard", "701.17a", Reason("milled", card=card.name))
+            run.move(card, "graveyard", "701.17a", because("milled", card=card.name))
         if len(milled) < count:
             verdict = Verdict(
                 len(milled),
                 "701.17b",
-                Reason(
+                because(
                     "mills_what_there_is",
                     player=player,
-                    cards=Reason("cards", count=len(milled)),
+                    cards=because("cards", count=len(milled)),
                     amount=count,
                 ),
             )
@@ -1534,7 +1534,7 @@ def _do_mill(run: _Run, spec: Mapping[str, Any], path: str) -> None:
             verdict = Verdict(
                 count,
                 "701.17a",
-                Reason("mills_top", player=player, cards=Reason("cards", count=count)),
+                because("mills_top", player=player, cards=because("cards", count=count)),
             )
         previous = run.result.mills.get(player)
         if previous is not None:
@@ -1557,7 +1557,7 @@ def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 card,
                 "exile",
                 "701.13a",
-                Reason("found_exiled_face_down" if face_down else "found_exiled"),
+                because("found_exiled_face_down" if face_down else "found_exiled"),
             )
         if fixed is None:
             # Not fixed: every set-aside card that may be found may be exiled.
@@ -1566,7 +1566,7 @@ def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                     if "set_aside" in run.possible.get(label, set()):
                         card = run.state.card(label)
                         run.maybe_move(
-                            card, {"exile"}, "701.13a", Reason("exiled_if_found", card=card.name)
+                            card, {"exile"}, "701.13a", because("exiled_if_found", card=card.name)
                         )
         if face_down:
             for space in run.last_spaces:
@@ -1580,7 +1580,7 @@ def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     if not targets:
         raise ScenarioError(path, "the effect exiles a target card but no card was targeted")
     card = targets[0]
-    run.move(card, "exile", "701.13a", Reason("exiles_target", card=card.name))
+    run.move(card, "exile", "701.13a", because("exiles_target", card=card.name))
     run.result.explanation.append(f"{card.name} is exiled.")
 
 
@@ -1593,19 +1593,19 @@ def _do_return(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     if spec["what"] in ("target", "targets"):
         cards = run.card_targets()
         for card in cards[:1] if spec["what"] == "target" else cards:
-            run.move(card, to, "608.2c", Reason("effect_puts", card=card.name, zone=to))
+            run.move(card, to, "608.2c", because("effect_puts", card=card.name, zone=to))
         return
     if run.found_fixed is not None:
         for label in run.found_fixed:
             card = run.state.card(label)
-            run.move(card, to, "701.23a", Reason("found_put", card=card.name, zone=to))
+            run.move(card, to, "701.23a", because("found_put", card=card.name, zone=to))
         return
     for space in run.last_spaces:
         for label in space.findable:
             if "set_aside" in run.possible.get(label, set()):
                 card = run.state.card(label)
                 run.maybe_move(
-                    card, {to}, "701.23a", Reason("put_if_found", card=card.name, zone=to)
+                    card, {to}, "701.23a", because("put_if_found", card=card.name, zone=to)
                 )
 
 
@@ -1618,7 +1618,7 @@ def _do_destroy(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         card,
         "graveyard",
         "701.8a",
-        Reason("destroyed", card=card.name),
+        because("destroyed", card=card.name),
     )
     run.result.explanation.append(f"{card.name} is destroyed.")
 
@@ -1634,7 +1634,7 @@ def _do_exile_graveyards(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         players = run.players_for("target_player", path)
     for player in players:
         for card in list(run.zones[(player, "graveyard")]):
-            run.move(card, "exile", "701.13a", Reason("graveyard_exiled", player=player))
+            run.move(card, "exile", "701.13a", because("graveyard_exiled", player=player))
     run.result.explanation.append(f"Graveyards of {', '.join(players)} are exiled.")
 
 
@@ -1718,18 +1718,18 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                     card,
                     {chosen_to, rest_to},
                     "701.23b",
-                    Reason("opponent_chooses_open", player=opponent, amount=count),
+                    because("opponent_chooses_open", player=opponent, amount=count),
                 )
             elif label in picked:
                 run.move(
                     card,
                     chosen_to,
                     "701.23b",
-                    Reason(
+                    because(
                         "opponent_must_choose",
                         player=opponent,
                         amount=count,
-                        cards=Reason("found_cards", count=len(found)),
+                        cards=because("found_cards", count=len(found)),
                         card=card.name,
                         zone=chosen_to,
                     ),
@@ -1739,7 +1739,7 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                     card,
                     rest_to,
                     "701.23b",
-                    Reason("not_chosen", card=card.name, zone=rest_to),
+                    because("not_chosen", card=card.name, zone=rest_to),
                 )
         run.result.explanation.append(
             f"{opponent} chooses {min(count, len(found))} of the found cards."
@@ -1754,7 +1754,7 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 card,
                 {chosen_to, rest_to},
                 "701.23b",
-                Reason(
+                because(
                     "opponent_choice_if_found",
                     card=card.name,
                     zone=chosen_to,
@@ -1799,7 +1799,7 @@ def _do_discard(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                     card,
                     "graveyard",
                     "701.9a",
-                    Reason("only_card_discarded", card=card.name),
+                    because("only_card_discarded", card=card.name),
                 )
             continue
         for card in (*certain, *maybe):
@@ -1807,7 +1807,7 @@ def _do_discard(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 card,
                 {"graveyard"},
                 "701.9a",
-                Reason("may_be_discarded", card=card.name, player=player),
+                because("may_be_discarded", card=card.name, player=player),
             )
         run.result.explanation.append(f"{player} discards {plural(count, 'card')}.")
 
@@ -1849,26 +1849,26 @@ def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 taken = card.label in fixed
                 zone = put if taken else rest
                 why = "taken_to" if taken else "rest_to"
-                run.move(card, zone, "608.2c", Reason(why, card=card.name, zone=zone))
+                run.move(card, zone, "608.2c", because(why, card=card.name, zone=zone))
             elif card in fitting and len(fitting) > least:
                 run.possible[card.label] = set()
                 run.maybe_move(
                     card,
                     {put, rest},
                     "608.2c",
-                    Reason("may_be_taken", player=player, card=card.name),
+                    because("may_be_taken", player=player, card=card.name),
                 )
             elif card in fitting:
-                run.move(card, put, "608.2c", Reason("must_be_taken", card=card.name, zone=put))
+                run.move(card, put, "608.2c", because("must_be_taken", card=card.name, zone=put))
             else:
                 run.move(
                     card,
                     rest,
                     "608.2c",
-                    Reason(
+                    because(
                         "not_taken",
                         card=card.name,
-                        description=with_article(wanted.describe()),
+                        description=Phrase.of(wanted),
                     ),
                 )
 
@@ -1883,7 +1883,7 @@ def _do_life(run: _Run, spec: Mapping[str, Any], path: str, sign: int) -> None:
             player,
             sign * spec["amount"],
             "119.3",
-            Reason(
+            because(
                 "loses_life" if sign < 0 else "gains_life", player=player, amount=spec["amount"]
             ),
         )
@@ -1998,7 +1998,7 @@ def _merge_runs(runs: list[_Run]) -> Resolution:
     values they agree on stay; the rest become the possibilities (702.33d)."""
     first, second = (run.result for run in runs)
     merged = Resolution(first.step, first.controller, first.source_label)
-    why = Reason("depends_on_kicker")
+    why = because("depends_on_kicker")
     for one, other in zip_longest(first.searches, second.searches):
         if one is None or other is None:
             merged.searches.append(one or other)
@@ -2022,9 +2022,9 @@ def _merge_runs(runs: list[_Run]) -> Resolution:
             if a is not None and b is not None and a.value == b.value:
                 target[key] = a
             elif a is not None:
-                target[key] = Verdict(a.value, a.rule, Reason("if_not_kicked", reason=a.reason))
+                target[key] = Verdict(a.value, a.rule, because("if_not_kicked", reason=a.reason))
             else:
-                target[key] = Verdict(b.value, b.rule, Reason("if_kicked", reason=b.reason))
+                target[key] = Verdict(b.value, b.rule, because("if_kicked", reason=b.reason))
     for name in ("counters", "life", "face_down", "enters_x"):
         getattr(merged, name).update({**getattr(second, name), **getattr(first, name)})
     merged.created_effects = list(first.created_effects)

@@ -11,10 +11,10 @@ from dataclasses import MISSING, dataclass, field, replace
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
-from .cards import Description, Filter, with_article
+from .cards import Description, Filter
 from .effects import ActiveEffect
 from .errors import ScenarioError
-from .reasons import Reason
+from .reasons import Phrase, Reason, because
 from .state import HIDDEN_ZONES, CardInstance
 from .verdict import Verdict, merge_values
 
@@ -36,7 +36,7 @@ class SearchSpace:
     found_count: Verdict  # [min, max]
     revealed: Verdict
     put: str
-    description: str
+    description: Phrase  # what it searches for, with its count ("up to 2 basic land card")
     different_names: bool = False
     must_find: frozenset[str] = field(default_factory=frozenset)
     may_find: frozenset[str] = field(default_factory=frozenset)
@@ -98,14 +98,6 @@ class _Branch:
     room_required: tuple[int, frozenset[str]] | None = None
 
 
-def _count_text(count: object, up_to: bool) -> str:
-    if count == "all":
-        return "all"
-    if count == "any_number":
-        return "any number of"
-    return f"up to {count}" if up_to else str(count)
-
-
 def _branch(
     spec: Mapping,
     whose: str,
@@ -118,23 +110,15 @@ def _branch(
     wanted: Filter = spec["filter"]
     count = spec["count"]
     up_to = spec["up_to"]
-    description = wanted.describe()
+    description = Phrase.of(wanted)
     finds: dict[str, Verdict] = {}
     reference = wanted.refers_to()
     undefined = reference is not None and names.get(reference) is None
     public: list[CardInstance] = []
     hidden: list[CardInstance] = []
     # Verdicts are shared between cards with the same reason: a 60-card library stays cheap.
-    below_portion = Verdict(
-        "cannot",
-        "701.23f",
-        Reason("below_portion", top=top, whose=whose),
-    )
-    undefined_quality = Verdict(
-        "cannot",
-        "701.23c",
-        Reason("undefined_quality", word=reference),
-    )
+    below_portion: Verdict | None = None
+    undefined_quality: Verdict | None = None
     no_match: dict[str, Verdict] = {}
     # Whether a definition matches depends only on it and `names`, both fixed here: a 60-card
     # library of a handful of names asks the filter once per name (keyed by the definition's id,
@@ -150,6 +134,9 @@ def _branch(
             cards, below = cards[:top], cards[top:]
         for card in cards:
             if undefined:
+                if undefined_quality is None:
+                    reason = because("undefined_quality", word=reference)
+                    undefined_quality = Verdict("cannot", "701.23c", reason)
                 finds[card.label] = undefined_quality
                 continue
             definition = card.definition
@@ -162,11 +149,14 @@ def _branch(
                     verdict = no_match[card.name] = Verdict(
                         "cannot",
                         "701.23a",
-                        Reason("no_match", card=card.name, description=with_article(description)),
+                        because("no_match", card=card.name, description=description),
                     )
                 finds[card.label] = verdict
             else:
                 (hidden if in_hidden_zone else public).append(card)
+        if below and below_portion is None:
+            reason = because("below_portion", top=top, whose=whose)
+            below_portion = Verdict("cannot", "701.23f", reason)
         for card in below:
             finds[card.label] = below_portion
     candidates = public + hidden
@@ -195,19 +185,19 @@ def _quantity_branch(
             finds[card.label] = Verdict(
                 "must",
                 "701.23d",
-                Reason(
+                because(
                     "quantity_every_one",
-                    cards=Reason("cards", count=low),
+                    cards=because("cards", count=low),
                     total=total,
                     card=card.name,
                 ),
             )
         else:
-            finds[card.label] = Verdict("may", "701.23d", Reason("quantity_any", card=card.name))
+            finds[card.label] = Verdict("may", "701.23d", because("quantity_any", card=card.name))
     reason = (
-        Reason("quantity_count", total=total)
+        because("quantity_count", total=total)
         if not up_to and count not in ("any_number",)
-        else Reason("quantity_up_to", high=high)
+        else because("quantity_up_to", high=high)
     )
     return _Branch(finds, low, high, "701.23d", reason)
 
@@ -219,7 +209,7 @@ def _quality_branch(
     count: object,
     up_to: bool,
     different_names: bool,
-    description: str,
+    description: Phrase,
 ) -> _Branch:
     """701.23b: hidden-zone matches may be left unfound; public-zone matches can't be."""
     candidates = public + hidden
@@ -236,16 +226,16 @@ def _quality_branch(
                 finds[card.label] = Verdict(
                     "may",
                     "701.23b",
-                    Reason("another_could_be_found", card=card.name),
+                    because("another_could_be_found", card=card.name),
                 )
                 continue
             finds[card.label] = Verdict(
                 "must",
                 "701.23b",
-                Reason(
+                because(
                     "all_public",
                     card=card.name,
-                    description=with_article(description),
+                    description=description,
                     zone=_zone_of(card),
                 ),
             )
@@ -253,7 +243,7 @@ def _quality_branch(
             finds[card.label] = Verdict(
                 "may",
                 "701.23b",
-                Reason("all_hidden", card=card.name, zone=_zone_of(card)),
+                because("all_hidden", card=card.name, zone=_zone_of(card)),
             )
         return _Branch(finds, low, high, "701.23b", _bounds_reason(low, high, bool(hidden)))
     if count == "any_number":
@@ -281,14 +271,14 @@ def _quality_branch(
                 verdict = Verdict(
                     "must",
                     "701.23b",
-                    Reason(
-                        "public_every_one", card=card.name, cards=Reason("such_cards", count=low)
+                    because(
+                        "public_every_one", card=card.name, cards=because("such_cards", count=low)
                     )
                     if every_one
-                    else Reason(
+                    else because(
                         "public_needed",
                         card=card.name,
-                        description=with_article(description),
+                        description=description,
                         zone=_zone_of(card),
                         amount=count,
                     ),
@@ -297,10 +287,10 @@ def _quality_branch(
                 verdict = Verdict(
                     "may",
                     "701.23b",
-                    Reason(
+                    because(
                         "hidden_may",
                         card=card.name,
-                        description=with_article(description),
+                        description=description,
                         zone=_zone_of(card),
                     ),
                 )
@@ -308,7 +298,7 @@ def _quality_branch(
                 verdict = Verdict(
                     "may",
                     "701.23b",
-                    Reason("qualifies", card=card.name),
+                    because("qualifies", card=card.name),
                 )
             shared[key] = verdict
         finds[card.label] = verdict
@@ -416,14 +406,14 @@ def _several_branch(
         groups.setdefault((fits, required), []).append(card)
     high = max_fill([(len(cards), fits) for (fits, _), cards in groups.items()], caps)
     low = max_fill([(len(cards), req) for (_, req), cards in groups.items()], caps)
-    text = " and ".join(with_article(d.filter.describe()) for d in descriptions)
+    every = tuple(Phrase.of(d.filter) for d in descriptions)
     for (fits, required), cards in groups.items():
         if not fits:
             for card in cards:
                 finds[card.label] = Verdict(
                     "cannot",
                     "701.23a",
-                    Reason("fits_no_description", card=card.name, zone=card.zone),
+                    because("fits_no_description", card=card.name, zone=card.zone),
                 )
             continue
         must = False
@@ -433,27 +423,27 @@ def _several_branch(
             ]
             base = max_fill(others, caps)
             must = max_fill([*others, (1, required)], caps) > base
-        fitting = [d.filter.describe() for i, d in enumerate(descriptions) if fits >> i & 1]
+        fitting = tuple(every[i] for i in range(len(descriptions)) if fits >> i & 1)
         for card in cards:
             if must:
                 verdict = Verdict(
                     "must",
                     "701.23b",
-                    Reason("fills_needed", card=card.name, description=with_article(fitting[0])),
+                    because("fills_needed", card=card.name, description=fitting[0]),
                 )
             else:
                 verdict = Verdict(
                     "may",
                     "701.23h",
-                    Reason(
+                    because(
                         "fills_any",
                         card=card.name,
-                        description=" or ".join(with_article(f) for f in fitting),
-                        search=text,
+                        descriptions_or=fitting,
+                        descriptions_and=every,
                     ),
                 )
             finds[card.label] = verdict
-    reason = Reason("several_bounds", search=text, low=low, high=high)
+    reason = because("several_bounds", descriptions_and=every, low=low, high=high)
     return _Branch(finds, low, high, "701.23h", reason, masks)
 
 
@@ -478,8 +468,8 @@ def _zone_of(card: CardInstance) -> str:
 
 def _bounds_reason(low: int, high: int, any_hidden: bool) -> Reason:
     if any_hidden and low < high:
-        return Reason("bounds_hidden", low=low, high=high)
-    return Reason("bounds", low=low, high=high)
+        return because("bounds_hidden", low=low, high=high)
+    return because("bounds", low=low, high=high)
 
 
 def _status(
@@ -493,11 +483,11 @@ def _status(
         names = tuple(sorted({e.source_name for e in prohibited}))
         escapes = [e for e in prohibited if e.spec.get("escape")]
         if not escapes or len(escapes) != len(prohibited):
-            return Verdict("cannot", "101.2", Reason("prohibited", sources=names, player=searcher))
+            return Verdict("cannot", "101.2", because("prohibited", sources=names, player=searcher))
         return Verdict(
             "cannot",
             "101.2",
-            Reason(
+            because(
                 "prohibited_escapes" if len(escapes) > 1 else "prohibited_escape",
                 sources=names,
                 player=searcher,
@@ -510,7 +500,7 @@ def _status(
         return Verdict(
             "may",
             "116.2d",
-            Reason(
+            because(
                 "escape_unpaid",
                 source=escape.source_name,
                 cost=escape.spec["escape"],
@@ -518,8 +508,8 @@ def _status(
             ),
         )
     if spec["may"]:
-        return Verdict("may", "608.2d", Reason("may_search", player=searcher))
-    return Verdict("must", "701.23a", Reason("must_search", player=searcher))
+        return Verdict("may", "608.2d", because("may_search", player=searcher))
+    return Verdict("must", "701.23a", because("must_search", player=searcher))
 
 
 def plan_search(
@@ -550,7 +540,7 @@ def plan_search(
             finds[card.label] = Verdict(
                 "cannot",
                 status.rule if status.value == "cannot" else "101.2",
-                Reason(
+                because(
                     "library_prohibited",
                     player=searcher,
                     whose=whose,
@@ -579,7 +569,7 @@ def plan_search(
                 first = Verdict(
                     "may",
                     first.rule,
-                    Reason("depends_on_earlier_choice"),
+                    because("depends_on_earlier_choice"),
                 )
                 value = "may"
             finds[label] = first
@@ -608,24 +598,24 @@ def plan_search(
             finds[label] = Verdict(
                 "may",
                 verdict.rule,
-                Reason("if_searching", clause=verdict.reason, player=searcher),
+                because("if_searching", clause=verdict.reason, player=searcher),
             )
         low = 0
     if top is not None:
         portion_verdict = Verdict(
             f"top {top}",
             "701.23f",
-            Reason(
+            because(
                 "portion_top", source=portion[1].source_name, player=searcher, top=top, whose=whose
             ),
         )
     elif "library" in searched_zones:
         portion_verdict = Verdict(
-            "library", "701.23a", Reason("portion_library", player=searcher, whose=whose)
+            "library", "701.23a", because("portion_library", player=searcher, whose=whose)
         )
     else:
         portion_verdict = Verdict(
-            "none", status.rule, Reason("searches_no_library", player=searcher)
+            "none", status.rule, because("searches_no_library", player=searcher)
         )
     performed = {"must": "yes", "cannot": "no"}.get(status.value, "if_searched")
     decision = decision or {}
@@ -651,7 +641,7 @@ def plan_search(
     revealed = Verdict(
         reveal,
         "701.23e",
-        Reason("reveal") if reveal else Reason("no_reveal"),
+        because("reveal") if reveal else because("no_reveal"),
     )
     return SearchSpace.build(
         searcher=searcher,
@@ -665,7 +655,7 @@ def plan_search(
         found_count=Verdict([low, high], count_rule, count_reason),
         revealed=revealed,
         put=spec["put"],
-        description=f"{_count_text(spec['count'], spec['up_to'])} {spec['filter'].describe()}",
+        description=Phrase.counted(spec["filter"], spec["count"], spec["up_to"]),
         different_names=spec["filter"].different_names,
         must_find=must_if_searching,
         may_find=frozenset(findable) - must_if_searching,
@@ -688,11 +678,11 @@ def check_found_set(
     for label in labels:
         space = next((s for s in spaces if label in s.finds), None)
         if space is None:
-            return Verdict(False, "701.23a", Reason("not_in_searched_zone", label=label))
+            return Verdict(False, "701.23a", because("not_in_searched_zone", label=label))
         verdict = space.finds[label]
         if verdict.value == "cannot":
             return Verdict(
-                False, verdict.rule, Reason("cannot_be_found", label=label, reason=verdict.reason)
+                False, verdict.rule, because("cannot_be_found", label=label, reason=verdict.reason)
             )
     for space in spaces:
         in_space = [x for x in labels if x in space.finds]
@@ -700,7 +690,7 @@ def check_found_set(
             return Verdict(
                 False,
                 space.status.rule,
-                Reason("does_not_search", player=space.searcher, reason=space.status.reason),
+                because("does_not_search", player=space.searcher, reason=space.status.reason),
             )
         missing = [x for x in space.must_find if x not in chosen]
         if missing and (space.performed == "yes" or in_space):
@@ -708,14 +698,14 @@ def check_found_set(
             return Verdict(
                 False,
                 verdict.rule,
-                Reason("must_be_found", label=missing[0], reason=verdict.reason),
+                because("must_be_found", label=missing[0], reason=verdict.reason),
             )
         high = space.found_count.value[1]
         if len(in_space) > high:
             return Verdict(
                 False,
                 space.found_count.rule,
-                Reason("too_many", cards=Reason("cards", count=high), chosen=len(in_space)),
+                because("too_many", cards=because("cards", count=high), chosen=len(in_space)),
             )
         searching = space.status.value == "must" or bool(in_space) or space.performed == "yes"
         floor = space.min_if_searching if searching else 0
@@ -723,8 +713,8 @@ def check_found_set(
             return Verdict(
                 False,
                 space.found_count.rule,
-                Reason(
-                    "too_few", cards=Reason("cards", count=floor), reason=space.found_count.reason
+                because(
+                    "too_few", cards=because("cards", count=floor), reason=space.found_count.reason
                 ),
             )
         if space.room_required is not None and searching:
@@ -734,7 +724,7 @@ def check_found_set(
                 return Verdict(
                     False,
                     "701.23b",
-                    Reason("room_left", label=left[0], chosen=len(in_space), room=room),
+                    because("room_left", label=left[0], chosen=len(in_space), room=room),
                 )
         if space.descriptions:
             verdict = _check_descriptions(space, in_space)
@@ -743,8 +733,8 @@ def check_found_set(
         if space.different_names:
             found_names = [names[x] for x in in_space]
             if len(set(found_names)) != len(found_names):
-                return Verdict(False, "701.23b", Reason("names_not_different"))
-    return Verdict(True, "701.23b", Reason("legal_set"))
+                return Verdict(False, "701.23b", because("names_not_different"))
+    return Verdict(True, "701.23b", because("legal_set"))
 
 
 def _check_descriptions(space: SearchSpace, chosen: Sequence[str]) -> Verdict | None:
@@ -754,7 +744,7 @@ def _check_descriptions(space: SearchSpace, chosen: Sequence[str]) -> Verdict | 
         return Verdict(
             False,
             "701.23h",
-            Reason("descriptions_unfilled", search=space.description),
+            because("descriptions_unfilled", description=space.description),
         )
     caps = [d.count for d in space.descriptions]
     groups = [(1, space.masks[label][0]) for label in chosen]
@@ -765,7 +755,7 @@ def _check_descriptions(space: SearchSpace, chosen: Sequence[str]) -> Verdict | 
             return Verdict(
                 False,
                 "701.23b",
-                Reason("description_open", label=label),
+                because("description_open", label=label),
             )
     return None
 
@@ -774,14 +764,14 @@ def merge_zone_choices(spaces: Sequence[SearchSpace], searcher: str) -> SearchSp
     """The space of a search whose zones the searcher chooses, not yet chosen: the union of
     the spaces for each choice of zones (the first is the one through every zone)."""
     full = spaces[0]
-    why = Reason("depends_on_zone_choice", zones=full.zones, player=searcher)
+    why = because("depends_on_zone_choice", zones=full.zones, player=searcher)
     merged = merge_spaces(spaces, why)
     return replace(
         merged,
         found_count=Verdict(
             merged.found_count.value,
             full.found_count.rule,
-            Reason(
+            because(
                 "zone_choice",
                 player=searcher,
                 low=merged.found_count.value[0],
