@@ -57,7 +57,7 @@ def translation_in(rule: Any, language: str) -> Any:
 
 @register.filter
 def english(text: Any) -> Any:
-    """Content written only in English (titles, sources, the engine's reasons) on a German or
+    """Content written only in English (titles, sources, card texts) on a German or
     Italian page: marked lang="en", so a screen reader reads it as English."""
     if not text or (translation.get_language() or "en").startswith("en"):
         return text
