@@ -6,9 +6,10 @@ same) that keeps the message it was made from and its parameters, so the web lay
 `MESSAGES` below, its one place; `python3 dev.py messages` extracts them for the catalogs.
 
 Parameters by name: `card*` and `source*` are card names (localised by the web layer), `zone*`
-are zone words from `ZONE_WORDS`, `clause*` is a nested Reason used without its final period; a
-nested Reason is rendered in turn; `LISTS` are tuples of such values; anything else is shown as
-it is (player names, numbers, rule numbers, card labels).
+are zone words from `ZONE_WORDS`, `word*` words from `WORDS`, `description*` are Phrases (what a
+search looks for), `clause*` is a nested Reason used without its final period; a nested Reason
+is rendered in turn; `LISTS` are tuples of such values; anything else is shown as it is (player
+names, numbers, rule numbers, card labels).
 """
 
 from __future__ import annotations
