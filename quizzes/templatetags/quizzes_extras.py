@@ -10,6 +10,7 @@ from django.utils.safestring import mark_safe
 
 from quizzes import authoring
 from quizzes.rulings.names import has_translation, localized
+from quizzes.rulings.reasons import say
 
 register = template.Library()
 
@@ -56,11 +57,18 @@ def translation_in(rule: Any, language: str) -> Any:
 
 @register.filter
 def english(text: Any) -> Any:
-    """Content written only in English (titles, sources, the engine's reasons) on a German or
+    """Content written only in English (titles, sources, card texts) on a German or
     Italian page: marked lang="en", so a screen reader reads it as English."""
     if not text or (translation.get_language() or "en").startswith("en"):
         return text
     return format_html('<span lang="en">{}</span>', text)
+
+
+@register.filter
+def reason(text: Any) -> str:
+    """An engine's reason in the reader's language (`rulings.reasons.say`): a live one is said
+    now; one stored with an answer was said in the language the learner answered in."""
+    return say(text)
 
 
 @register.filter
