@@ -273,6 +273,11 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(high)s can be found."
     ),
     "bounds": gettext_noop("Between %(low)s and %(high)s qualifying cards can be found."),
+    "bounds_exact": ngettext(
+        "Exactly %(count)s qualifying card can be found.",
+        "Exactly %(count)s qualifying cards can be found.",
+    ),
+    "bounds_none": gettext_noop("No qualifying card can be found."),
     "prohibited": gettext_noop(
         "%(sources)s says %(player)s can't search this library, and a \"can't\" beats the "
         "instruction to search."

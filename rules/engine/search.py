@@ -469,6 +469,8 @@ def _zone_of(card: CardInstance) -> str:
 def _bounds_reason(low: int, high: int, any_hidden: bool) -> Reason:
     if any_hidden and low < high:
         return because("bounds_hidden", low=low, high=high)
+    if low == high:  # not "between 0 and 0"
+        return because("bounds_exact", count=low) if low else because("bounds_none")
     return because("bounds", low=low, high=high)
 
 
