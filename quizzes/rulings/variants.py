@@ -25,6 +25,7 @@ from typing import Any
 
 from django.conf import settings
 
+from quizzes.rulings.sessions import session_for
 from rules.engine import Catalog, ScenarioError, Session
 
 PLAYER_NAMES = (
@@ -75,7 +76,7 @@ def build(
     with the engine session it was checked on (parsed and resolved once: reuse it).
 
     Raises ScenarioError when the scenario as written does not parse."""
-    original_session = Session(spec, catalog)
+    original_session = session_for(spec, catalog)
     original = Variant(dict(spec), list(claims), 0, {})
     if not seed or _mentions_generated_label(claims):
         return original, original_session
@@ -85,7 +86,7 @@ def build(
         if candidate is None:
             continue
         try:
-            session = Session(candidate.spec, catalog)
+            session = session_for(candidate.spec, catalog)
         except ScenarioError:
             continue
         if _rules_alike(original_session, claims, session, candidate):

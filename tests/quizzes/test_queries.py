@@ -109,15 +109,17 @@ def test_answer_view_queries(warmed, django_assert_num_queries):
     assert answered.status_code == 200
 
 
-@pytest.mark.parametrize("warmed", [10], indirect=True)
-def test_an_answer_parses_and_resolves_its_scenario_once(warmed, monkeypatch, settings):
-    """One Ruling per request: the scenario is parsed once and resolved once (a variant is
-    stored when the question is shown, so answering needs no variant search)."""
+def engine_calls_of_an_answer(client, monkeypatch, settings, *, served_here: bool) -> dict:
+    """How often an answer POST parses and resolves its scenario, its question served by this
+    process (the session kept) or by another worker (nothing kept here)."""
+    from quizzes.kept import clear_all
     from rules.engine import api
 
     settings.QUIZZES_VARIANTS = True
-    page = warmed.get(reverse("practice"))
+    page = client.get(reverse("practice"))
     token = re.search(r'name="token" value="([^"]+)"', page.content.decode()).group(1)
+    if not served_here:
+        clear_all()
     calls = {"parse": 0, "resolve": 0}
 
     def counted(name, function):
@@ -129,13 +131,31 @@ def test_an_answer_parses_and_resolves_its_scenario_once(warmed, monkeypatch, se
 
     monkeypatch.setattr(api, "parse_scenario", counted("parse", api.parse_scenario))
     monkeypatch.setattr(api, "resolve_step", counted("resolve", api.resolve_step))
-    answered = warmed.post(
+    answered = client.post(
         reverse("answer"),
         {"token": token, "claim_0": "may", "claim_1": "cannot"},
         HTTP_HX_REQUEST="true",
     )
     assert answered.status_code == 200 and b"Right!" in answered.content
+    return calls
+
+
+@pytest.mark.parametrize("warmed", [10], indirect=True)
+def test_an_answer_parses_and_resolves_its_scenario_once(warmed, monkeypatch, settings):
+    """One Ruling per request: the scenario is parsed once and resolved once (a variant is
+    stored when the question is shown, so answering needs no variant search)."""
+    calls = engine_calls_of_an_answer(warmed, monkeypatch, settings, served_here=False)
     assert calls == {"parse": 1, "resolve": 1}
+
+
+@pytest.mark.parametrize("warmed", [10], indirect=True)
+def test_an_answer_to_a_question_this_process_served_reuses_its_session(
+    warmed, monkeypatch, settings
+):
+    """The variant served is kept per process (quizzes/rulings/sessions.py): its answer, in the
+    same worker, neither parses nor resolves again."""
+    calls = engine_calls_of_an_answer(warmed, monkeypatch, settings, served_here=True)
+    assert calls == {"parse": 0, "resolve": 0}
 
 
 @pytest.mark.parametrize("warmed", [10, 500], indirect=True)
