@@ -183,7 +183,13 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
         .served_since(timezone.now() - PRESENTATION_MAX_AGE)
         .filter(Exists(still_available), token=token)
         .select_related("question__scenario", "scenario_version", "response")
-        .defer("question__scenario__spec", "question__scenario__stored_expect")  # shown is used
+        # the variant shown is graded: neither the scenario's spec nor its version's is read
+        .defer(
+            "question__scenario__spec",
+            "question__scenario__stored_expect",
+            "scenario_version__spec",
+            "scenario_version__stored_expect",
+        )
         .first()
     )
     if presentation is None:

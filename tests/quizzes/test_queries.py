@@ -27,8 +27,9 @@ FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # learner has not answered yet, so this answer creates its mastery; one: the card catalog's
 # generation. Was 23: the rules that decide it come from the cache (one read of the rules'
 # version, a query only without Redis, instead of three), and the open attempt says in the
-# same query whether it holds the question.
-ANSWER_QUERIES = 19 + texts.version_reads_database()
+# same query whether it holds the question. Was 19: the response is stored in the answer's
+# one transaction with no savepoint of its own (a conflict rolls the whole of it back).
+ANSWER_QUERIES = 17 + texts.version_reads_database()
 # the session, the user, the answers by day, their count with the page of history, the
 # masteries with their rules (the reviews due counted from them), the rules' difficulties, the
 # nav (was 10: the count and the reviews due were queries of their own)
