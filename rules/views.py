@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.core.paginator import Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Value
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -104,8 +105,11 @@ def card_index(request: HttpRequest) -> HttpResponse:
         cards = cards.filter(
             Q(name__icontains=query) | Q(type_line__icontains=query) | Q(oracle__icontains=query)
         )
-    shown = list(cards.order_by("name")[: CARDS_PER_PAGE + 1])
-    context = {"query": query, "cards": shown[:CARDS_PER_PAGE], "more": len(shown) > CARDS_PER_PAGE}
+    page = Paginator(cards.order_by("name", "pk"), CARDS_PER_PAGE).get_page(
+        request.GET.get("page", "")[:10]
+    )
+    others = urlencode({"q": query}) + "&" if query else ""  # each page link keeps the search
+    context = {"query": query, "cards": page, "page_query": others}
     return render(request, "rules/card_index.html", context)
 
 

@@ -9,7 +9,7 @@ an author's label or a generated id.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils import translation
@@ -17,6 +17,7 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from quizzes.rulings.claims import counters_text
 from quizzes.rulings.names import has_translation, localized
 
 ZONE_ORDER = ("battlefield", "hand", "library", "graveyard", "exile", "outside")
@@ -68,6 +69,9 @@ class CardView:
     zone: str
     position: int
     tapped: bool = False
+    # What else the rules read off the card, in words: what it is attached to, that it entered
+    # this turn, its counters (premises a question may turn on: they are never left unsaid).
+    states: tuple[str, ...] = ()
     alt_cost: str = ""
     oracle_language: str = ""  # set when the text is not in the reader's language (English)
     name_language: str = ""  # set when the name has none in the reader's language (English)
@@ -254,6 +258,24 @@ def _card_view(instance: Any, ref: str, phrase: str) -> CardView:
     )
 
 
+def _states(instance: Any, views: Mapping[str, CardView]) -> tuple[str, ...]:
+    """The premises a card carries besides being tapped, as the board writes them."""
+    states = []
+    if instance.attached_to is not None:
+        host = views.get(instance.attached_to)
+        states.append(_("attached to %(card)s") % {"card": host.phrase if host else "?"})
+    if instance.entered_this_turn:
+        states.append(_("entered the battlefield this turn"))
+    elif instance.summoning_sick:
+        states.append(
+            _("not under %(controller)s's control since their most recent turn began")
+            % {"controller": instance.controller}
+        )
+    for kind, count in sorted((instance.counters or {}).items()):
+        states.append(counters_text(count, kind))
+    return tuple(states)
+
+
 def _runs(cards: tuple[CardView, ...], asked: frozenset[str]) -> tuple[Run, ...]:
     """Consecutive identical cards nobody is asked about form one run."""
     runs: list[list[CardView]] = []
@@ -265,6 +287,7 @@ def _runs(cards: tuple[CardView, ...], asked: frozenset[str]) -> tuple[Run, ...]
             and last[-1].label not in asked
             and card.label not in asked
             and last[-1].tapped == card.tapped
+            and last[-1].states == card.states
             and last[-1].controller == card.controller
         ):
             last.append(card)
@@ -349,6 +372,10 @@ def build_board(scenario: Any, asked: frozenset[str] = frozenset(), salt: str = 
                 views[instance.label] = _card_view(
                     instance, card_ref(instance.label, salt), _phrase(instance, same_named)
                 )
+    for label, view in views.items():
+        states = _states(state.card(label), views)
+        if states:
+            views[label] = replace(view, states=states)
     for player in state.apnap_order:
         zones = []
         for zone in ZONE_ORDER:

@@ -100,7 +100,8 @@ def _yes_no(value: Any) -> str:
     return _("yes") if value else _("no")
 
 
-def _counters(count: Any, kind: str) -> str:
+def counters_text(count: Any, kind: str) -> str:
+    """A number of counters ("2 +1/+1 counters"): a claim's value and the board say it alike."""
     return ngettext("%(count)s %(kind)s counter", "%(count)s %(kind)s counters", count) % {
         "count": count,
         "kind": kind or "+1/+1",
@@ -499,7 +500,7 @@ CLAIMS: dict[str, ClaimText] = {
         lambda value, s: _say(
             gettext_noop("afterwards, %(card)s has %(counters)s."),
             card=s.card,
-            counters=_counters(value, s.kind),
+            counters=counters_text(value, s.kind),
         ),
         lambda value: ngettext("%(count)s counter", "%(count)s counters", value) % {"count": value},
         answer=NUMBER,

@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable
 
 import pytest
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, transaction
 from django.test import Client
 from django.urls import reverse
 
@@ -22,6 +22,8 @@ from quizzes.models import (
     Mastery,
     Question,
     Response,
+    Scenario,
+    ScenarioVersion,
 )
 from tests.factories import UserFactory
 from tests.quizzes.conftest import make_question
@@ -189,3 +191,26 @@ def test_an_answer_sent_as_the_sitting_finishes_is_graded_or_refused(
     kept = sitting.items.filter(answered_at__isnull=False).count()
     assert kept == sum(r is True for r in results[:-1])
     assert Response.objects.filter(attempt_id=sitting.pk).count() == kept
+
+
+def test_edits_saved_at_once_each_start_their_own_version(scenario):
+    """Saves of one scenario at the same moment: each edit gets its own version number (ending
+    the current version updates its row first, which orders the saves on PostgreSQL; SQLite
+    has one writer), none refused by the unique constraint."""
+    first = scenario.current_version
+
+    def edit(title):
+        def job():
+            with transaction.atomic():
+                copy = Scenario.objects.get(pk=scenario.pk)
+                copy.title = title
+                copy.save()
+                return copy.version
+
+        return job
+
+    results = at_once([edit(f"Edited {n}") for n in range(4)])
+    assert sorted(results) == [2, 3, 4, 5], results
+    numbers = list(scenario.versions.values_list("number", flat=True))
+    assert numbers == [1, 2, 3, 4, 5]
+    assert ScenarioVersion.objects.get(pk=first.pk).title == first.title  # never rewritten

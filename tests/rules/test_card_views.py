@@ -40,6 +40,21 @@ def card_form(**changes) -> dict:
     return data | changes
 
 
+def test_every_card_is_reached_page_by_page_with_the_search_kept(client):
+    from rules.views import CARDS_PER_PAGE
+
+    for index in range(CARDS_PER_PAGE + 5):
+        CardFactory(name=f"Paged Relic {index:03d}")
+    first = client.get(reverse("card_index"), {"q": "paged"}).content.decode()
+    assert first.count("Paged Relic") == CARDS_PER_PAGE
+    assert 'href="?q=paged&amp;page=2"' in first and "Page 1 of 2" in first
+    second = client.get(reverse("card_index"), {"q": "paged", "page": "2"}).content.decode()
+    assert second.count("Paged Relic") == 5 and "Paged Relic 064" in second
+    assert 'href="?q=paged&amp;page=1"' in second
+    beyond = client.get(reverse("card_index"), {"q": "paged", "page": "x" * 50}).content.decode()
+    assert beyond.count("Paged Relic") == CARDS_PER_PAGE  # a bad page number: the first page
+
+
 def test_the_browser_searches_by_name_type_and_text(client):
     CardFactory(name="Made Up Relic", definition=RELIC | {"name": "Made Up Relic"})
     CardFactory(name="Other Thing")
@@ -172,7 +187,7 @@ def test_editing_keeps_the_name_and_updates_the_catalog(teacher_client, instruct
     assert catalog_for(instructor.pk).get("Tutor of Teachers").oracle == "New words."
 
 
-CARD_INDEX_QUERIES = 4  # session, user, the cards (visible_to: one query with subqueries), nav
+CARD_INDEX_QUERIES = 5  # session, user, how many cards match, the page of them (visible_to), nav
 CARD_PAGE_QUERIES = 5  # session, user, the card, its scenarios with counts, the nav's group
 
 

@@ -84,3 +84,54 @@ def test_ordinals_read_as_words_then_numbers():
     assert [ordinal(n) for n in (1, 2, 10, 11, 21, 22, 23, 112)] == [
         "first", "second", "tenth", "11th", "21st", "22nd", "23rd", "112th",
     ]  # fmt: skip
+
+
+def test_what_a_card_is_attached_to_and_when_it_entered_are_written_out():
+    """Premises the engine reads off a card are on the board: an Aura's land, summoning
+    sickness, counters (a question can turn on each)."""
+    spec = {
+        "format": "scenario/1",
+        "id": "states",
+        "title": "t",
+        "source": "s",
+        "players": ["Alice", "Nadia"],
+        "zones": {
+            "Alice": {
+                "battlefield": [
+                    "Forest#f",
+                    {"card": "Overgrowth", "label": "aura", "attached_to": "f"},
+                    {"card": "Llanowar Elves", "label": "elf", "entered_this_turn": True},
+                    {"card": "Grizzly Bears", "label": "bear", "summoning_sick": True},
+                    {"card": "Grizzly Bears", "label": "big", "counters": {"+1/+1": 2}},
+                ]
+            }
+        },
+    }
+    board = board_of(spec)
+    assert board.card("aura").states == ("attached to the Forest Alice controls",)
+    assert board.card("elf").states == ("entered the battlefield this turn",)
+    assert board.card("bear").states == (
+        "not under Alice's control since their most recent turn began",
+    )
+    assert board.card("big").states == ("2 +1/+1 counters",)
+    assert board.card("f").states == ()
+
+
+def test_cards_in_different_states_are_not_grouped():
+    spec = {
+        "format": "scenario/1",
+        "id": "runs",
+        "title": "t",
+        "source": "s",
+        "players": ["Alice", "Nadia"],
+        "zones": {
+            "Alice": {
+                "battlefield": [
+                    *["Grizzly Bears"] * 3,
+                    {"card": "Grizzly Bears", "label": "new", "entered_this_turn": True},
+                ]
+            }
+        },
+    }
+    battlefield = zones_of(board_of(spec), "Alice")["battlefield"]
+    assert [len(run.cards) for run in battlefield.runs] == [3, 1]
