@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from django.db.models import Case, Count, F, IntegerField, OuterRef, Subquery, Sum, When
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 from quizzes.models import Bank, Question, Response, ScenarioVersion
 
@@ -57,11 +58,11 @@ class ItemStats:
     def flag(self) -> str:
         """A reason to look at the question again, or ""."""
         if self.discrimination is not None and self.discrimination < 0:
-            return "stronger learners do worse on it: check the key and the wording"
+            return _("stronger learners do worse on it: check the key and the wording")
         if self.facility is not None and self.answers >= 5 and self.facility >= 0.95:
-            return "almost everyone gets it right"
+            return _("almost everyone gets it right")
         if self.facility is not None and self.answers >= 5 and self.facility <= 0.2:
-            return "almost everyone gets it wrong"
+            return _("almost everyone gets it wrong")
         return ""
 
 

@@ -18,6 +18,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from config.inputs import problems_in_json
 from quizzes import adaptive, levels, limits
@@ -308,18 +310,19 @@ def _check_questions(
 # The live preview.
 
 CLAIM_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("Searching", frozenset({"searches", "searched_portion", "decision_order"})),
-    ("Finding cards", frozenset({"finds", "found_count", "revealed", "legal_find_set"})),
+    (_("Searching"), frozenset({"searches", "searched_portion", "decision_order"})),
+    (_("Finding cards"), frozenset({"finds", "found_count", "revealed", "legal_find_set"})),
     (
-        "Libraries",
+        _("Libraries"),
         frozenset({"shuffles", "shuffled_portion", "searched_library_this_turn", "mills"}),
     ),
-    ("Where cards end up", frozenset({"zone_after"})),
+    (_("Where cards end up"), frozenset({"zone_after"})),
     (
-        "Mana, costs and triggers",
+        _("Mana, costs and triggers"),
         frozenset({"mana_produced", "alt_cost_available", "can_dredge", "triggers"}),
     ),
 )
+OTHER_CLAIMS = pgettext_lazy("claim group", "Other")
 
 
 @dataclass(frozen=True)
@@ -455,7 +458,7 @@ class _SetAside:
 
 def _list_at(raw: dict[str, Any], path: str) -> Any:
     if path.startswith("zones."):
-        _, player, zone = path.split(".")
+        _zones, player, zone = path.split(".")
         zones = raw.get("zones")
         player_zones = zones.get(player) if isinstance(zones, dict) else None
         return player_zones.get(zone) if isinstance(player_zones, dict) else None
@@ -498,14 +501,14 @@ def preview(text: str, catalog: Catalog | None = None, *, author=None) -> Previe
     grouped: dict[str, list[ClaimRow]] = {}
     for computed in outcome.claims:
         claim = {"claim": computed.claim, **computed.subject}
-        title = next((t for t, names in CLAIM_GROUPS if computed.claim in names), "Other")
+        title = next((t for t, names in CLAIM_GROUPS if computed.claim in names), OTHER_CLAIMS)
         question, words = ruling.ask(claim), ruling.words(claim, computed.value)
         grouped.setdefault(title, []).append(
             ClaimRow(question, words, str(computed.rule or ""), str(computed.reason or ""))
         )
         stored = json.loads(json.dumps({**claim, "value": computed.value}))
         result.computed.append(ComputedClaim(stored, question, words))
-    order = [title for title, _ in CLAIM_GROUPS] + ["Other"]
+    order = [title for title, _names in CLAIM_GROUPS] + [OTHER_CLAIMS]
     result.groups = [ClaimGroup(t, tuple(grouped[t])) for t in order if t in grouped]
     for claim in spec.get("expect") or []:
         asked = asked_claim(claim)
@@ -604,7 +607,7 @@ def do_save_scenario(
                 (q["key"], q["kind"], q["prompt"], q["claims"], _cited(spec, q["claims"], catalog))
                 for q in document.questions
             ]
-        asked = {key: (kind, prompt, claims) for key, kind, prompt, claims, _ in items}
+        asked = {key: (kind, prompt, claims) for key, kind, prompt, claims, _rules in items}
         scenario.start_version_if_questions_change(bank, asked, since)
         _sync_questions(scenario, bank, items, rules)
         levels.recompute(Question.objects.filter(scenario=scenario, bank=bank), catalog)
@@ -632,7 +635,7 @@ def _save_checked(
         exercised = _rule_ids(check.cited_rules, rules)
         if set(scenario.rules_exercised.values_list("pk", flat=True)) != exercised:
             scenario.rules_exercised.set(exercised)
-        asked = {key: (kind, prompt, claims) for key, kind, prompt, claims, _ in items}
+        asked = {key: (kind, prompt, claims) for key, kind, prompt, claims, _rules in items}
         scenario.start_version_if_questions_change(bank, asked, since)
         _sync_questions(scenario, bank, items, rules)
         levels.recompute(
@@ -651,12 +654,12 @@ def do_create_scenarios(
     documents the engine has already checked (`interchange.check_import`): a few bulk queries
     for any number of them. `rules` maps every rule number cited to its rule."""
     taken = set(
-        Scenario.objects.filter(slug__in=[_slug_base(d) for d, _, _ in checked]).values_list(
+        Scenario.objects.filter(slug__in=[_slug_base(d) for d, *_rest in checked]).values_list(
             "slug", flat=True
         )
     )
     scenarios = []
-    for document, check, _ in checked:
+    for document, check, _items in checked:
         base = _slug_base(document)
         slug = base if base not in taken and base not in RESERVED_SLUGS else None
         slug = slug or free_slug(Scenario, base, 120)
@@ -680,11 +683,11 @@ def do_create_scenarios(
     exercised = Scenario.rules_exercised.through
     exercised.objects.bulk_create(
         exercised(scenario_id=scenario.pk, rule_id=rule_id)
-        for scenario, (_, check, _) in zip(scenarios, checked, strict=True)
+        for scenario, (_document, check, _items) in zip(scenarios, checked, strict=True)
         for rule_id in _rule_ids(check.cited_rules, rules)
     )
     questions, cited = [], []
-    for scenario, (_, _, items) in zip(scenarios, checked, strict=True):
+    for scenario, (_document, _check, items) in zip(scenarios, checked, strict=True):
         for position, (key, kind, prompt, claims, numbers) in enumerate(items):
             difficulty = adaptive.prior_difficulty(kind, claims, scenario.spec)
             questions.append(
@@ -797,6 +800,10 @@ class LintEntry:
     scenario: Scenario
     status: str
     problems: tuple[str, ...]
+
+    @property
+    def status_display(self) -> str:
+        return Scenario.EngineStatus(self.status).label
 
 
 def lint(scenarios: Iterable[Scenario], catalog: Catalog | None = None) -> list[LintEntry]:

@@ -16,6 +16,8 @@ from xml.sax.saxutils import escape
 from django.db import transaction
 from django.db.models import Prefetch
 from django.utils.html import escape as html_escape
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from quizzes import authoring, limits, rulings
 from quizzes.models import Bank, Question, Scenario
@@ -31,8 +33,12 @@ FORMAT = "tutor-bank/1"
 MAX_PROBLEMS = 50  # problems listed from one file; the rest are counted
 REPLACE, NEW_ID = "replace", "new_id"  # what an id the bank already has means
 ON_EXISTING = {
-    REPLACE: "Replace that scenario: it gets a new version (answers given keep the old one)",
-    NEW_ID: "Keep both: import it under a new id (each new id is listed in the report)",
+    REPLACE: gettext_lazy(
+        "Replace that scenario: it gets a new version (answers given keep the old one)"
+    ),
+    NEW_ID: gettext_lazy(
+        "Keep both: import it under a new id (each new id is listed in the report)"
+    ),
 }
 
 
@@ -123,7 +129,10 @@ def size_problem(content: bytes, filename: str) -> str:
     if len(content) <= limits.MAX_IMPORT_BYTES:
         return ""
     megabytes = limits.MAX_IMPORT_BYTES / 1024 / 1024
-    return f"{filename}: larger than the limit of {megabytes:g} MB per file"
+    return _("%(file)s: larger than the limit of %(megabytes)s MB per file") % {
+        "file": filename,
+        "megabytes": f"{megabytes:g}",
+    }
 
 
 def _entries_of(raw: Any, filename: str) -> list:
@@ -455,7 +464,7 @@ def _named_uniquely(made_by_question) -> list[MoodleQuestion]:
     """Every Moodle question with a name of its own in the bank: a repeated name takes its Tutor
     question's key, then a number if even that repeats (a quiz lists questions by name)."""
     counts: dict[str, int] = {}
-    for _, made in made_by_question:
+    for _question, made in made_by_question:
         for item in made:
             counts[item.name] = counts.get(item.name, 0) + 1
     named, taken = [], set()

@@ -8,8 +8,12 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from quizzes import limits
+from quizzes.templatetags.quizzes_extras import english
 from rules.engine import ScenarioError, default_catalog
 from rules.engine.cards import CARD_TYPES, SUPERTYPES, parse_card_definition
 from rules.models import Card
@@ -28,6 +32,24 @@ ABILITY_KEYS = (
     "colors",
 )
 MANA_COST = re.compile(r"(?:\{[0-9A-Z/]{1,5}\})*")
+# The card types' names in the reader's language (the card's type line stays as printed).
+TYPE_NAMES = {
+    "Artifact": pgettext_lazy("card type", "Artifact"),
+    "Battle": pgettext_lazy("card type", "Battle"),
+    "Creature": pgettext_lazy("card type", "Creature"),
+    "Enchantment": pgettext_lazy("card type", "Enchantment"),
+    "Instant": pgettext_lazy("card type", "Instant"),
+    "Kindred": pgettext_lazy("card type", "Kindred"),
+    "Land": pgettext_lazy("card type", "Land"),
+    "Planeswalker": pgettext_lazy("card type", "Planeswalker"),
+    "Sorcery": pgettext_lazy("card type", "Sorcery"),
+    "Tribal": pgettext_lazy("card type", "Tribal"),
+    "Basic": pgettext_lazy("supertype", "Basic"),
+    "Legendary": pgettext_lazy("supertype", "Legendary"),
+    "Snow": pgettext_lazy("supertype", "Snow"),
+    "World": pgettext_lazy("supertype", "World"),
+    "Ongoing": pgettext_lazy("supertype", "Ongoing"),
+}
 # Control characters other than tab and newline: never stored in a card's text.
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -35,44 +57,63 @@ CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 def _plain(value: str, label: str) -> str:
     value = value.replace("\r\n", "\n").strip()
     if CONTROL.search(value):
-        raise ValidationError(f"{label} contains control characters.")
+        raise ValidationError(_("%(field)s contains control characters.") % {"field": label})
     return value
 
 
+def _type_choices(names) -> list[tuple[str, Any]]:
+    return [(name, TYPE_NAMES.get(name, name)) for name in sorted(names)]
+
+
 class CardForm(forms.Form):
-    name = forms.CharField(max_length=limits.MAX_CARD_NAME_LENGTH)
+    # A card's name, types and texts are in English, as the catalog's are: marked lang="en".
+    name = forms.CharField(
+        label=gettext_lazy("Name"),
+        max_length=limits.MAX_CARD_NAME_LENGTH,
+        widget=forms.TextInput(attrs={"lang": "en"}),
+    )
     mana_cost = forms.CharField(
+        label=gettext_lazy("Mana cost"),
         max_length=limits.MAX_MANA_COST_LENGTH,
         required=False,
-        help_text="In braces, e.g. {1}{G} or {X}{U}{U}; empty for a land.",
+        help_text=gettext_lazy("In braces, e.g. {1}{G} or {X}{U}{U}; empty for a land."),
     )
     supertypes = forms.MultipleChoiceField(
-        choices=[(t, t) for t in sorted(SUPERTYPES)],
+        label=gettext_lazy("Supertypes"),
+        choices=_type_choices(SUPERTYPES),
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
     types = forms.MultipleChoiceField(
-        choices=[(t, t) for t in sorted(CARD_TYPES)], widget=forms.CheckboxSelectMultiple
+        label=gettext_lazy("Types"),
+        choices=_type_choices(CARD_TYPES),
+        widget=forms.CheckboxSelectMultiple,
     )
     subtypes = forms.CharField(
+        label=gettext_lazy("Subtypes"),
         max_length=limits.MAX_TYPE_WORDS_LENGTH,
         required=False,
-        help_text="Separated by spaces, e.g. Forest or Human Wizard.",
+        widget=forms.TextInput(attrs={"lang": "en"}),
+        help_text=gettext_lazy("Separated by spaces, e.g. Forest or Human Wizard."),
     )
     oracle = forms.CharField(
-        label="Oracle text",
+        label=gettext_lazy("Oracle text"),
         max_length=limits.MAX_ORACLE_LENGTH,
         required=False,
-        widget=forms.Textarea(attrs={"rows": 4}),
+        widget=forms.Textarea(attrs={"rows": 4, "lang": "en"}),
     )
     abilities = forms.CharField(
-        label="Abilities (the engine's vocabulary)",
+        label=gettext_lazy("Abilities (the engine's vocabulary)"),
         required=False,
         max_length=limits.MAX_ABILITIES_BYTES,
-        widget=forms.Textarea(attrs={"rows": 10, "class": "code", "spellcheck": "false"}),
-        help_text="A JSON object with any of: spell, targets, activated, triggered, static, "
-        'keywords, alt_cost, power, toughness, loyalty, colors (docs/engine.md, "Cards as '
-        'data"), e.g. {"spell": [{"draw": 2}]}.',
+        widget=forms.Textarea(
+            attrs={"rows": 10, "class": "code", "spellcheck": "false", "lang": "en"}
+        ),
+        help_text=gettext_lazy(
+            "A JSON object with any of: spell, targets, activated, triggered, static, "
+            'keywords, alt_cost, power, toughness, loyalty, colors (docs/engine.md, "Cards as '
+            'data"), e.g. {"spell": [{"draw": 2}]}.'
+        ),
     )
 
     def __init__(self, *args, owner, instance: Card | None = None, **kwargs) -> None:
@@ -84,7 +125,7 @@ class CardForm(forms.Form):
         self.parsed = None
         if instance is not None:
             self.fields["name"].disabled = True
-            self.fields["name"].help_text = "Scenarios name the card, so its name stays."
+            self.fields["name"].help_text = _("Scenarios name the card, so its name stays.")
 
     def save(self) -> Card:
         """Store the card as the owner's, then re-check their scenarios that name it (an edit can
@@ -100,33 +141,35 @@ class CardForm(forms.Form):
     def clean_name(self) -> str:
         if self.instance is not None:
             return self.instance.name  # scenarios name it: its name stays (the field is disabled)
-        name = _plain(self.cleaned_data["name"], "The name")
+        name = _plain(self.cleaned_data["name"], _("The name"))
         if "#" in name:
-            raise ValidationError("A card name cannot contain # (it starts a label).")
+            raise ValidationError(_("A card name cannot contain # (it starts a label)."))
         taken = Card.objects.filter(name=name)
         if self.instance is not None:
             taken = taken.exclude(pk=self.instance.pk)
         if taken.exists() or (name in default_catalog() and self.instance is None):
-            raise ValidationError(f"{name!r} is already a card in the catalog.")
+            raise ValidationError(_("%(name)r is already a card in the catalog.") % {"name": name})
         if (
             self.instance is None
             and Card.objects.owned_by(self.owner).count() >= limits.MAX_CARDS_PER_OWNER
         ):
-            raise ValidationError(f"You have {limits.MAX_CARDS_PER_OWNER} cards, the limit.")
+            raise ValidationError(
+                _("You have %(count)d cards, the limit.") % {"count": limits.MAX_CARDS_PER_OWNER}
+            )
         return name
 
     def clean_mana_cost(self) -> str:
         cost = self.cleaned_data["mana_cost"].strip().upper()
         if not MANA_COST.fullmatch(cost):
-            raise ValidationError("Write the cost in braces, e.g. {2}{G}{G}.")
+            raise ValidationError(_("Write the cost in braces, e.g. {2}{G}{G}."))
         return cost
 
     def clean_subtypes(self) -> list[str]:
-        words = _plain(self.cleaned_data["subtypes"], "The subtypes").replace(",", " ").split()
+        words = _plain(self.cleaned_data["subtypes"], _("The subtypes")).replace(",", " ").split()
         return [word[:1].upper() + word[1:] for word in words]
 
     def clean_oracle(self) -> str:
-        return _plain(self.cleaned_data["oracle"], "The Oracle text")
+        return _plain(self.cleaned_data["oracle"], _("The Oracle text"))
 
     def clean_abilities(self) -> dict[str, Any]:
         text = self.cleaned_data["abilities"].strip()
@@ -140,10 +183,13 @@ class CardForm(forms.Form):
             where = f"line {error.lineno} column {error.colno}"
             raise ValidationError(f"{where}: malformed JSON: {error.msg}") from error
         if not isinstance(value, dict):
-            raise ValidationError('Give a JSON object, e.g. {"spell": [{"draw": 2}]}.')
+            raise ValidationError(_('Give a JSON object, e.g. {"spell": [{"draw": 2}]}.'))
         unknown = sorted(set(value) - set(ABILITY_KEYS))
         if unknown:
-            raise ValidationError(f"Unknown key(s) {unknown}; accepted: {list(ABILITY_KEYS)}.")
+            raise ValidationError(
+                _("Unknown key(s) %(unknown)s; accepted: %(accepted)s.")
+                % {"unknown": unknown, "accepted": list(ABILITY_KEYS)}
+            )
         return value
 
     def clean(self) -> dict[str, Any]:
@@ -186,29 +232,37 @@ def initial_of(definition: dict[str, Any]) -> dict[str, Any]:
 
 
 def engine_reading(parsed) -> list[str]:
-    """What the engine reads in a parsed card, line by line (the card form's preview)."""
-    lines = [f"{parsed.type_line}; mana value {parsed.mana_value}"]
-    if parsed.colors:
-        lines.append("Colors: " + ", ".join(parsed.colors))
-    if parsed.keywords:
-        lines.append(
-            "Keywords: " + ", ".join(f"{k} {v}".strip() for k, v in parsed.keywords.items())
+    """What the engine reads in a parsed card, line by line (the card form's preview): the
+    frame in the reader's language, the engine's own vocabulary in English (marked so)."""
+    lines = [
+        format_html(
+            "{}; {}",
+            english(parsed.type_line),
+            _("mana value %(value)s") % {"value": parsed.mana_value},
         )
+    ]
+    if parsed.colors:
+        lines.append(format_html("{} {}", _("Colors:"), english(", ".join(parsed.colors))))
+    if parsed.keywords:
+        words = ", ".join(f"{k} {v}".strip() for k, v in parsed.keywords.items())
+        lines.append(format_html("{} {}", _("Keywords:"), english(words)))
     if parsed.spell:
-        lines.append("When it resolves: " + "; ".join(_instruction(i) for i in parsed.spell))
+        words = "; ".join(_instruction(i) for i in parsed.spell)
+        lines.append(format_html("{} {}", _("When it resolves:"), english(words)))
     for index, ability in enumerate(parsed.activated):
         cost = f"{ability.cost}: " if ability.cost else ""
         words = "; ".join(_instruction(i) for i in ability.effect)
-        lines.append(f"Activated ability {index}: {cost}{words}")
+        label = _("Activated ability %(index)s:") % {"index": index}
+        lines.append(format_html("{} {}", label, english(f"{cost}{words}")))
     for ability in parsed.triggered:
-        lines.append(
-            f"Triggered ({ability.when or 'event'}): "
-            + "; ".join(_instruction(i) for i in ability.effect)
-        )
+        label = _("Triggered (%(when)s):") % {"when": ability.when or _("event")}
+        words = "; ".join(_instruction(i) for i in ability.effect)
+        lines.append(format_html("{} {}", label, english(words)))
     for static in parsed.static:
-        lines.append(f"Static ability: {static.kind.replace('_', ' ')}")
+        kind = static.kind.replace("_", " ")
+        lines.append(format_html("{} {}", _("Static ability:"), english(kind)))
     if len(lines) == 1 and not parsed.oracle:
-        lines.append("No abilities: the engine reads it as a card with characteristics only.")
+        lines.append(_("No abilities: the engine reads it as a card with characteristics only."))
     return lines
 
 

@@ -163,5 +163,8 @@ def _card_reading(form: CardForm) -> dict:
             return {"reading": None}
         form = CardForm(form.initial, owner=form.owner, instance=form.instance)
     if not form.is_valid():
-        return {"reading": None, "reading_errors": form.errors}
+        errors = [
+            (form[name].label if name in form.fields else "", e) for name, e in form.errors.items()
+        ]
+        return {"reading": None, "reading_errors": errors}
     return {"reading": engine_reading(form.parsed)}

@@ -16,19 +16,29 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
 from config.inputs import problems_in_json
 from quizzes import limits
+from quizzes.rulings.board import ZONE_TITLES
 
 ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "outside")
-ZONE_TITLES = {
-    "library": "Library (top first)",
-    "hand": "Hand",
-    "graveyard": "Graveyard",
-    "battlefield": "Battlefield",
-    "exile": "Exile",
-    "outside": "Outside the game",
+ADD_TO_ZONE = {  # the label of a zone's new-card field
+    "library": _("Add a card to library (top first)"),
+    "hand": _("Add a card to hand"),
+    "graveyard": _("Add a card to graveyard"),
+    "battlefield": _("Add a card to battlefield"),
+    "exile": _("Add a card to exile"),
+    "outside": _("Add a card to outside the game"),
 }
 STEP_VERBS = ("cast", "activate", "trigger", "draw")
+STEP_CHOICES = (  # each verb with its name in the reader's language, for the builder's menus
+    ("cast", pgettext_lazy("a step", "Cast")),
+    ("activate", pgettext_lazy("a step", "Activate")),
+    ("trigger", pgettext_lazy("a step", "Trigger")),
+    ("draw", pgettext_lazy("a step", "Draw")),
+)
 FACTS = ("searched_library", "ignored_search_prohibition")
 # Choices whose value is a list of card labels (docs/engine.md, "Steps, history, choices").
 LIST_CHOICES = frozenset(
@@ -97,6 +107,10 @@ class Zone:
     @property
     def title(self) -> str:
         return ZONE_TITLES[self.name]
+
+    @property
+    def add_label(self) -> str:
+        return ADD_TO_ZONE[self.name]
 
 
 @dataclass
@@ -365,7 +379,7 @@ def _card_entry(row: CardRow) -> str | dict[str, Any]:
     if not row.extra.strip():
         return row.entry
     extra = _json_object(row.extra, "a card's flags", MAX_EXTRA_BYTES)
-    name, _, label = row.entry.partition("#")
+    name, _hash, label = row.entry.partition("#")
     return {"card": name, **({"label": label} if label else {}), **extra}
 
 
@@ -524,9 +538,9 @@ def ask_rows(builder: Builder | None, computed) -> list[AskRow]:
             continue
         used.add(key)
         differs = json.loads(stored).get("value") != claim.claim.get("value")
-        note = "the stored value differs from the engine's" if differs else ""
+        note = _("the stored value differs from the engine's") if differs else ""
         rows.append(AskRow(stored, claim.question, claim.value, True, note))
     for key, text in asked.items():
         if key not in used:
-            rows.append(AskRow(text, text, "", True, "the engine did not compute this claim"))
+            rows.append(AskRow(text, text, "", True, _("the engine did not compute this claim")))
     return rows

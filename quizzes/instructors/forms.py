@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from quizzes import cohorts
 from quizzes.interchange import ON_EXISTING, REPLACE
 from quizzes.models import Bank, Cohort, ExamBlueprint
+
+format_html_lazy = lazy(format_html, str)  # a help text built in the reader's language
 
 
 class BankForm(forms.ModelForm):
@@ -18,43 +21,49 @@ class BankForm(forms.ModelForm):
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
         help_texts = {
             # help text is rendered as HTML: the tag names are escaped, else they open tags
-            "description": format_html(
-                "Shown to learners. Light formatting (<code>{}</code>, <code>{}</code>, lists, "
-                "links) is kept; anything else is removed.",
+            "description": format_html_lazy(
+                _(
+                    "Shown to learners. Light formatting (<code>{}</code>, <code>{}</code>, "
+                    "lists, links) is kept; anything else is removed."
+                ),
                 "<em>",
                 "<strong>",
             ),
-            "visibility": "Shared banks are open to the learners of cohorts you assign them to.",
+            "visibility": _("Shared banks are open to the learners of cohorts you assign them to."),
         }
 
 
 class ScenarioDocumentForm(forms.Form):
     document = forms.CharField(
-        label="Scenario JSON (scenario/1)",
+        label=_("Scenario JSON (scenario/1)"),
         strip=False,
         widget=forms.Textarea(
             attrs={"rows": 32, "spellcheck": "false", "autocapitalize": "off", "class": "code"}
         ),
-        help_text='A scenario/1 document, plus "stored_ruling" (the ruling in words) and '
-        '"stored_expect" (claims the engine cannot compute yet).',
+        help_text=_(
+            'A scenario/1 document, plus "stored_ruling" (the ruling in words) and '
+            '"stored_expect" (claims the engine cannot compute yet).'
+        ),
     )
 
 
 class ImportForm(forms.Form):
     file = forms.FileField(
-        label="Bank file (JSON)",
-        help_text="A file exported from a bank. Nothing is imported unless every entry is "
-        "valid: every problem is listed with its place in the file.",
+        label=_("Bank file (JSON)"),
+        help_text=_(
+            "A file exported from a bank. Nothing is imported unless every entry is "
+            "valid: every problem is listed with its place in the file."
+        ),
     )
     on_existing = forms.ChoiceField(
-        label="A scenario whose id this bank already has",
+        label=_("A scenario whose id this bank already has"),
         choices=list(ON_EXISTING.items()),
         initial=REPLACE,
         required=False,  # a form sent without it (a script): replace, as the form proposes
         widget=forms.RadioSelect,
     )
     bank_details = forms.BooleanField(
-        label="Take the bank's title and description from the file, when it has them",
+        label=_("Take the bank's title and description from the file, when it has them"),
         required=False,
         initial=True,
     )
@@ -74,7 +83,7 @@ class CohortBanksForm(forms.Form):
         queryset=Bank.objects.none(),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Your shared and public banks. A private bank stays yours alone.",
+        help_text=_("Your shared and public banks. A private bank stays yours alone."),
     )
 
     def __init__(self, *args, instructor, **kwargs) -> None:
@@ -102,19 +111,19 @@ class AssignmentForm(forms.Form):
     bank = forms.ModelChoiceField(
         queryset=Bank.objects.none(),
         required=False,
-        empty_label="(no bank)",
-        label="Bank to practise",
-        help_text="Your shared and public banks; assigning one adds it to the cohort's banks.",
+        empty_label=_("(no bank)"),
+        label=_("Bank to practise"),
+        help_text=_("Your shared and public banks; assigning one adds it to the cohort's banks."),
     )
     blueprint = forms.ModelChoiceField(
         queryset=ExamBlueprint.objects.none(),
         required=False,
-        empty_label="(no exam)",
-        label="Or an exam to sit",
+        empty_label=_("(no exam)"),
+        label=_("Or an exam to sit"),
     )
     due_on = forms.DateField(
         required=False,
-        label="Due on (optional)",
+        label=_("Due on (optional)"),
         widget=forms.DateInput(attrs={"type": "date"}),
     )
 
@@ -126,5 +135,5 @@ class AssignmentForm(forms.Form):
     def clean(self) -> dict:
         cleaned = super().clean()
         if not self.errors and (cleaned.get("bank") is None) == (cleaned.get("blueprint") is None):
-            raise forms.ValidationError("Choose a bank or an exam (one of the two).")
+            raise forms.ValidationError(_("Choose a bank or an exam (one of the two)."))
         return cleaned

@@ -8,6 +8,8 @@ from collections.abc import Generator, Iterator
 
 from django.db import DatabaseError
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from quizzes import interchange
 
@@ -32,7 +34,8 @@ def steps(
     except interchange.InterchangeError as error:
         yield ("result", {"problems": error.problems, "more": error.more})
     except DatabaseError as error:  # the transaction has rolled back: nothing was saved
-        yield ("result", {"problems": [f"The database refused the import: {error}"], "more": 0})
+        refused = _("The database refused the import: %(error)s") % {"error": error}
+        yield ("result", {"problems": [refused], "more": 0})
     else:
         yield ("result", {"report": report, "bank": bank})
 
@@ -49,13 +52,17 @@ def _shown(work: Generator[interchange.Step, None, object]):
             yield ("step", {"phase": phase, "done": done, "total": total})
 
 
-def stream(head: str, events: Iterator[Event], tail: str) -> Iterator[str]:
+def stream(head: str, events: Iterator[Event], tail: str, language: str) -> Iterator[str]:
+    """The page in `language`: each step is rendered after the view has returned, perhaps in
+    another thread (ASGI), where the request's language is no longer active."""
     yield head
     yield '<div class="import-steps">'
-    for kind, context in events:
-        if kind == "result":
-            yield "</div>"
-            yield render_to_string(RESULT_TEMPLATE, context)
-        else:
-            yield render_to_string(STEP_TEMPLATE, context)
+    while True:
+        with translation.override(language):  # each step worked and rendered, then yielded
+            event = next(events, None)
+            if event is None:
+                break
+            kind, context = event
+            html = render_to_string(RESULT_TEMPLATE if kind == "result" else STEP_TEMPLATE, context)
+        yield "</div>" + html if kind == "result" else html
     yield tail

@@ -14,6 +14,8 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from quizzes import analysis, authoring, cohorts, interchange, limits
@@ -41,7 +43,7 @@ def instructor_required(view):
     @login_required
     def wrapped(request, *args, **kwargs):
         if not authoring.is_instructor(request.user):
-            raise PermissionDenied("Only instructors can open this page.")
+            raise PermissionDenied(_("Only instructors can open this page."))
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -154,7 +156,7 @@ def _scenario_page(
         # asked for only where the page renders the completion list (not in htmx fragments)
         "card_names": functools.partial(authoring.card_names_for, request.user),
         "zone_names": builder.ZONES,
-        "step_verbs": builder.STEP_VERBS,
+        "step_verbs": builder.STEP_CHOICES,
         "facts": builder.FACTS,
         "choice_keys": builder.CHOICE_KEYS,
     }
@@ -280,7 +282,9 @@ def bank_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         )
         page = render_to_string(IMPORT_PAGE, context | {"live": importing.MARKER}, request)
         head, tail = page.split(importing.MARKER)
-        response = StreamingHttpResponse(importing.stream(head, steps, tail))
+        response = StreamingHttpResponse(
+            importing.stream(head, steps, tail, translation.get_language())
+        )
         response["X-Accel-Buffering"] = "no"  # a proxy passes each step on as it comes
         return response
     status = 400 if form.is_bound else 200

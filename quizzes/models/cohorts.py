@@ -6,6 +6,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 # No 0/O, 1/I/L: a code read aloud or copied from a slide is typed right the first time.
 JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -25,7 +26,7 @@ class CohortQuerySet(models.QuerySet):
 class Cohort(models.Model):
     """A class of learners: they join with `join_code` and practise its banks (shared ones)."""
 
-    name = models.CharField(max_length=200)
+    name = models.CharField(_("name"), max_length=200)
     instructor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="taught_cohorts"
     )

@@ -113,8 +113,8 @@ class Bank(models.Model):
         PUBLIC = "public", _("Public")
 
     slug = models.SlugField(max_length=100, unique=True)
-    title = models.CharField(max_length=200)
-    description = models.TextField(blank=True)
+    title = models.CharField(_("title"), max_length=200)
+    description = models.TextField(_("description"), blank=True)
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -123,7 +123,11 @@ class Bank(models.Model):
         related_name="banks",
     )
     visibility = models.CharField(
-        max_length=10, choices=Visibility, default=Visibility.PRIVATE, db_index=True
+        _("visibility"),
+        max_length=10,
+        choices=Visibility,
+        default=Visibility.PRIVATE,
+        db_index=True,
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -215,10 +219,10 @@ class Scenario(models.Model):
     """
 
     class EngineStatus(models.TextChoices):
-        AGREES = "agrees", "Engine agrees with the stored ruling"
-        DISAGREES = "disagrees", "Engine disagrees with the stored ruling"
-        NOT_CHECKED = "not_checked", "Not engine-checked (stored ruling only)"
-        INVALID = "invalid", "Engine rejects the scenario"
+        AGREES = "agrees", _("Engine agrees with the stored ruling")
+        DISAGREES = "disagrees", _("Engine disagrees with the stored ruling")
+        NOT_CHECKED = "not_checked", _("Not engine-checked (stored ruling only)")
+        INVALID = "invalid", _("Engine rejects the scenario")
 
     slug = models.SlugField(max_length=120, unique=True)
     title = models.CharField(max_length=200)

@@ -81,6 +81,14 @@ def english(text: Any) -> Any:
 
 
 @register.filter
+def in_sentence(label: Any) -> str:
+    """A label (a choice's name) as it reads mid-sentence: lowercased, but in German, whose
+    nouns keep their capital letter ("Engine widerspricht ...")."""
+    text = str(label)
+    return text if (translation.get_language() or "en").startswith("de") else text.lower()
+
+
+@register.filter
 def card_name(name: str) -> Any:
     """A card's name in the reader's language (`rulings.names`); a card without a name in that
     language keeps its English name, marked lang="en"."""

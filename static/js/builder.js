@@ -21,9 +21,14 @@
     return input ? input.value : "";
   }
 
-  function announce(text) {
+  // The words come from the page (data-moved-up, data-moved-down, data-removed on the status),
+  // in the page's language, with {card}, {position} and {count} filled in here.
+  function announce(kind, values) {
     var status = document.getElementById("builder-status");
-    if (status) status.textContent = text;
+    if (!status) return;
+    status.textContent = (status.dataset[kind] || "").replace(/\{(\w+)\}/g, function (whole, name) {
+      return name in values ? values[name] : whole;
+    });
   }
 
   function changed() {
@@ -34,7 +39,9 @@
 
   function moved(row, list, how) {
     var rows = cardRows(list);
-    announce(entryOf(row) + " " + how + ": position " + (rows.indexOf(row) + 1) + " of " + rows.length + ".");
+    announce(how === "moved up" ? "movedUp" : "movedDown", {
+      card: entryOf(row), position: rows.indexOf(row) + 1, count: rows.length
+    });
     refocus = { zone: list.dataset.zone, entry: entryOf(row), move: how === "moved up" ? "up" : "down" };
     changed();
   }
@@ -46,7 +53,7 @@
     var row = button.closest(".card-row");
     var list = row.parentElement;
     if (button.hasAttribute("data-remove")) {
-      announce(entryOf(row) + " removed.");
+      announce("removed", { card: entryOf(row) });
       row.remove();
       refocus = { zone: list.dataset.zone, entry: "", move: "" };
       changed();

@@ -21,7 +21,9 @@ from tests.factories import UserFactory
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # Interface words that must not be left in English on a German or Italian page (not "Hand",
-# "Text" or "Account": German and Italian say them alike; not "due": Italian for two).
+# "Text" or "Account": German and Italian say them alike; not "due": Italian for two; for the
+# instructors' pages not "Engine", "Version", "Name", "Kind", "Land" (German), "Note",
+# "Scenario", "zone" (Italian), "Start", "JSON", "Moodle", "Oracle", "Planeswalker").
 ENGLISH = re.compile(
     r"\b(Practi[cs]e|Exams?|Rules|Progress|Log (in|out)|Sign up|Your answer|"
     r"Check my answer|Next question|Right!|Not quite|You said|The ruling|The rules that decide|"
@@ -30,7 +32,13 @@ ENGLISH = re.compile(
     r"Skip for now|Finish the exam|Your score|passed|Score per rule|Review|unanswered|"
     r"Language|Skip to content|targeting|controls|on top of|from the top|of|"
     r"Level|Banks?|Every|Everything|Choose|[Ss]earch|shuffle|Corner|replacements?|yours|"
-    r"From your instructors|overdue|cohorts?|Join|instructors?)\b"
+    r"From your instructors|overdue|cohorts?|Join|instructors?|"
+    r"Scenarios|Cohorts?|Import(ed)?|Export|Lint|Save|Preview|Item analysis|Title|Players?|"
+    r"Active|Source|Visibility|Learners?|Assign(ments?)?|Facility|Discrimination|[Cc]laims?|"
+    r"Checking|Saving|Nothing|Updated|Edit|New|Create|Remove|Duplicate|Types|Subtypes|"
+    r"Mana cost|Abilities|Keywords|Choices?|Step|Value|Targets?|Why|What|How|Agrees|"
+    r"Disagrees|[Ss]tored|Questions?|Answers?|Joined|Mastery|repeats?|from|zones|Add|"
+    r"Describe|resolves|Back|Update|Shared|Private|Public)\b"
 )
 WORDS = {
     "de": {

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import translation
 
 from quizzes import authoring, interchange
 from quizzes.models import Bank, Question, Scenario
@@ -124,6 +125,18 @@ def test_the_import_view_is_all_or_nothing(teacher_client, own_bank):
     page = streamed(teacher_client.post(url, {"file": good}))
     assert "1 new scenario" in page and "Nothing was imported" not in page
     assert Scenario.objects.get().bank == own_bank
+
+
+def test_the_import_page_streams_in_the_language_it_was_asked_in(teacher_client, own_bank):
+    upload = SimpleUploadedFile("week-2.json", as_bytes([document("a")]), "application/json")
+    url = reverse("bank_import", args=[own_bank.slug])
+    response = teacher_client.post(url, {"file": upload}, headers={"accept-language": "de"})
+    # The steps run after the view returned, perhaps in another thread (ASGI) where another
+    # language is active: they are still German.
+    with translation.override("en"):
+        page = streamed(response)
+    assert "1 von 1 geprüft" in page and "1 von 1 gespeichert" in page
+    assert "Übernommen: 1 neues Szenario, 0 ersetzt" in page and "checked" not in page
 
 
 def test_the_json_export_view_downloads(teacher_client, instructor, own_bank):
