@@ -212,7 +212,7 @@ def setup_learners(count: int) -> None:
         user, _ = User.objects.get_or_create(username=f"bench-learner-{index}")
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[BACKEND_SESSION_KEY] = "config.auth.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         keys.append(session.session_key)

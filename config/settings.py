@@ -81,7 +81,9 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked account before checking
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's, with the instructor flag loaded with the user (a session saved under Django's own
+    # path logs in again: get_user accepts only listed backends)
+    "config.auth.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -137,6 +139,15 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Sessions: with a shared cache, read from it (every page reads the session) and written through
+# to the database; a log-out clears both, and a changed password still ends the other sessions
+# (the hash checked on every request). Without one, from the database only: a local cache per
+# worker would keep a logged-out session alive in the other workers.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if REDIS_URL
+    else "django.contrib.sessions.backends.db"
+)
 # Throttle counters must be shared by every worker: Redis, or without it a database table
 # (`manage.py createcachetable`; SQLite serialises its writes).
 CACHES["throttle"] = (

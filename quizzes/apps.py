@@ -8,4 +8,7 @@ class QuizzesConfig(AppConfig):
     verbose_name = "Quizzes"
 
     def ready(self) -> None:
-        from quizzes import language  # noqa: F401 (the log-in signal that restores a language)
+        # language: the log-in signal that restores a language (imported for it)
+        from quizzes import language, visibility  # noqa: F401
+
+        visibility.connect()

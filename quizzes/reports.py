@@ -7,6 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from statistics import median
 
+from django.core.cache import cache
 from django.db.models import Count, Q
 from django.db.models.functions import TruncDate
 from django.utils import timezone
@@ -40,19 +41,44 @@ class Day:
         return round(100 * self.right / self.answers) if self.answers else 0
 
 
+# Mastery is measured against the median difficulty of a rule's questions: the same for every
+# learner, read from hundreds of rows, and moved only a little by each answer anywhere. So it is
+# kept for a minute (the learner's own theta is always read fresh).
+MEDIAN_TIMEOUT = 60
+
+
+def _median_key(rule_id: int) -> str:
+    return f"median-difficulty:{rule_id}"
+
+
+def median_difficulties(rule_ids) -> dict[int, float]:
+    """The median difficulty of each rule's active questions (0.0 for a rule with none), from
+    the cache, with one query for the rules it lacks."""
+    wanted = set(rule_ids)
+    kept = cache.get_many([_median_key(rule_id) for rule_id in wanted]) if wanted else {}
+    medians = {
+        rule_id: kept[_median_key(rule_id)] for rule_id in wanted if _median_key(rule_id) in kept
+    }
+    missing = wanted - medians.keys()
+    if missing:
+        through = Question.rules.through.objects.filter(
+            rule_id__in=missing, question__is_active=True
+        ).values_list("rule_id", "question__difficulty")
+        difficulties: dict[int, list[float]] = defaultdict(list)
+        for rule_id, difficulty in through:
+            difficulties[rule_id].append(difficulty)
+        fresh = {rule_id: median(difficulties.get(rule_id) or [0.0]) for rule_id in missing}
+        cache.set_many({_median_key(k): v for k, v in fresh.items()}, MEDIAN_TIMEOUT)
+        medians |= fresh
+    return medians
+
+
 def rule_progress(user) -> list[RuleProgress]:
-    """Mastery on every rule the learner has answered, weakest first (two queries)."""
+    """Mastery on every rule the learner has answered, weakest first (one query, and one for
+    the medians not cached)."""
     masteries = list(Mastery.objects.owned_by(user).select_related("rule"))
-    through = Question.rules.through.objects.filter(
-        rule_id__in=[m.rule_id for m in masteries], question__is_active=True
-    ).values_list("rule_id", "question__difficulty")
-    difficulties: dict[int, list[float]] = defaultdict(list)
-    for rule_id, difficulty in through:
-        difficulties[rule_id].append(difficulty)
-    progress = [
-        RuleProgress(m, adaptive.sigmoid(m.theta - median(difficulties.get(m.rule_id) or [0.0])))
-        for m in masteries
-    ]
+    medians = median_difficulties(m.rule_id for m in masteries)
+    progress = [RuleProgress(m, adaptive.sigmoid(m.theta - medians[m.rule_id])) for m in masteries]
     return sorted(progress, key=lambda item: (item.value, item.mastery.rule.number))
 
 

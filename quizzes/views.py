@@ -65,7 +65,7 @@ def signup(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         language.remember(user)  # the language the learner signed up in
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="config.auth.ModelBackend")
         return redirect("practice")
     return render(request, "registration/signup.html", {"form": form})
 
@@ -268,7 +268,7 @@ def feedback(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 @login_required
 def progress(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user
-    days = reports.accuracy_by_day(user)
+    days = tuple(reports.accuracy_by_day(user))  # a key of the rendered chart: hashable
     # the history shows each answer's verdict and the title it was answered under: no specs read
     answers_shown = (
         Response.objects.owned_by(user)

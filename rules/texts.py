@@ -14,40 +14,34 @@ may practise are read per request.
 from __future__ import annotations
 
 import hashlib
-import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.core.cache import cache, caches
+from django.core.cache import cache
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from config import versions
 from rules.models import Rule, RuleAlias
 
-VERSION_KEY = "rules-version"
 TIMEOUT = 60 * 60 * 24  # entries of a replaced version age out (or are culled) unread
 
 
 def version_reads_database() -> bool:
     """Whether reading the version is a database query (no Redis): query counts include it."""
-    return caches["shared"].__class__.__name__ == "DatabaseCache"
+    return versions.shared_reads_database()
 
 
 def version() -> str:
     """The rules' current version: a random token, replaced whenever a rule changes."""
-    shared = caches["shared"]
-    current = shared.get(VERSION_KEY)
-    if current is None:  # first use, or culled from the table: a new token misses, never stales
-        shared.add(VERSION_KEY, secrets.token_hex(8), timeout=None)
-        current = shared.get(VERSION_KEY, "")
-    return current
+    return versions.current(versions.RULES)
 
 
 def bump() -> None:
     """Forget every cached rule text, in every worker (call after the change is committed)."""
-    caches["shared"].set(VERSION_KEY, secrets.token_hex(8), timeout=None)
+    versions.bump(versions.RULES)
 
 
 def bump_after_commit(**_: object) -> None:

@@ -93,3 +93,14 @@ def test_redis_url_selects_the_redis_cache():
     )
     result = run_python(code, DJANGO_DEBUG="1", REDIS_URL="redis://127.0.0.1:6379/0")
     assert result.stdout.strip() == "django.core.cache.backends.redis.RedisCache", result.stderr
+
+
+def test_sessions_are_cached_only_where_the_cache_is_shared():
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(s.SESSION_ENGINE)"
+    )
+    shared = run_python(code, DJANGO_DEBUG="1", REDIS_URL="redis://127.0.0.1:6379/0")
+    assert shared.stdout.strip() == "django.contrib.sessions.backends.cached_db", shared.stderr
+    local = run_python(code, DJANGO_DEBUG="1")
+    assert local.stdout.strip() == "django.contrib.sessions.backends.db", local.stderr

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import models, transaction
 
-from quizzes import adaptive, levels
+from quizzes import adaptive, levels, visibility
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
 from quizzes.rulings.generate import questions_for
@@ -87,6 +87,7 @@ def load_content(
         _load_blueprints(content, {bank.slug: bank for bank in banks}, report)
         # every run, changed or not: a deploy (or a restored database) never serves older texts
         transaction.on_commit(texts.bump)
+        transaction.on_commit(visibility.bump)
     return report
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from quizzes.rulings.values import plain, same
 
@@ -235,7 +235,16 @@ TAPPED_WORDS = {
 
 
 def _word(words: Mapping[str, Any], value: Any) -> str:
-    return str(words.get(value, value)) if isinstance(value, str) else str(value)
+    """A value in words; "battlefield or library" (a card that may be found) word by word."""
+    if not isinstance(value, str):
+        return str(value)
+    if value in words:
+        return str(words[value])
+    alternatives = value.split(" or ")
+    if len(alternatives) > 1 and all(part in words for part in alternatives):
+        word = pgettext("alternatives", "or")
+        return f" {word} ".join(str(words[part]) for part in alternatives)
+    return value
 
 
 def _library_portions(subject: Subject, context: Context) -> list[Any]:

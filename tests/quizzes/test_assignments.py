@@ -15,11 +15,12 @@ from tests.quizzes.conftest import make_question
 
 pytestmark = pytest.mark.django_db
 
-# session, user, the learner's assignments, their cohorts' banks, the instructor group (nav)
-HOME_QUERIES = 5
-# session, user, group, cohort, the members, its banks, the bank choices, then the assignment
+# session, user with the instructor group (the nav; config/auth.py), the learner's assignments,
+# their cohorts' banks
+HOME_QUERIES = 4
+# session, user with group, cohort, the members, its banks, the bank choices, then the assignment
 # form's bank and exam choices and the assignments
-COHORT_PAGE_QUERIES = 10
+COHORT_PAGE_QUERIES = 9
 
 
 @pytest.fixture
@@ -227,5 +228,5 @@ def test_banks_page_queries_do_not_grow(client, member, scenario, count, django_
     for _ in range(count):
         make_question(scenario, BankFactory())
     client.force_login(member)
-    with django_assert_num_queries(4):  # session, user, the banks with counts, the nav's group
+    with django_assert_num_queries(3):  # session, user with the nav's group, the banks, counts
         assert client.get(reverse("practice_banks")).status_code == 200

@@ -13,8 +13,9 @@ from tests.quizzes.conftest import make_question
 
 pytestmark = pytest.mark.django_db
 
-# session, user, group, cohort, the bank choices, the members with their counts, its banks
-COHORT_PAGE_QUERIES = 10  # and three: the assignment form's banks and exams, the assignments
+# session, user with its group (config/auth.py), cohort, the bank choices, the members with their
+# counts, its banks
+COHORT_PAGE_QUERIES = 9  # and three: the assignment form's banks and exams, the assignments
 
 
 @pytest.fixture

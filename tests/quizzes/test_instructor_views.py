@@ -14,8 +14,8 @@ from tests.quizzes.instructor_fixtures import document, text
 
 pytestmark = pytest.mark.django_db
 
-BANK_PAGE_QUERIES = 7  # session, user, group, bank, scenarios, analysis sums, questions
-PREVIEW_QUERIES = 6  # session, user, group, bank, scenario, card catalog
+BANK_PAGE_QUERIES = 6  # session, user with group (config/auth.py), bank, scenarios, sums, questions
+PREVIEW_QUERIES = 5  # session, user with group, bank, scenario, card catalog
 
 
 def saved_scenario(user, bank, scenario_id="tutor-three", **changes) -> Scenario:

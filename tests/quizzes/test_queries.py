@@ -14,13 +14,15 @@ from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec
 
 pytestmark = pytest.mark.django_db
 
-# one: is an exam running (practice then pauses); one: is the user an instructor (the nav);
-# two: the nearest unseen question above and below the target difficulty, and three more here:
-# this bank has one kind, so the mix's first wish (another kind than the last answers') finds
-# nothing (unseen above, below, then the least seen); one: the banks the learner may choose
-# from in the practice filter; one: the card catalog's generation (rules/cards.py: a card saved
-# in any worker is seen at once)
-PRACTICE_QUERIES = 15
+# one: is an exam running (practice then pauses); whether the user is an instructor (the nav)
+# comes with the user (config/auth.py); one: the learner as selection reads them (last
+# answers, masteries, banks); one: the nearest unseen question above and below the target
+# difficulty, and two more here: this bank has one kind, so the mix's first wish (another kind
+# than the last answers') finds nothing (no unseen, then no least seen); one: the banks the
+# learner may choose from in the practice filter; one: the card catalog's generation
+# (rules/cards.py: a card saved in any worker is seen at once). Was 14: the learner's answers,
+# due rule and mean skill were three queries, and the unseen question above and below two.
+PRACTICE_QUERIES = 10
 # filtered by level and bank: one more, the bank looked up among the ones the learner may see
 FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # two: is an exam running, and the question's row lock; two more: the mix serves a rule the
@@ -30,14 +32,18 @@ FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # same query whether it holds the question. Was 19: the response is stored in the answer's
 # one transaction with no savepoint of its own (a conflict rolls the whole of it back).
 ANSWER_QUERIES = 17 + texts.version_reads_database()
-# the session, the user, the answers by day, their count with the page of history, the
-# masteries with their rules (the reviews due counted from them), the rules' difficulties, the
-# nav (was 10: the count and the reviews due were queries of their own)
-PROGRESS_QUERIES = 8
-# the rules' version (a query only without Redis: the rule, its aliases, editions, former
-# meanings and section title come from the cache), the session, the user, the mastery and its
-# rule's difficulties, the nav and the scenarios this visitor may practise (was 11)
-RULE_PAGE_QUERIES = 6 + texts.version_reads_database()
+# the session, the user (with the nav's instructor flag), the answers by day, their count with
+# the page of history, the masteries with their rules (the reviews due counted from them); the
+# rules' median
+# difficulties come from the cache (was 10: the count and the reviews due were queries of their
+# own; was 8: the difficulties were read on every visit)
+PROGRESS_QUERIES = 6
+# the shared versions, rules' and banks', in one read (a query only without Redis: the rule,
+# its aliases, editions, former meanings and section title, and the banks this visitor may
+# practise from, come from the cache), the session, the user (with the nav's instructor flag),
+# the mastery and the scenarios this visitor may practise (was 11; was 7: the rule's
+# difficulties were read on every visit, and the nav's group)
+RULE_PAGE_QUERIES = 4 + texts.version_reads_database()
 
 
 def fill_bank(scenario, bank, rule, size: int) -> None:
@@ -161,6 +167,7 @@ def test_an_answer_to_a_question_this_process_served_reuses_its_session(
 
 @pytest.mark.parametrize("warmed", [10, 500], indirect=True)
 def test_progress_page_queries(warmed, django_assert_num_queries):
+    assert warmed.get(reverse("progress")).status_code == 200  # the medians are cached
     with django_assert_num_queries(PROGRESS_QUERIES):
         assert warmed.get(reverse("progress")).status_code == 200
 

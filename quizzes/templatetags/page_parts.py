@@ -1,0 +1,71 @@
+"""`{% fixed_part name key ... %}...{% endfixed_part %}`: a part of a page rendered once per
+process for each set of key values, then reused: base.html's navigation and footer (the
+language, the current page, the visitor's role), progress's rows (a rule's number and
+percentage; an answer, which never changes once given).
+
+Only for markup that is a function of its keys and the code alone: never a CSRF token, nor
+anything the keys do not determine. Kept in the process, not in a shared cache, so that a
+deploy (a new process) never serves the old markup; the least recently used go past MAX_PARTS.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from django import template
+from django.core.signals import setting_changed
+from django.urls import get_script_prefix
+
+register = template.Library()
+
+MAX_PARTS = 4000  # a few MB of markup per process
+_rendered: OrderedDict[tuple, str] = OrderedDict()
+_lock = threading.Lock()
+
+
+class FixedPartNode(template.Node):
+    def __init__(self, name: str, keys: list, nodelist) -> None:
+        self.name = name
+        self.keys = keys
+        self.nodelist = nodelist
+
+    def render(self, context) -> str:
+        key = (self.name, get_script_prefix(), *(k.resolve(context) for k in self.keys))
+        with _lock:
+            html = _rendered.get(key)
+            if html is not None:
+                _rendered.move_to_end(key)
+                return html
+        html = self.nodelist.render(context)
+        with _lock:
+            _rendered[key] = html
+            if len(_rendered) > MAX_PARTS:
+                _rendered.popitem(last=False)
+        return html
+
+
+@register.tag
+def fixed_part(parser, token) -> FixedPartNode:
+    name, *keys = token.split_contents()[1:]
+    nodelist = parser.parse(("endfixed_part",))
+    parser.delete_first_token()
+    return FixedPartNode(name.strip("\"'"), [parser.compile_filter(k) for k in keys], nodelist)
+
+
+def _forget(**_: object) -> None:
+    with _lock:
+        _rendered.clear()  # a test's changed setting (URLs, languages, static files)
+
+
+setting_changed.connect(_forget, dispatch_uid="page-parts-forget")
+
+
+@register.filter
+def nav_role(user) -> str:
+    """What the navigation offers `user`: "instructor", "learner" or "anonymous"."""
+    from quizzes import authoring
+
+    if authoring.is_instructor(user):
+        return "instructor"
+    return "learner" if user.is_authenticated else "anonymous"

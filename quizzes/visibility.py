@@ -1,0 +1,58 @@
+"""The banks a visitor may practise from (`Bank.objects.visible_to`), as ids, kept per visitor.
+
+Every page that lists what a visitor may practise asks it, and the query that answers it (public
+banks, one's own, one's cohorts' shared ones) costs more to build than to run. So the ids are
+cached per visitor under the banks' version (config/versions.py), which any saved or deleted
+bank, cohort or membership, and any change of a cohort's banks or members, replaces once the
+change commits: a visitor who leaves a cohort stops seeing its banks at once, in every worker.
+"""
+
+from __future__ import annotations
+
+from django.core.cache import cache
+from django.db import transaction
+
+from config import versions
+from quizzes.models import Bank
+
+TIMEOUT = 60 * 60  # ids of a replaced version, or of a visitor gone, age out unread
+
+
+def bank_ids(user) -> tuple[int, ...]:
+    """The ids of the banks `user` (or an anonymous visitor) may practise from."""
+    visitor = user.pk if user.is_authenticated else "anonymous"
+    key = f"visible-banks:{versions.current(versions.BANKS)}:{visitor}"
+    ids = cache.get(key)
+    if ids is None:
+        ids = tuple(Bank.objects.visible_to(user).order_by("pk").values_list("pk", flat=True))
+        cache.set(key, ids, TIMEOUT)
+    return ids
+
+
+def bump() -> None:
+    """Forget every visitor's banks, in every worker."""
+    versions.bump(versions.BANKS)
+
+
+def bump_after_commit(**_: object) -> None:
+    """Signal receiver: a reader that fetched before the commit must not cache under the new
+    version, so the version moves only once the change is visible."""
+    transaction.on_commit(bump)
+
+
+def connect() -> None:
+    """Bump on every change that can change who sees which bank (from `QuizzesConfig.ready`)."""
+    from django.db.models.signals import m2m_changed, post_delete, post_save
+
+    from quizzes.models import Cohort, CohortMembership
+
+    for model in (Bank, Cohort, CohortMembership):
+        post_save.connect(bump_after_commit, sender=model, dispatch_uid=f"banks-{model}")
+        post_delete.connect(bump_after_commit, sender=model, dispatch_uid=f"banks-del-{model}")
+    for through in (Cohort.banks.through, Cohort.members.through):
+        m2m_changed.connect(_m2m_changed, sender=through, dispatch_uid=f"banks-m2m-{through}")
+
+
+def _m2m_changed(action: str, **_: object) -> None:
+    if action in {"post_add", "post_remove", "post_clear"}:
+        bump_after_commit()

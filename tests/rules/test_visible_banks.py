@@ -1,0 +1,91 @@
+"""The banks a visitor may practise from, kept per visitor (quizzes/visibility.py): never another
+visitor's, and never stale once a bank, a cohort or a membership changes."""
+
+from __future__ import annotations
+
+import pytest
+
+from quizzes import cohorts, visibility
+from quizzes.models import Bank, Cohort, CohortMembership
+from tests.factories import UserFactory
+from tests.rules.test_views import listed
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_ids_are_each_visitors_own_and_read_once(
+    client, scenarios_by_bank, django_assert_num_queries
+):
+    owner, member = scenarios_by_bank["owner"], scenarios_by_bank["member"]
+    owners = visibility.bank_ids(owner)
+    members = visibility.bank_ids(member)
+    assert set(owners) == set(Bank.objects.visible_to(owner).values_list("pk", flat=True))
+    assert set(members) == set(Bank.objects.visible_to(member).values_list("pk", flat=True))
+    assert len(owners) == 3 and len(members) == 2
+    # a request reads the versions once, then the cached ids: no query for the banks
+    assert listed(client, member).count("<li>") == 2
+    with django_assert_num_queries(0 + visibility.versions.shared_reads_database()):
+        assert visibility.bank_ids(member) == members
+
+
+def test_a_learner_who_joins_a_cohort_sees_its_shared_scenarios_at_once(
+    client, scenarios_by_bank, django_capture_on_commit_callbacks
+):
+    learner = UserFactory()
+    assert listed(client, learner).count("<li>") == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        cohorts.do_join(learner, Cohort.objects.get())
+    assert listed(client, learner).count("<li>") == 2
+
+
+def test_a_member_who_leaves_sees_them_no_more(
+    client, scenarios_by_bank, django_capture_on_commit_callbacks
+):
+    member = scenarios_by_bank["member"]
+    assert listed(client, member).count("<li>") == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        CohortMembership.objects.get(user=member).delete()
+    assert listed(client, member).count("<li>") == 1
+
+
+def test_a_member_removed_by_the_cohorts_members_list_sees_them_no_more(
+    client, scenarios_by_bank, django_capture_on_commit_callbacks
+):
+    member = scenarios_by_bank["member"]
+    assert listed(client, member).count("<li>") == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        Cohort.objects.get().members.remove(member)
+    assert listed(client, member).count("<li>") == 1
+
+
+def test_a_bank_taken_from_the_cohort_is_gone_at_once(
+    client, scenarios_by_bank, django_capture_on_commit_callbacks
+):
+    member = scenarios_by_bank["member"]
+    assert listed(client, member).count("<li>") == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        Cohort.objects.get().banks.clear()
+    assert listed(client, member).count("<li>") == 1
+
+
+def test_a_public_bank_made_private_is_gone_at_once(
+    client, scenarios_by_bank, django_capture_on_commit_callbacks
+):
+    assert listed(client).count("<li>") == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        bank = Bank.objects.get(visibility="public")
+        bank.visibility = "private"
+        bank.save()
+    assert "None yet." in listed(client)
+
+
+def test_the_version_moves_only_after_the_commit(
+    scenarios_by_bank, django_capture_on_commit_callbacks
+):
+    before = visibility.versions.current(visibility.versions.BANKS)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        Bank.objects.get(visibility="public").save()
+    assert visibility.versions.current(visibility.versions.BANKS) == before
+    for callback in callbacks:
+        callback()
+    assert visibility.versions.current(visibility.versions.BANKS) != before
