@@ -25,6 +25,23 @@ def lookup(mapping: Any, key: Any) -> Any:
 
 
 @register.filter
+def input_tag(choice: Any) -> str:
+    """A radio or checkbox choice's `<input>`, exactly as `{{ choice.tag }}` renders it
+    (Django's input.html and attrs.html), built in Python: a board of asked cards draws three
+    per card, and each template render of one costs about a fifth of a millisecond."""
+    widget = choice.data
+    html = format_html('<input type="{}" name="{}"', widget["type"], widget["name"])
+    if widget["value"] is not None:
+        html += format_html(' value="{}"', str(widget["value"]))
+    for name, value in widget["attrs"].items():
+        if value is True:
+            html += format_html(" {}", name)
+        elif value is not False:
+            html += format_html(' {}="{}"', name, str(value))
+    return mark_safe(html + ">")
+
+
+@register.filter
 def field_named(form: Any, name: str) -> Any:
     """The bound field `name` of a form, or None."""
     return form[name] if name and name in form.fields else None
