@@ -2,9 +2,10 @@
 
     .venv/bin/python -m bench.selection [--sizes 1000,100000] [--repetitions 200]
                                         [--database sqlite|postgresql|both] [--explain] [--json]
+                                        [--pg-name tutor_bench_selection]
 
 For each database (SQLite in a temporary file; PostgreSQL at 127.0.0.1:5432 when one answers, in a
-database of its own that is dropped afterwards) it migrates, bulk-creates a public bank of
+database of its own, `--pg-name`, dropped afterwards) it migrates, bulk-creates a public bank of
 questions (1,000 scenarios, 40 rules, difficulties spread over -3..3) and two learners, then
 times `next_question` one call at a time, for each bank size:
 
@@ -17,7 +18,11 @@ times `next_question` one call at a time, for each bank size:
   all-filters    the three at once
 
 It prints p50/p95 per call, the queries per call, and `ratio`: the case's p95 over its p95 at
-the smallest size, measured in the same run (flat selection stays near 1). `--explain` prints
+the smallest size, measured in the same run (flat selection stays near 1); the machine being
+shared, two figures that a busy neighbour moves less: `cpu ms`, this process's CPU time per
+call (Django building and compiling the queries, reading rows; p50), and on PostgreSQL
+`server`, the database's own planning and execution time of one call's queries (best of three
+`EXPLAIN ANALYZE`). `--explain` prints
 each query's plan at the largest size; `question scan` says whether any plan reads the whole
 question table (SQLite `SCAN quizzes_question` without an index, PostgreSQL `Seq Scan`).
 PostgreSQL tables are ANALYZEd after loading, as autovacuum would.
@@ -179,6 +184,19 @@ def explain(sql: str, vendor: str) -> str:
         return "\n".join(row[0] for row in cursor.fetchall())
 
 
+def server_time(sql: str) -> float:
+    """PostgreSQL's own planning and execution time for `sql`, in ms (the best of three)."""
+    from django.db import connection
+
+    times = []
+    with connection.cursor() as cursor:
+        for _ in range(3):
+            cursor.execute(f"EXPLAIN (ANALYZE, SUMMARY) {sql}")
+            lines = [row[0] for row in cursor.fetchall()]
+            times.append(sum(float(line.split()[2]) for line in lines if " Time: " in line))
+    return min(times)
+
+
 def time_case(user, rule, repetitions: int, with_plans: bool, **filters) -> dict[str, Any]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -188,24 +206,29 @@ def time_case(user, rule, repetitions: int, with_plans: bool, **filters) -> dict
     with CaptureQueriesContext(connection) as captured:
         pick = selection.next_question(user, rule, **filters)
     assert pick.question is not None, "the bench bank always has a question to serve"
-    latencies = []
+    latencies, cpu = [], []
     for _ in range(repetitions):
-        started = time.perf_counter_ns()
+        started, cpu_started = time.perf_counter_ns(), time.thread_time_ns()
         selection.next_question(user, rule, **filters)
         latencies.append((time.perf_counter_ns() - started) / 1e6)
+        cpu.append((time.thread_time_ns() - cpu_started) / 1e6)
     latencies.sort()
     result: dict[str, Any] = {
         "p50_ms": statistics.median(latencies),
         "p95_ms": latencies[int(0.95 * (len(latencies) - 1))],
+        "cpu_p50_ms": statistics.median(cpu),
         "queries": len(captured.captured_queries),
     }
-    plans = [
-        explain(query["sql"], connection.vendor)
+    selects = [
+        query["sql"]
         for query in captured.captured_queries
-        if query["sql"].lstrip().upper().startswith("SELECT")
+        if query["sql"].lstrip("( ").upper().startswith("SELECT")  # a UNION starts with "("
     ]
+    plans = [explain(sql, connection.vendor) for sql in selects]
     scan = SQLITE_FULL_SCAN if connection.vendor == "sqlite" else PG_FULL_SCAN
     result["question_scan"] = any(scan.search(plan) for plan in plans)
+    if connection.vendor == "postgresql":
+        result["server_ms"] = sum(server_time(sql) for sql in selects)
     if with_plans:
         result["plans"] = [
             {"sql": query["sql"], "plan": plan}
@@ -225,6 +248,7 @@ def worker(sizes: list[int], repetitions: int, with_plans: bool) -> None:
     from quizzes.models import Bank, Mastery
 
     call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)  # the cache is in the database without Redis
     rng = random.Random(2026)
     rules, bank, scenarios, fresh, seasoned = setup_base(rng)
     results: dict[str, dict[str, Any]] = {}
@@ -267,7 +291,7 @@ def worker(sizes: list[int], repetitions: int, with_plans: bool) -> None:
 
 
 def run_database(database: str, args) -> dict[str, Any]:
-    with scratch_database(database, PG_BENCH_DB) as (url, _):
+    with scratch_database(database, args.pg_name) as (url, _):
         env = {
             **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
             "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -286,14 +310,16 @@ def report(database: str, results: dict[str, Any]) -> None:
     sizes = list(results)
     print(f"\n{database}")
     print(f"{'questions':>10} {'case':<14} {'p50 ms':>8} {'p95 ms':>8} {'ratio':>6} "
-          f"{'queries':>7}  question scan")  # fmt: skip
+          f"{'queries':>7} {'cpu ms':>7} {'server':>7}  question scan")  # fmt: skip
     for size in sizes:
         for case in CASES:
             row = results[size][case]
             ratio = row["p95_ms"] / results[sizes[0]][case]["p95_ms"]
+            server = f"{row['server_ms']:>7.2f}" if "server_ms" in row else f"{'-':>7}"
             print(
                 f"{int(size):>10,} {case:<14} {row['p50_ms']:>8.2f} {row['p95_ms']:>8.2f} "
-                f"{ratio:>6.2f} {row['queries']:>7}  {'yes' if row['question_scan'] else 'no'}"
+                f"{ratio:>6.2f} {row['queries']:>7} {row['cpu_p50_ms']:>7.2f} {server}  "
+                f"{'yes' if row['question_scan'] else 'no'}"
             )
     for case in CASES:
         for query in results[sizes[-1]][case].get("plans", []):
@@ -308,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--explain", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--pg-name", default=PG_BENCH_DB, help="the scratch PostgreSQL database")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     sizes = sorted(int(size) for size in args.sizes.split(","))

@@ -81,29 +81,30 @@ def record(
         version_id = presentation.scenario_version_id
     else:
         version_id = question.scenario.current_version_id
-    with transaction.atomic():
-        first_attempt = not Response.objects.filter(user=user, question=question).exists()
-        try:
-            with transaction.atomic():  # a savepoint: the conflict below leaves the rest usable
-                response = Response.objects.create(
-                    attempt=attempt,
-                    question=question,
-                    user=user,
-                    answer=answer,
-                    verdict=verdict.to_json(),
-                    correct=verdict.correct,
-                    score=verdict.score,
-                    variant_seed=seed,
-                    scenario_version_id=version_id,
-                    presentation=presentation,
-                    created_at=now,
-                )
-        except IntegrityError:
-            first = _first_response(attempt, question, presentation)
-            if first is None:
-                raise
-            return Verdict.from_json(first.verdict, first)
-        _learn(user, question, verdict, first_attempt, now)
+    try:
+        # One transaction (a savepoint inside an exam's): a conflict rolls all of it back, so
+        # nothing is learnt twice, and leaves the connection usable for reading the first one.
+        with transaction.atomic():
+            first_attempt = not Response.objects.filter(user=user, question=question).exists()
+            response = Response.objects.create(
+                attempt=attempt,
+                question=question,
+                user=user,
+                answer=answer,
+                verdict=verdict.to_json(),
+                correct=verdict.correct,
+                score=verdict.score,
+                variant_seed=seed,
+                scenario_version_id=version_id,
+                presentation=presentation,
+                created_at=now,
+            )
+            _learn(user, question, verdict, first_attempt, now)
+    except IntegrityError:
+        first = _first_response(attempt, question, presentation)
+        if first is None:
+            raise
+        return Verdict.from_json(first.verdict, first)
     if version is not None:
         response.scenario_version = version  # loaded: the feedback reads it without a query
     return Verdict(verdict.parts, verdict.correct, verdict.score, response)
@@ -128,7 +129,9 @@ def _learn(user, question: Question, verdict: Verdict, first_attempt: bool, now)
     rule id; so no update is lost and no two transactions wait on each other in a cycle. (SQLite
     has no row locks: its IMMEDIATE transactions already run one writer at a time.)
     """
-    rule_ids = sorted(set(question.rules.values_list("id", flat=True)))
+    # the through table alone: no join on the rules, no ordering by their numbers
+    links = Question.rules.through.objects.filter(question_id=question.pk)
+    rule_ids = sorted(set(links.values_list("rule_id", flat=True)))
     if not rule_ids:
         rule_ids = sorted(Rule.objects.cited(verdict.rule_numbers).values_list("id", flat=True))
     difficulty, answer_count = (

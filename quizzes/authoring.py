@@ -504,7 +504,7 @@ def preview(text: str, catalog: Catalog | None = None, *, author=None) -> Previe
         title = next((t for t, names in CLAIM_GROUPS if computed.claim in names), OTHER_CLAIMS)
         question, words = ruling.ask(claim), ruling.words(claim, computed.value)
         grouped.setdefault(title, []).append(
-            ClaimRow(question, words, str(computed.rule or ""), str(computed.reason or ""))
+            ClaimRow(question, words, str(computed.rule or ""), computed.reason or "")
         )
         stored = json.loads(json.dumps({**claim, "value": computed.value}))
         result.computed.append(ComputedClaim(stored, question, words))
@@ -524,7 +524,7 @@ def preview(text: str, catalog: Catalog | None = None, *, author=None) -> Previe
                 ruling.words(asked, computed.value),
                 claim not in mismatched,
                 str(computed.rule or ""),
-                str(computed.reason or ""),
+                computed.reason or "",
             )
         result.expect.append(row)
     check = Scenario(spec=spec, stored_expect=document.stored_expect).check_with_engine(catalog)

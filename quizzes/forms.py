@@ -7,9 +7,13 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.template.loader import render_to_string
 from django.utils.http import urlencode
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from quizzes.kept import Kept
 from quizzes.models import Bank, Question
 from quizzes.rulings import Ruling, kind_of
 from rules.models import Rule
@@ -57,6 +61,10 @@ class AnswerForm(forms.Form):
         return self.kind.answer(self.ruling, self.cleaned_data)
 
 
+# The practice filter's fields as HTML, by all they show: most learners see the same fields.
+FILTER_FIELDS_HTML: Kept[SafeString] = Kept(256)
+
+
 class PracticeFilterForm(forms.Form):
     """What to practise: a judge level, a rule, a bank (each optional, combinable), read from the
     query string (`/practice/?level=L2&rule=701.23b&bank=<slug>`). A bank is looked up among the
@@ -94,6 +102,23 @@ class PracticeFilterForm(forms.Form):
                 _("There is no rule %(number)s."), code="unknown_rule", params={"number": number}
             )
         return rule
+
+    def fields_html(self) -> SafeString:
+        """The fields as `_form_fields.html` renders them (Django's widget templates cost a
+        sixth of the practice page), kept per process under everything they show: language,
+        values, errors and the banks offered (read in the one query the select needs)."""
+        bank = self.fields["bank"]
+        offered = tuple((choice.slug, bank.label_from_instance(choice)) for choice in bank.queryset)
+        bank.widget.choices = [("", bank.empty_label), *offered]
+        key = (
+            get_language(),
+            tuple(repr(self[name].value()) for name in self.fields),
+            tuple((name, tuple(errors)) for name, errors in self.errors.items()),
+            offered,
+        )
+        return FILTER_FIELDS_HTML.get(
+            key, lambda: render_to_string("_form_fields.html", {"form": self})
+        )
 
     def query(self) -> str:
         """The filter as a query string ("" for none): what "Next question" carries on."""

@@ -1,4 +1,4 @@
-"""The next question, chosen with a few indexed queries whatever the size of the bank.
+"""The next question, chosen with two indexed queries whatever the size of the bank.
 
 Per DESIGN.md, in this order:
 1. a relearning step: a rule missed at the question before last (one other question in
@@ -14,23 +14,43 @@ none of the last 150), first choice a kind neither of the last two answers had, 
 steps 1-2 no rule of the last two questions (no rule twice in three), each wish relaxed only
 when nothing else is left. With the practice filter (a level, a rule, a bank) all of it happens
 within the filtered questions.
-The unseen pick walks the difficulty index out from the target in both directions (two
-`LIMIT 1` range queries), so its cost does not grow with the bank (bench/selection.py).
+Two queries a pick, whatever the size of the bank (bench/selection.py): the learner
+(`Learner.of`), then the unseen question nearest the target, found by walking the difficulty
+index out from it in both directions (two `LIMIT 1` subqueries of one query).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import datetime
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
+from statistics import fmean
+from typing import NamedTuple, TypeVar
 
-from django.db.models import Avg, Count, Exists, F, OuterRef, QuerySet, Subquery, Value
+from django.db.models import (
+    BooleanField,
+    CharField,
+    Count,
+    DateTimeField,
+    Exists,
+    F,
+    FloatField,
+    IntegerField,
+    OuterRef,
+    QuerySet,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Abs
 from django.utils import timezone
 
 from quizzes import adaptive, limits
+from quizzes.lookups import AnyOf
 from quizzes.models import Bank, Mastery, Question, Response, Scenario
 from rules.models import Rule
 
+T = TypeVar("T")
 UNSERVABLE = (Scenario.EngineStatus.INVALID, Scenario.EngineStatus.DISAGREES)
 # The mix: a missed rule comes back after one other question; no rule of the last two answers
 # (no rule twice in three questions); first choice, a scenario none of the last 150 answers came
@@ -70,11 +90,11 @@ def available_questions(user) -> QuerySet[Question]:
     # A correlated EXISTS, not `bank__in`: with an IN list SQLite walks the bank's index and
     # sorts every question of the bank; this way it walks the difficulty index (selection).
     visible_bank = Bank.objects.visible_to(user).filter(pk=OuterRef("bank_id"))
-    return (
-        Question.objects.filter(is_active=True)
-        .filter(Exists(visible_bank))
-        .exclude(scenario__engine_status__in=UNSERVABLE)
-    )
+    return _servable(Question.objects.filter(Exists(visible_bank)))
+
+
+def _servable(questions: QuerySet[Question]) -> QuerySet[Question]:
+    return questions.filter(is_active=True).exclude(scenario__engine_status__in=UNSERVABLE)
 
 
 def banks_to_practise(user) -> QuerySet[Bank]:
@@ -88,33 +108,6 @@ def banks_to_practise(user) -> QuerySet[Bank]:
         .select_related("owner")
         .order_by("title", "id")
     )
-
-
-def recent_answers(user, count: int = RECENT) -> list[Answered]:
-    """The learner's last `count` answers, most recent first, with their rules: one query (a
-    row per answer and rule, the answers picked by a LIMIT subquery)."""
-    last = Response.objects.filter(user=user).order_by("-created_at", "-id").values("pk")[:count]
-    rows = (
-        Response.objects.filter(pk__in=Subquery(last))
-        .order_by("-created_at", "-id")
-        .values_list(
-            "pk",
-            "question_id",
-            "question__scenario_id",
-            "correct",
-            "question__kind",
-            "question__rules",
-        )
-    )
-    answered: dict[int, tuple[int, int, bool, str, set[int]]] = {}
-    for pk, question_id, scenario_id, correct, kind, rule_id in rows:
-        entry = answered.setdefault(pk, (question_id, scenario_id, correct, kind, set()))
-        if rule_id is not None:
-            entry[4].add(rule_id)
-    return [
-        Answered(question_id, scenario_id, correct, frozenset(rules), kind)
-        for question_id, scenario_id, correct, kind, rules in answered.values()
-    ]
 
 
 def relearning_rules(recent: list[Answered]) -> frozenset[int]:
@@ -145,32 +138,31 @@ def _with_rules(rule_ids: Iterable[int]) -> Exists:
 
 def _mixed(
     questions: QuerySet[Question], recent: list[Answered], avoid_rules: bool
-) -> list[QuerySet[Question]]:
+) -> Iterator[QuerySet[Question]]:
     """`questions` as the mix wants them, then with its wishes relaxed one by one: none of the
     last few scenarios, nor the kinds of the last two answers (nor, with `avoid_rules`, their
-    rules); then any kind; not the last scenario; not the question just answered."""
+    rules); then any kind; not the last scenario; not the question just answered. Each built
+    only when the ones before it had nothing (building a queryset is most of a pick's time)."""
     if not recent:
-        return [questions]
+        yield questions
+        return
     last = recent[0]
-    recent_scenarios = {answer.scenario_id for answer in recent[:SCENARIO_GAP]}
+    scenarios = {answer.scenario_id for answer in recent[:SCENARIO_GAP]}
+    recent_scenarios = AnyOf("scenario_id", scenarios)
     recent_kinds = {answer.kind for answer in recent[:KIND_GAP]}
     if avoid_rules:
         recent_rules = frozenset().union(*(answer.rule_ids for answer in recent[:RULE_GAP]))
         fresh_rules = questions.exclude(_with_rules(recent_rules))
-        away = fresh_rules.exclude(scenario_id__in=recent_scenarios)
-        levels = [
-            away.exclude(kind__in=recent_kinds),
-            away,
-            fresh_rules.exclude(scenario_id=last.scenario_id),
-        ]
+        away = fresh_rules.exclude(recent_scenarios)
+        yield away.exclude(kind__in=recent_kinds)
+        yield away
+        yield fresh_rules.exclude(scenario_id=last.scenario_id)
     else:
-        away = questions.exclude(scenario_id__in=recent_scenarios)
-        levels = [away.exclude(kind__in=recent_kinds), away]
-    return [
-        *levels,
-        questions.exclude(scenario_id=last.scenario_id),
-        questions.exclude(pk=last.question_id),
-    ]
+        away = questions.exclude(recent_scenarios)
+        yield away.exclude(kind__in=recent_kinds)
+        yield away
+    yield questions.exclude(scenario_id=last.scenario_id)
+    yield questions.exclude(pk=last.question_id)
 
 
 # Stored scenarios found past the limits while serving are marked invalid; a few are skipped
@@ -180,13 +172,27 @@ MAX_SKIPPED = 3
 
 def _nearest(levels: Iterable[QuerySet[Question]], user, target: float) -> Question | None:
     """The first question the narrowest level that has one offers (see `_nearest_candidate`)."""
-    levels = list(levels)
+    levels = _replayable(levels)
     for _ in range(MAX_SKIPPED + 1):
-        candidates = (_nearest_candidate(level, user, target) for level in levels)
+        candidates = (_nearest_candidate(level, user, target) for level in levels())
         question = next((found for found in candidates if found is not None), None)
         if question is None or not mark_if_past_limits(question.scenario):
             return question
     return None
+
+
+def _replayable(items: Iterable[T]) -> Callable[[], Iterator[T]]:
+    """`items` read lazily, any number of times (each item made once)."""
+    made: list[T] = []
+    source = iter(items)
+
+    def replay() -> Iterator[T]:
+        yield from made
+        for item in source:
+            made.append(item)
+            yield item
+
+    return replay
 
 
 def mark_if_past_limits(scenario: Scenario) -> bool:
@@ -201,14 +207,17 @@ def mark_if_past_limits(scenario: Scenario) -> bool:
 
 def _nearest_candidate(questions: QuerySet[Question], user, target: float) -> Question | None:
     """Unseen questions first, nearest the target difficulty; once every question has been
-    seen, the least seen of them. Never a sort over the whole bank: the unseen pick is two range
-    scans of the difficulty index walking out from the target (an indexed anti-join on the
-    learner's answers skips what they have seen), the seen pick starts from their own answers."""
+    seen, the least seen of them. Never a sort over the whole bank: the unseen pick is two
+    `LIMIT 1` range scans of the difficulty index walking out from the target (an indexed
+    anti-join on the learner's answers skips what they have seen), in one query; the seen pick
+    starts from their own answers."""
     answered = Response.objects.filter(user=user, question=OuterRef("pk"))
-    unseen = questions.filter(~Exists(answered)).select_related("scenario")
-    above = unseen.filter(difficulty__gte=target).order_by("difficulty", "id").first()
-    below = unseen.filter(difficulty__lt=target).order_by("-difficulty", "-id").first()
-    nearest = _closest(target, above, below)
+    unseen = questions.filter(~Exists(answered))
+    above = unseen.filter(difficulty__gte=target).order_by("difficulty", "id")
+    below = unseen.filter(difficulty__lt=target).order_by("-difficulty", "-id")
+    ends = [Subquery(above.values("pk")[:1]), Subquery(below.values("pk")[:1])]
+    ends_found = Question.objects.filter(pk__in=ends).select_related("scenario").order_by()
+    nearest = _closest(target, ends_found)
     if nearest is not None:
         return nearest
     return (
@@ -220,16 +229,20 @@ def _nearest_candidate(questions: QuerySet[Question], user, target: float) -> Qu
     )
 
 
-def _closest(target: float, *questions: Question | None) -> Question | None:
-    found = [question for question in questions if question is not None]
-    return min(found, key=lambda q: (abs(q.difficulty - target), q.pk), default=None)
+def _closest(target: float, questions: Iterable[Question]) -> Question | None:
+    return min(questions, key=lambda q: (abs(q.difficulty - target), q.pk), default=None)
 
 
 def chosen_questions(
     user, rule: Rule | None = None, *, level: str = "", bank: Bank | None = None
 ) -> QuerySet[Question]:
     """The questions the learner's choice (a rule, a level, a bank) covers."""
-    questions = available_questions(user)
+    return _chosen(available_questions(user), rule, level, bank)
+
+
+def _chosen(
+    questions: QuerySet[Question], rule: Rule | None, level: str, bank: Bank | None
+) -> QuerySet[Question]:
     if level:
         questions = questions.filter(level=level)
     if bank is not None:
@@ -252,37 +265,128 @@ def only_the_last_answered(
     return last.values_list("question_id", flat=True).first() == only[0]
 
 
+ANSWER, MASTERY, BANK = "answer", "mastery", "bank"
+
+
+class _Row(NamedTuple):
+    """A row of `_learner_rows`: an answer and one of its rules, a mastery, or a bank."""
+
+    source: str  # ANSWER, MASTERY or BANK
+    pk: int | None  # the answer's or the bank's
+    question_id: int | None
+    scenario_id: int | None
+    correct: bool | None
+    kind: str | None
+    rule_id: int | None
+    theta: float | None
+    moment: datetime.datetime | None  # when answered; when the mastery is due
+
+
+def _learner_rows(user) -> QuerySet:
+    """One query for all `Learner` holds (see `_Row`): a UNION ALL of the learner's last
+    `RECENT` answers (picked by a LIMIT subquery; a row per rule), masteries and banks."""
+    no_id, no_bool, no_text, no_float, no_moment = (
+        Value(None, output_field=field())
+        for field in (IntegerField, BooleanField, CharField, FloatField, DateTimeField)
+    )
+    last = Response.objects.filter(user=user).order_by("-created_at", "-id")[:RECENT]
+    answers = Response.objects.filter(pk__in=Subquery(last.values("pk"))).values_list(
+        Value(ANSWER), "pk", "question_id", "question__scenario_id", "correct",
+        "question__kind", "question__rules", no_float, "created_at",
+    )  # fmt: skip
+    masteries = Mastery.objects.owned_by(user).values_list(
+        Value(MASTERY), no_id, no_id, no_id, no_bool, no_text, "rule_id", "theta", "due"
+    )
+    banks = Bank.objects.visible_to(user).values_list(
+        Value(BANK), "pk", no_id, no_id, no_bool, no_text, no_id, no_float, no_moment
+    )
+    return answers.order_by().union(masteries.order_by(), banks.order_by(), all=True)
+
+
+@dataclass(frozen=True)
+class Learner:
+    """What selection reads of the learner, in one query: their last `RECENT` answers (most
+    recent first), each rule's theta and when it is due, and the ids of the banks they may see
+    (a short list, so that no walk of the difficulty index plans a subquery of their cohorts)."""
+
+    recent: list[Answered]
+    theta: dict[int, float]
+    due: dict[int, datetime.datetime]
+    bank_ids: frozenset[int]
+
+    @classmethod
+    def of(cls, user) -> Learner:
+        answers: dict[int, tuple[_Row, set[int]]] = {}
+        theta, due, bank_ids = {}, {}, set()
+        for row in map(_Row._make, _learner_rows(user)):
+            if row.source == ANSWER:
+                rules = answers.setdefault(row.pk, (row, set()))[1]
+                if row.rule_id is not None:
+                    rules.add(row.rule_id)
+            elif row.source == MASTERY:
+                theta[row.rule_id] = row.theta
+                if row.moment is not None:
+                    due[row.rule_id] = row.moment
+            else:
+                bank_ids.add(row.pk)
+        latest_first = sorted(answers.values(), key=lambda a: (a[0].moment, a[0].pk), reverse=True)
+        recent = [
+            Answered(row.question_id, row.scenario_id, row.correct, frozenset(rules), row.kind)
+            for row, rules in latest_first
+        ]
+        return cls(recent, theta, due, frozenset(bank_ids))
+
+    def questions(self) -> QuerySet[Question]:
+        """`available_questions`, the banks given by id; still walking the difficulty index."""
+        in_banks = AnyOf("bank_id", self.bank_ids, start_here=False)
+        return _servable(Question.objects.filter(in_banks))
+
+    def mean_theta(self, rule_ids: Iterable[int] | None = None) -> float:
+        """The mean skill over `rule_ids` (over every rule without), 0 when none is known."""
+        known = self.theta.values() if rule_ids is None else self._known(rule_ids)
+        return fmean(known) if known else 0.0
+
+    def _known(self, rule_ids: Iterable[int]) -> list[float]:
+        return [self.theta[rule_id] for rule_id in rule_ids if rule_id in self.theta]
+
+    def most_overdue(self, now) -> int | None:
+        """The rule whose review is the most overdue at `now`, if any is due."""
+        due = [(moment, rule_id) for rule_id, moment in self.due.items() if moment <= now]
+        return min(due)[1] if due else None
+
+
 def next_question(
     user, rule: Rule | None = None, now=None, *, level: str = "", bank: Bank | None = None
 ) -> Pick:
     """The question to serve next, and the skill and target it was chosen for; with `level` or
     `bank` (one the learner may see: the practice filter looks it up) only their questions."""
     now = now or timezone.now()
-    recent = recent_answers(user)
-    questions = chosen_questions(user, level=level, bank=bank)
-    masteries = Mastery.objects.owned_by(user)
+    skills = Learner.of(user)
+    recent = skills.recent
+    questions = _chosen(skills.questions(), None, level, bank)
     if rule is not None:
-        theta = masteries.filter(rule=rule).values_list("theta", flat=True).first() or 0.0
+        theta = skills.mean_theta([rule.pk])
         target = adaptive.target_difficulty(theta)
         levels = _mixed(questions.filter(_with_rules([rule.pk])), recent, avoid_rules=False)
         return Pick(_nearest(levels, user, target), theta, target)
     if relearn := relearning_rules(recent):
-        theta = masteries.filter(rule__in=relearn).aggregate(mean=Avg("theta"))["mean"] or 0.0
+        theta = skills.mean_theta(relearn)
         target = adaptive.target_difficulty(theta)
         missed = recent[RELEARN_AFTER]
         others = questions.filter(_with_rules(relearn)).exclude(pk=missed.question_id)
         away = others.exclude(scenario_id=missed.scenario_id)
-        levels = [*_mixed(away, recent, False), *_mixed(others, recent, False)]
+        levels = chain(_mixed(away, recent, False), _mixed(others, recent, False))
         question = _nearest(levels, user, target)
         if question is not None:
             return Pick(question, theta, target, relearning=True)
-    due = masteries.due(now).order_by("due").first()
-    if due is not None:
-        target = adaptive.target_difficulty(due.theta)
-        levels = _mixed(questions.filter(_with_rules([due.rule_id])), recent, avoid_rules=False)
+    due_rule = skills.most_overdue(now)
+    if due_rule is not None:
+        theta = skills.theta[due_rule]
+        target = adaptive.target_difficulty(theta)
+        levels = _mixed(questions.filter(_with_rules([due_rule])), recent, avoid_rules=False)
         question = _nearest(levels, user, target)
         if question is not None:
-            return Pick(question, due.theta, target, due.rule_id)
-    theta = masteries.aggregate(mean=Avg("theta"))["mean"] or 0.0
+            return Pick(question, theta, target, due_rule)
+    theta = skills.mean_theta()
     target = adaptive.target_difficulty(theta)
     return Pick(_nearest(_mixed(questions, recent, True), user, target), theta, target)

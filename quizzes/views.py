@@ -8,6 +8,7 @@ from typing import Any
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -175,12 +176,20 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user
     token = request.POST.get("token", "")[:40]
     # The token is bound to the learner it was shown to: anyone else's is unknown here.
+    # (EXISTS on the one question, not `question__in`: SQLite would list every question first.)
+    still_available = selection.available_questions(user).filter(pk=OuterRef("question_id"))
     presentation = (
         Presentation.objects.owned_by(user)
         .served_since(timezone.now() - PRESENTATION_MAX_AGE)
-        .filter(token=token, question__in=selection.available_questions(user))
+        .filter(Exists(still_available), token=token)
         .select_related("question__scenario", "scenario_version", "response")
-        .defer("question__scenario__spec", "question__scenario__stored_expect")  # shown is used
+        # the variant shown is graded: neither the scenario's spec nor its version's is read
+        .defer(
+            "question__scenario__spec",
+            "question__scenario__stored_expect",
+            "scenario_version__spec",
+            "scenario_version__stored_expect",
+        )
         .first()
     )
     if presentation is None:

@@ -18,6 +18,15 @@ def _empty_cache():
 
 
 @pytest.fixture(autouse=True)
+def _nothing_kept():
+    """Each test starts with no engine session or rendered fragment kept in this process (a
+    test that swaps the engine or a template sees its own)."""
+    from quizzes.kept import clear_all
+
+    clear_all()
+
+
+@pytest.fixture(autouse=True)
 def _english_after_each_test():
     """Each test ends in the default language: LocaleMiddleware activates a request's language in
     the thread and leaves it active, so a German request would leak into the next test."""

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from quizzes.rulings.claims import CHOICE, MAX_NUMBER, NUMBER, ORDER, PLAYERS, RANGE, claim_text
+from quizzes.rulings.reasons import say
 from quizzes.rulings.ruling import Ruling
 from quizzes.rulings.values import plain, same
 from quizzes.rulings.verdict import Part
@@ -72,7 +73,7 @@ def encode(value: Any) -> str:
 def _why(ruling: Ruling, claim: Mapping[str, Any], result) -> str:
     rule = f" (rule {result.rule})" if result.rule else ""
     words = ruling.words(claim, result.value)
-    return f"<p>{escape(words)}{escape(rule)}: {escape(result.reason or '')}</p>"
+    return f"<p>{escape(words)}{escape(rule)}: {escape(say(result.reason))}</p>"
 
 
 def _part(ruling: Ruling, claim, result, given: Any, right: bool) -> Part:
@@ -82,7 +83,7 @@ def _part(ruling: Ruling, claim, result, given: Any, right: bool) -> Part:
         expected=ruling.words(claim, result.value),
         right=right,
         rule=str(result.rule or ""),
-        reason=str(result.reason or ""),
+        reason=say(result.reason),
     )
 
 
@@ -360,7 +361,7 @@ def _statement_part(ruling: Ruling, claim, says_true: bool) -> Part:
         expected=_("true") if truth else _("false"),
         right=says_true == truth,
         rule=str(result.rule or ""),
-        reason=str(result.reason or ""),
+        reason=say(result.reason),
         fact="" if truth else ruling.state(claim, result.value),
     )
 
@@ -506,7 +507,7 @@ class LegalSet(QuestionKind):
                 expected=_("a legal choice") if choice.legal else _("not a legal choice"),
                 right=bool(choice.legal),
                 rule=str(choice.rule or ""),
-                reason=str(choice.reason or ""),
+                reason=say(choice.reason),
             )
         ]
 

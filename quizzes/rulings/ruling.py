@@ -26,6 +26,7 @@ from quizzes.rulings.claims import (
     Subject,
     claim_text,
 )
+from quizzes.rulings.sessions import session_for
 from rules.engine import (
     Catalog,
     ChoiceVerdict,
@@ -144,8 +145,9 @@ class Ruling:
 
     @classmethod
     def from_shown(cls, kind: str, shown: Shown, catalog: Catalog | None = None) -> Ruling:
-        """Exactly what was shown (no variant search): one parse, one resolution."""
-        return cls(kind, shown, Session(shown.spec, catalog))
+        """Exactly what was shown (no variant search): one parse, one resolution (none when
+        this process served it)."""
+        return cls(kind, shown, session_for(shown.spec, catalog))
 
     # The engine, asked once per line of play.
 

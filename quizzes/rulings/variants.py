@@ -25,6 +25,8 @@ from typing import Any
 
 from django.conf import settings
 
+from quizzes.kept import Kept
+from quizzes.rulings.sessions import session_for
 from rules.engine import Catalog, ScenarioError, Session
 
 PLAYER_NAMES = (
@@ -79,7 +81,7 @@ def build(
     with the engine session it was checked on (parsed and resolved once: reuse it).
 
     Raises ScenarioError when the scenario as written does not parse."""
-    original_session = Session(spec, catalog)
+    original_session = session_for(spec, catalog)
     original = Variant(dict(spec), list(claims), 0, {})
     if not seed or _mentions_generated_label(claims):
         return original, original_session
@@ -89,7 +91,7 @@ def build(
         if candidate is None:
             continue
         try:
-            session = Session(candidate.spec, catalog)
+            session = session_for(candidate.spec, catalog)
         except ScenarioError:
             continue
         if _rules_alike(original_session, claims, session, candidate):
@@ -227,9 +229,26 @@ def _rules_alike(original: Session, claims, session: Session, candidate: Variant
             after = session.evaluate(shown).value
             if _key(rename(_plainly(before))) != _key(_plainly(after)):
                 return False
-        return _outcome_key(original.resolve(), rename) == _outcome_key(session.resolve(), None)
+        return _outcome_key(_plain_outcome(original), rename) == _outcome_key(
+            _plain_outcome(session), None
+        )
     except ScenarioError:
         return False
+
+
+# Each kept session's outcome as plain JSON values: the original's is compared with every
+# variant tried. The entry holds its session, so no other session can take its id meanwhile.
+PLAIN_OUTCOMES: Kept[tuple[Session, list[tuple[str, Any, Any]]]] = Kept(1024)
+
+
+def _plain_outcome(session: Session) -> list[tuple[str, Any, Any]]:
+    """(claim, subject, value) of every claim of the session's outcome, as plain JSON values."""
+
+    def plain() -> tuple[Session, list[tuple[str, Any, Any]]]:
+        claims = session.resolve().claims
+        return session, [(r.claim, _plainly(r.subject), _plainly(r.value)) for r in claims]
+
+    return PLAIN_OUTCOMES.get(id(session), plain)[1]
 
 
 def _plainly(value: Any) -> Any:
@@ -242,17 +261,15 @@ def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-def _outcome_key(outcome, rename) -> list[str]:
+def _outcome_key(outcome: list[tuple[str, Any, Any]], rename) -> list[str]:
     """The outcome's claims as comparable keys; claims about unlabelled cards (whose generated
     labels follow owner and position, both of which a variant changes) count by value only."""
     keys = []
-    for result in outcome.claims:
-        subject = _plainly(result.subject)
-        value = _plainly(result.value)
+    for claim, subject, value in outcome:
         if any(GENERATED_LABEL.match(str(item)) for item in subject.values()):
-            item = {"claim": result.claim, "value": rename(value) if rename else value}
+            item = {"claim": claim, "value": rename(value) if rename else value}
         else:
-            item = {"claim": result.claim, "subject": subject, "value": value}
+            item = {"claim": claim, "subject": subject, "value": value}
             item = rename(item) if rename else item
         keys.append(_key(item))
     return sorted(keys)

@@ -19,6 +19,7 @@ from .claims import (
 )
 from .errors import ScenarioError
 from .outcome import ChoiceVerdict, ClaimResult, Mismatch, Outcome
+from .reasons import because
 from .resolver import resolve_history, resolve_step
 from .scenario import SPLIT_CHOICE_KEYS, Choices, Scenario, parse_choices, parse_scenario
 from .search import check_found_set
@@ -336,9 +337,9 @@ def _check_find_choice(scenario: Scenario, searcher: str, labels: Sequence[str])
         raise ScenarioError("searcher", f"{searcher!r} is not a player")
     for label in labels:
         if scenario.state.card(label) is None:
-            return ChoiceVerdict(False, "701.23a", f"No card is labelled {label!r}.")
+            return ChoiceVerdict(False, "701.23a", because("no_such_label", label=repr(label)))
     if len(set(labels)) != len(labels):
-        return ChoiceVerdict(False, "701.23a", "A card can be found only once.")
+        return ChoiceVerdict(False, "701.23a", because("found_once"))
     choices = {
         p: {k: v for k, v in d.items() if k != "find"}
         for p, d in (scenario.resolve.choices if scenario.resolve else {}).items()
@@ -350,21 +351,22 @@ def _check_find_choice(scenario: Scenario, searcher: str, labels: Sequence[str])
         return ChoiceVerdict(
             legal,
             "701.23a",
-            f"{searcher} doesn't search here" + ("." if legal else ", so nothing can be found."),
+            because("no_search_here" if legal else "nothing_can_be_found", player=searcher),
         )
     names = {label: scenario.state.card(label).name for label in labels}
     verdict = check_found_set(spaces, list(labels), names)
     reason = verdict.reason
-    for label in labels:
-        reason = (
-            reason.replace(f"{label} ", f"The {names[label]} ({label}) ", 1)
-            if reason.startswith(label)
-            else reason
-        )
+    # A chosen card the reason starts with is named by its name too ("The Forest (f1) ...").
+    label = reason.params.get("label")
+    if label in names:
+        named = because("labelled_card", card=names[label], label=label)
+        reason = because(reason.key, **{**reason.params, "label": named})
     missing = [x for s in spaces for x in s.must_find if x not in labels]
-    if not verdict.value and missing and reason.startswith(missing[0]):
+    if not verdict.value and missing and reason.key == "must_be_found" and label == missing[0]:
         card = scenario.state.card(missing[0])
-        reason = f"The {card.name} in the {card.zone} must be found: {reason.split(': ', 1)[1]}"
+        reason = because(
+            "must_be_found_in", card=card.name, zone=card.zone, reason=reason.params["reason"]
+        )
     return ChoiceVerdict(bool(verdict.value), verdict.rule, reason)
 
 

@@ -249,11 +249,6 @@ def mana_value_of(cost: str) -> int:
     return total
 
 
-def with_article(text: str) -> str:
-    """ "an instant card", "a basic land card": the article English puts before a description."""
-    return f"{'an' if text[:1].lower() in 'aeiou' else 'a'} {text}"
-
-
 def _or_list(words: Sequence[str]) -> str:
     """ "Island", "Island or Swamp", "Plains, Island, Swamp or Mountain"."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"

@@ -11,11 +11,11 @@ from .costs import check_cost
 from .errors import ScenarioError
 from .mana import BASIC_LAND_MANA, INTRINSIC_COST, mana_produced
 from .outcome import ClaimResult
+from .reasons import because
 from .resolver import Resolution, TurnRecord
 from .scenario import Scenario
 from .state import CardInstance
 from .verdict import Verdict
-from .words import plural
 
 CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # claim: (required subject keys, optional subject keys)
@@ -150,10 +150,10 @@ def _finds(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if verdict is None:
         card = ev.scenario.state.card(label)
         if label == ev.resolution.source_label and ev.resolution.step.kind == "cast":
-            return Verdict(
-                "cannot", "601.2a", f"{card.name} is the resolving spell: it is on the stack."
-            )
-        return Verdict("cannot", "701.23a", f"No search looks at {card.name}'s zone ({card.zone}).")
+            return Verdict("cannot", "601.2a", because("resolving_spell", card=card.name))
+        return Verdict(
+            "cannot", "701.23a", because("zone_not_searched", card=card.name, zone=card.zone)
+        )
     return verdict
 
 
@@ -162,7 +162,7 @@ def _found_count(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if not spaces and _condition_failed(ev):
         return _failed_condition(ev, [0, 0])
     if not spaces:
-        return Verdict([0, 0], "701.23a", f"{subject['searcher']} doesn't search here.")
+        return Verdict([0, 0], "701.23a", because("no_search_here", player=subject["searcher"]))
     taken = [s for s in spaces if s.performed != "no"]
     if not taken:
         # A declined optional search (or one that can't happen) finds nothing on this line.
@@ -172,7 +172,7 @@ def _found_count(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         return Verdict(
             [0, 0],
             "608.2d",
-            f"{subject['searcher']} chooses not to search on this line of play, so finds nothing.",
+            because("chooses_not_to_search", player=subject["searcher"]),
         )
     # Fixed finds don't narrow the bounds: the claim is how many cards the search *can* find.
     low = sum(s.found_count.value[0] for s in taken)
@@ -187,7 +187,7 @@ def _searches(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if not spaces and _condition_failed(ev):
         return _failed_condition(ev, "cannot")
     if not spaces:
-        return Verdict("cannot", "701.23a", f"Nothing here instructs {player} to search.")
+        return Verdict("cannot", "701.23a", because("not_instructed_to_search", player=player))
     for wanted in ("must", "may"):
         for space in spaces:
             if space.status.value == wanted:
@@ -200,7 +200,7 @@ def _searched_portion(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     spaces = [s for s in ev.resolution.spaces_of(player) if "library" in s.zones]
     own = [s for s in spaces if s.whose == player] or spaces
     if not own:
-        return Verdict("none", "701.23a", f"{player} searches no library here.")
+        return Verdict("none", "701.23a", because("searches_no_library", player=player))
     return own[0].portion
 
 
@@ -221,23 +221,21 @@ def _shuffles(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if player not in ev.resolution.shuffles and _condition_failed(ev):
         return _failed_condition(ev, "no")
     return ev.resolution.shuffles.get(
-        player, Verdict("no", "701.24a", f"Nothing here tells {player} to shuffle.")
+        player, Verdict("no", "701.24a", because("no_shuffle", player=player))
     )
 
 
 def _shuffled_portion(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     player = subject["player"]
     return ev.resolution.shuffled_portion.get(
-        player, Verdict("none", "701.24a", f"{player} doesn't shuffle here.")
+        player, Verdict("none", "701.24a", because("does_not_shuffle", player=player))
     )
 
 
 def _revealed(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     spaces = ev.resolution.spaces_of(subject["searcher"])
     if not spaces:
-        return Verdict(
-            False, "701.23e", f"{subject['searcher']} doesn't search, so nothing is revealed."
-        )
+        return Verdict(False, "701.23e", because("nothing_revealed", player=subject["searcher"]))
     return spaces[0].revealed
 
 
@@ -256,30 +254,21 @@ def _decision_order(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
             decider = deciders.get(player, player)
             if decider not in by:
                 by.append(decider)
-        controlled = ", ".join(f"{p} by {d}" for p, d in deciders.items())
-        return Verdict(
-            by,
-            "723.5",
-            "A player who controls another player makes that player's decisions; the "
-            f"searches are decided in APNAP order of the searching players ({controlled}), "
-            "each deciding player listed once.",
-        )
+        controlled = tuple(because("decided_by", player=p, decider=d) for p, d in deciders.items())
+        return Verdict(by, "723.5", because("controlled_decisions", decisions=controlled))
     if len(order) > 1:
         return Verdict(
             order,
             "701.23i",
-            "Players searching at once look at the same time, then "
-            "decide what to find in APNAP order (active player first, then turn order).",
+            because("apnap_decisions"),
         )
-    return Verdict(order, "101.4", "Only one player decides what to find.")
+    return Verdict(order, "101.4", because("one_decider"))
 
 
 def searched_this_turn(ev: Evaluation, player: str) -> Verdict:
     """Did `player` search their own library this turn (history plus this resolution)?"""
     if any(f.kind == "searched_library" and f.player == player for f in ev.turn.facts):
-        return Verdict(
-            "yes", "701.23a", f"This turn's history records that {player} searched their library."
-        )
+        return Verdict("yes", "701.23a", because("history_searched", player=player))
     best: Verdict | None = None
     for resolution in (*ev.turn.steps, ev.resolution):
         for space in resolution.spaces_of(player, player):
@@ -287,18 +276,13 @@ def searched_this_turn(ev: Evaluation, player: str) -> Verdict:
                 continue
             rule = "701.23f" if space.portion.value.startswith("top") else "701.23a"
             if space.performed == "yes":
-                extra = " (searching only part of it still counts)" if rule == "701.23f" else ""
-                return Verdict(
-                    "yes",
-                    rule,
-                    f"{player} searched their library{extra}; finding nothing would count too.",
-                )
+                key = "searched_part" if rule == "701.23f" else "searched"
+                return Verdict("yes", rule, because(key, player=player))
             if space.performed == "if_searched" and best is None:
                 best = Verdict(
                     "if_searched",
                     "608.2d",
-                    f"{player} searches their library only if "
-                    f"{player} chooses to (or the cost to ignore a prohibition is paid).",
+                    because("searches_if_chosen", player=player),
                 )
     if best is not None:
         return best
@@ -311,20 +295,19 @@ def searched_this_turn(ev: Evaluation, player: str) -> Verdict:
         return Verdict(
             "no",
             "701.23a",
-            f"{player} chose which zones to search and didn't choose their library.",
+            because("library_not_chosen", player=player),
         )
     blocked = skipped
     if blocked:
         return Verdict(
             "no",
             blocked[0].status.rule,
-            f"{player} can't search their library: {blocked[0].status.reason}",
+            because("cannot_search_library", player=player, reason=blocked[0].status.reason),
         )
     return Verdict(
         "no",
         "701.23a",
-        f"{player} didn't search their library this turn (looking at "
-        'cards without the word "search" isn\'t searching).',
+        because("not_searched_this_turn", player=player),
     )
 
 
@@ -337,7 +320,7 @@ def _alt_cost_available(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     player = subject["player"]
     alt = card.definition.alt_cost
     if not alt:
-        return Verdict(False, "118.9", f"{card.name} has no alternative cost.")
+        return Verdict(False, "118.9", because("no_alt_cost", card=card.name))
     condition = alt.get("if")
     if condition != "opponent_searched_library_this_turn":
         raise ScenarioError(
@@ -348,26 +331,27 @@ def _alt_cost_available(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     for value in ("yes", "if_searched"):
         for opponent, verdict in results.items():
             if verdict.value == value:
-                note = "" if value == "yes" else " (if they take the optional search)"
                 return Verdict(
                     True,
                     verdict.rule if verdict.rule == "701.23f" else "118.9",
-                    f"{opponent} searched their library this turn{note}, so {player} may "
-                    f"cast {card.name} by paying {cost} instead of its mana cost.",
+                    because(
+                        "alt_cost_unlocked" if value == "yes" else "alt_cost_unlocked_if",
+                        other=opponent,
+                        player=player,
+                        card=card.name,
+                        cost=cost,
+                    ),
                 )
     return Verdict(
         False,
         "118.9",
-        f"No opponent of {player} searched their library this turn, so "
-        f"{card.name}'s alternative cost isn't available.",
+        because("alt_cost_locked", player=player, card=card.name),
     )
 
 
 def _mills(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     player = subject["player"]
-    return ev.resolution.mills.get(
-        player, Verdict(0, "701.17a", f"Nothing here makes {player} mill.")
-    )
+    return ev.resolution.mills.get(player, Verdict(0, "701.17a", because("no_mill", player=player)))
 
 
 def _can_dredge(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
@@ -377,19 +361,18 @@ def _can_dredge(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     card = ev.scenario.state.card(label)
     dredge = card.definition.keywords.get("dredge")
     if dredge is None:
-        return Verdict(False, "702.52a", f"{card.name} has no dredge.")
+        return Verdict(False, "702.52a", because("no_dredge", card=card.name))
     if card.zone != "graveyard":
-        return Verdict(False, "702.52a", "Dredge functions only while the card is in a graveyard.")
+        return Verdict(False, "702.52a", because("dredge_not_in_graveyard"))
     size = len(ev.scenario.state.cards_in(card.owner, "library"))
     if size < int(dredge):
         return Verdict(
             False,
             "702.52b",
-            f"Dredge {dredge} needs at least {dredge} cards in the "
-            f"library; {card.owner} has {size}.",
+            because("dredge_too_few", dredge=dredge, player=card.owner, size=size),
         )
     return Verdict(
-        True, "702.52a", f"{card.owner} has {size} cards in library, enough for dredge {dredge}."
+        True, "702.52a", because("dredge_enough", player=card.owner, size=size, dredge=dredge)
     )
 
 
@@ -398,14 +381,14 @@ def _zone_after(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if label in ev.resolution.zone_after:
         return ev.resolution.zone_after[label]
     card = ev.scenario.state.card(label)
-    return Verdict(card.zone, "400.7", f"Nothing moves {card.name}; it stays in the {card.zone}.")
+    return Verdict(card.zone, "400.7", because("not_moved", card=card.name, zone=card.zone))
 
 
 def _mana_triggers(ev: Evaluation, card: CardInstance, events: list[str]) -> Verdict:
     """106.12a: "tapped for mana" triggers only when such a mana ability produces mana."""
     step = ev.resolution.step
     if step is None or step.kind != "activate" or step.source not in ev.resolution.mana:
-        return Verdict(0, "106.12a", "No permanent is tapped for mana here.")
+        return Verdict(0, "106.12a", because("nothing_tapped_for_mana"))
     tapped = ev.scenario.state.card(step.source)
     produced = ev.resolution.mana[step.source]
     is_land = "Land" in tapped.definition.types
@@ -421,19 +404,22 @@ def _mana_triggers(ev: Evaluation, card: CardInstance, events: list[str]) -> Ver
             # An Aura written without "attached_to" is read as enchanting the tapped land.
             fits = fits or is_land
     if not fits:
-        return Verdict(0, "603.2", f"{card.name} doesn't watch {tapped.name}.")
+        return Verdict(0, "603.2", because("not_watched", card=card.name, card_tapped=tapped.name))
     if not produced.value:
         return Verdict(
             0,
             "106.12a",
-            f"{tapped.name}'s mana ability resolves but produces no mana, so {card.name}'s "
-            '"tapped for mana" ability doesn\'t trigger.',
+            because("no_mana_no_trigger", card_tapped=tapped.name, card=card.name),
         )
     return Verdict(
         1,
         "106.12a",
-        f"Activating {tapped.name}'s {{T}} mana ability taps it for mana and it produces "
-        f"{produced.value}, so {card.name} triggers once.",
+        because(
+            "tapped_for_mana_trigger",
+            card_tapped=tapped.name,
+            mana=produced.value,
+            card=card.name,
+        ),
     )
 
 
@@ -444,9 +430,9 @@ def _triggers(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         return _mana_triggers(ev, card, mana_events)
     events = [a.when for a in card.definition.triggered if a.when in SEARCH_TRIGGERS]
     if not events:
-        return Verdict(0, "603.2", f"{card.name} has no ability that triggers here.")
+        return Verdict(0, "603.2", because("no_trigger_here", card=card.name))
     if card.zone != "battlefield":
-        return Verdict(0, "603.6", f"{card.name} isn't on the battlefield, so it doesn't trigger.")
+        return Verdict(0, "603.6", because("not_on_battlefield", card=card.name))
     searchers: list[str] = []
     maybe = False
     for space in ev.resolution.searches:
@@ -464,16 +450,15 @@ def _triggers(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
                 maybe = maybe or space.performed == "if_searched"
     count = len(searchers)
     if not count:
-        return Verdict(
-            0, "603.2", f"No player searches their library in a way {card.name} watches."
-        )
-    note = " (counting optional searches as taken)" if maybe else ""
+        return Verdict(0, "603.2", because("no_watched_search", card=card.name))
     return Verdict(
         count,
         "701.23f",
-        f"{card.name} triggers once for each of {', '.join(searchers)} "
-        f"searching their library{note}; a search limited to the top cards still counts, "
-        "and several searches before one shuffle are one search (701.23h).",
+        because(
+            "search_triggers_optional" if maybe else "search_triggers",
+            card=card.name,
+            players=tuple(searchers),
+        ),
     )
 
 
@@ -495,14 +480,14 @@ def _can_activate(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if abilities and not 0 <= index < len(abilities):
         raise ScenarioError("claim can_activate.ability", f"{card.name} has no ability {index}")
     if not abilities and not set(card.definition.subtypes) & set(BASIC_LAND_MANA):
-        return Verdict(False, "602.1", f"{card.name} has no activated ability.")
+        return Verdict(False, "602.1", because("no_activated_ability", card=card.name))
     ability = abilities[index] if abilities else None
     cost = ability.cost if ability else "{T}"
     parts = ability.cost_parts if ability else INTRINSIC_COST
     blocked = check_cost(ev.scenario.state, card, parts, card.controller).blocked
     if blocked is not None:
         return blocked
-    return Verdict(True, "602.2", f"{card.name}'s ability ({cost}) can be activated.")
+    return Verdict(True, "602.2", because("can_activate", card=card.name, cost=cost))
 
 
 def _mana_value(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
@@ -512,25 +497,25 @@ def _mana_value(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         return Verdict(
             value,
             "118.9c",
-            f"{card.name}'s mana cost {card.definition.mana_cost} gives mana value {value}; "
-            "paying an alternative cost doesn't change it.",
+            because("mana_value_alt", card=card.name, cost=card.definition.mana_cost, value=value),
         )
     return Verdict(
         value,
         "202.3",
-        f"The mana cost {card.definition.mana_cost or '(none)'} gives mana value {value}.",
+        because("mana_value", cost=card.definition.mana_cost, value=value)
+        if card.definition.mana_cost
+        else because("mana_value_no_cost", value=value),
     )
 
 
 def _may_pay_mana_cost(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     card = ev.scenario.state.card(subject["card"])
     if not card.definition.mana_cost:
-        return Verdict(False, "118.9", f"{card.name} has no mana cost to pay.")
+        return Verdict(False, "118.9", because("no_mana_cost", card=card.name))
     return Verdict(
         True,
         "118.9",
-        f"An alternative cost is optional: {card.name} can always be cast for its mana cost "
-        f"{card.definition.mana_cost}, even when the alternative cost's condition is met.",
+        because("alt_cost_optional", card=card.name, cost=card.definition.mana_cost),
     )
 
 
@@ -556,14 +541,19 @@ def _cost_paid(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
                 change += static.spec["amount"]
                 sources.append(other.name)
     total = add_generic(base, change)
-    which = "the alternative cost" if use_alt else "its mana cost"
+    which = "alt_cost" if use_alt else "mana_cost"
     if not sources:
-        return Verdict(total, "601.2f", f"{player} pays {which}, {total}.")
+        return Verdict(total, "601.2f", because(f"pays_{which}", player=player, total=total))
     return Verdict(
         total,
         "601.2f",
-        f"{player} pays {which} {base} adjusted by {', '.join(sources)}: cost increases and "
-        f"reductions apply to whichever cost is paid, so {total}.",
+        because(
+            f"pays_adjusted_{which}",
+            player=player,
+            cost=base,
+            sources=tuple(sources),
+            total=total,
+        ),
     )
 
 
@@ -600,7 +590,7 @@ def _tapped_after(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         return ev.resolution.tapped_after[label]
     card = ev.scenario.state.card(label)
     state = "tapped" if card.tapped else "untapped"
-    return Verdict(state, "110.5", f"Nothing taps or untaps {card.name}; it stays {state}.")
+    return Verdict(state, "110.5", because(f"stays_{state}", card=card.name))
 
 
 def _counters(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
@@ -611,7 +601,13 @@ def _counters(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     card = ev.scenario.state.card(label)
     count = card.counters.get(kind, 0)
     return Verdict(
-        count, "122.1", f"{card.name} has {plural(count, f'{kind} counter')}; nothing changes that."
+        count,
+        "122.1",
+        because(
+            "counters_unchanged",
+            card=card.name,
+            counters=because("counters", count=count, kind=kind),
+        ),
     )
 
 
@@ -620,7 +616,7 @@ def _life_total(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if player in ev.resolution.life:
         return ev.resolution.life[player]
     total = ev.scenario.state.life_total(player)
-    return Verdict(total, "119.1", f"Nothing here changes {player}'s life total ({total}).")
+    return Verdict(total, "119.1", because("life_unchanged", player=player, total=total))
 
 
 def _end_zones(ev: Evaluation, label: str) -> list[str]:
@@ -635,14 +631,13 @@ def _exiled_face_down(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     card = ev.scenario.state.card(label)
     face_down = ev.resolution.face_down.get(label)
     if face_down is None:
-        return Verdict(False, "406.3", f"Nothing here exiles {card.name} face down.")
+        return Verdict(False, "406.3", because("not_exiled_face_down", card=card.name))
     if _end_zones(ev, label) == ["exile"]:
         return Verdict(True, "406.3", face_down.reason)
     return Verdict(
         False,
         "406.3",
-        f"{card.name} is exiled face down only if it is the card found; on this line of play "
-        "that isn't fixed.",
+        because("face_down_if_found", card=card.name),
     )
 
 
@@ -661,30 +656,24 @@ def _may_look_at(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
             answers.append(Verdict(player in face_down.value, "406.3", face_down.reason))
         elif zone in _PUBLIC_END:
             answers.append(
-                Verdict(
-                    True, "400.2", f"{card.name} is in a public zone ({zone}): anyone may look."
-                )
+                Verdict(True, "400.2", because("public_look", card=card.name, zone=zone))
             )
         elif zone in ("hand", "outside"):
             answers.append(
                 Verdict(
                     player == card.owner,
                     "400.2",
-                    f"{card.name} is in {card.owner}'s {zone}, a hidden zone only its owner "
-                    "may look at.",
+                    because("hidden_look", card=card.name, player=card.owner, zone=zone),
                 )
             )
         else:
-            answers.append(
-                Verdict(False, "401.2", f"{card.name} is in a library: no player may look at it.")
-            )
+            answers.append(Verdict(False, "401.2", because("library_look", card=card.name)))
     if all(a.value for a in answers) or not any(a.value for a in answers):
         return answers[0]
     return Verdict(
         False,
         answers[0].rule,
-        f"Where {card.name} ends isn't fixed on this line of play ({' or '.join(zones)}), so "
-        f"{player} can't count on looking at it.",
+        because("look_unfixed", card=card.name, zones_or=tuple(zones), player=player),
     )
 
 
@@ -697,7 +686,7 @@ def _enters_x(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return Verdict(
         0,
         "107.3m",
-        f"{card.name} doesn't enter from a spell cast with X here, so X is 0 for it.",
+        because("x_is_zero", card=card.name),
     )
 
 
@@ -708,16 +697,13 @@ def _range_of_influence(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     scenario = ev.scenario
     gone = [f.player for f in ev.turn.facts if f.kind == "left_the_game"]
     if player in gone:
-        return Verdict([], "800.4a", f"{player} has left the game: they affect no one.")
+        return Verdict([], "800.4a", because("left_game", player=player))
     seated = [p for p in scenario.state.players if p not in gone]
     reach = scenario.range_of_influence
-    left_note = f" ({', '.join(gone)} left the game, so the seats close up, 800.4a)" if gone else ""
+    left = "_left" if gone else ""
     if reach is None:
         return Verdict(
-            seated,
-            "801.1",
-            f"The limited range of influence option isn't used: every player in the game is in "
-            f"{player}'s range{left_note}.",
+            seated, "801.1", because(f"unlimited_range{left}", player=player, players=tuple(gone))
         )
     seat = seated.index(player)
     count = len(seated)
@@ -729,8 +715,12 @@ def _range_of_influence(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     return Verdict(
         within,
         "801.2",
-        f"{player}'s range of influence is {plural(reach, 'seat')}: the players that many seats "
-        f"away or closer, and {player}{left_note}.",
+        because(
+            f"limited_range{left}",
+            player=player,
+            seats=because("seats", count=reach),
+            players=tuple(gone),
+        ),
     )
 
 
@@ -748,19 +738,19 @@ def _seats_between(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     seated = [p for p in ev.scenario.state.players if p not in gone]
     apart = abs(seated.index(player) - seated.index(other))
     apart = min(apart, len(seated) - apart)
-    note = f"; {', '.join(gone)} left the game, so the seats closed up (800.4a)" if gone else ""
     reach = ev.scenario.range_of_influence
-    inside = (
-        f", within {player}'s range of influence of {reach}"
-        if reach and apart <= reach
-        else f", outside {player}'s range of influence of {reach}"
-        if reach
-        else ""
-    )
+    inside = ("_within" if apart <= reach else "_outside") if reach else ""
     return Verdict(
         apart,
         "801.2",
-        f"{other} sits {plural(apart, 'seat')} from {player}{inside}{note}.",
+        because(
+            f"seats_apart{inside}{'_left' if gone else ''}",
+            other=other,
+            seats=because("seats", count=apart),
+            player=player,
+            reach=reach,
+            players=tuple(gone),
+        ),
     )
 
 
@@ -783,15 +773,12 @@ def _trigger_game_state(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         return Verdict(
             "before",
             "603.10a",
-            f"{card.name}'s ability triggers on leaving the battlefield ({event}): it looks back "
-            "in time, using the game state before the event (as for an object leaving a "
-            "player's range of influence).",
+            because("looks_back", card=card.name, event=event),
         )
     return Verdict(
         "after",
         "603.6",
-        f"{card.name}'s ability ({event}) checks the game state after the event (as for an "
-        "object coming into a player's range of influence).",
+        because("looks_after", card=card.name, event=event),
     )
 
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import ScenarioError
+from .reasons import because
 from .verdict import Verdict
-from .words import plural
 
 if TYPE_CHECKING:
     from .cards import Filter
@@ -229,45 +229,50 @@ def check_cost(
     check = CostCheck()
     zone = activation_zone(parts)
     if card.zone != zone:
-        where = "on the battlefield" if zone == "battlefield" else f"in its owner's {zone}"
-        check.blocked = Verdict(
-            False, "602.2", f"{card.name}'s ability works only while it is {where}."
+        reason = (
+            because("works_on_battlefield", card=card.name)
+            if zone == "battlefield"
+            else because("works_in_zone", card=card.name, zone=zone)
         )
+        check.blocked = Verdict(False, "602.2", reason)
         return check
     creature = "Creature" in card.definition.types
     sick = card.sick and creature and "haste" not in card.definition.keyword_names
     for part in parts:
         if part.kind == "tap" and card.tapped:
-            check.blocked = Verdict(
-                False, "107.5", f"{card.name} is already tapped, so it can't pay {{T}}."
-            )
+            check.blocked = Verdict(False, "107.5", because("already_tapped", card=card.name))
         elif part.kind == "untap" and not card.tapped:
-            check.blocked = Verdict(
-                False, "107.6", f"{card.name} is untapped, so it can't pay {{Q}} (untap it)."
-            )
+            check.blocked = Verdict(False, "107.6", because("already_untapped", card=card.name))
         elif part.kind in ("tap", "untap") and sick:
             symbol = "{T}" if part.kind == "tap" else "{Q}"
             check.blocked = Verdict(
                 False,
                 "302.6",
-                f"{card.name} is a creature that hasn't been under its controller's control "
-                f"continuously since their most recent turn began, so its {symbol} ability "
-                "can't be activated.",
+                because("summoning_sick", card=card.name, cost=symbol),
             )
         elif part.kind == "pay_life" and state.life_total(controller) < part.count:
             check.blocked = Verdict(
                 False,
                 "119.4",
-                f"{controller} has {state.life_total(controller)} life, less than the "
-                f"{part.count} the cost asks for, so it can't be paid.",
+                because(
+                    "too_little_life",
+                    player=controller,
+                    life=state.life_total(controller),
+                    amount=part.count,
+                ),
             )
         elif part.kind == "remove_counters" and card.counters.get(part.counter, 0) < part.count:
             check.blocked = Verdict(
                 False,
                 "118.3",
-                f"{card.name} has "
-                f"{plural(card.counters.get(part.counter, 0), part.counter + ' counter')}, fewer "
-                f"than the {part.count} the cost removes.",
+                because(
+                    "too_few_counters",
+                    card=card.name,
+                    counters=because(
+                        "counters", count=card.counters.get(part.counter, 0), kind=part.counter
+                    ),
+                    amount=part.count,
+                ),
             )
         elif part.chooses:
             usable = eligible(state, card, part, controller)
@@ -276,8 +281,13 @@ def check_cost(
                 check.blocked = Verdict(
                     False,
                     "118.3",
-                    f"The cost \u201c{part.text}\u201d needs {plural(part.count, 'card')}; "
-                    f"{controller} has only {len(usable)}.",
+                    because(
+                        "too_few_for_cost",
+                        cost=part.text,
+                        cards=because("cards", count=part.count),
+                        player=controller,
+                        size=len(usable),
+                    ),
                 )
             check.options.append((part, usable))
         if check.blocked is not None:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from .cards import MANA_SYMBOLS, Ability
 from .costs import CostPart, check_cost
+from .reasons import because
 from .state import CardInstance, GameState
 from .verdict import Verdict
 
@@ -102,8 +103,7 @@ def mana_produced(state: GameState, card: CardInstance, chosen: str | None = Non
     return Verdict(
         value,
         "106.12b",
-        f"{verdict.reason[:-1]}; {', '.join(sources)} modifies that mana production event "
-        f"as the ability resolves, so it produces {factor} times as much.",
+        because("mana_multiplied", clause=verdict.reason, sources=tuple(sources), factor=factor),
     )
 
 
@@ -117,14 +117,14 @@ def _base_mana_produced(state: GameState, card: CardInstance, chosen: str | None
     abilities = mana_abilities(card)
     intrinsic = _intrinsic(card)
     if not abilities and not intrinsic:
-        return Verdict("", "605.1a", f"{card.name} has no mana ability.")
+        return Verdict("", "605.1a", because("no_mana_ability", card=card.name))
     # A mana ability that can't be activated produces no mana: {T} on a tapped permanent
     # (107.5), {Q} on an untapped one (107.6), a creature not controlled since its
     # controller's most recent turn began (302.6), a cost that can't be paid (118.3, 119.4).
     parts = abilities[0].cost_parts if abilities else INTRINSIC_COST
     blocked = check_cost(state, card, parts, card.controller).blocked
     if blocked is not None:
-        return Verdict("", blocked.rule, f"{blocked.reason[:-1]}; it produces no mana.")
+        return Verdict("", blocked.rule, because("produces_no_mana", clause=blocked.reason))
     if intrinsic and not abilities:
         return _pick(
             card,
@@ -132,25 +132,21 @@ def _base_mana_produced(state: GameState, card: CardInstance, chosen: str | None
             None,
             chosen,
             "305.6",
-            f"{card.name} has the intrinsic mana ability of its basic land type.",
+            because("intrinsic_mana", card=card.name),
         )
     ability = abilities[0]
     mana = next(i.spec["mana"] for i in ability.effect if i.verb == "add_mana")
     if "fixed" in mana:
         return Verdict(
-            format_mana(frozenset(), mana["fixed"]), "106.1", f"{card.name} adds exactly that mana."
+            format_mana(frozenset(), mana["fixed"]), "106.1", because("fixed_mana", card=card.name)
         )
     if "could_produce" in mana:
         known = could_produce(state)
         types = _ability_types(ability, card, state, known)
-        whose = "you control" if mana["could_produce"] == "you" else "an opponent controls"
+        whose = "yours" if mana["could_produce"] == "you" else "opponents"
         if not types:
             return Verdict(
-                "",
-                "106.7",
-                f"No land {whose} could produce a {mana['kind']} of mana "
-                "this ability can copy, so the mana's type is undefined and it adds no "
-                "mana (106.5).",
+                "", "106.7", because(f"no_land_could_produce_{whose}", word=mana["kind"])
             )
         return _pick(
             card,
@@ -158,13 +154,13 @@ def _base_mana_produced(state: GameState, card: CardInstance, chosen: str | None
             None,
             chosen,
             "106.7",
-            f"{card.name} adds one mana of a {mana['kind']} that a land {whose} could produce.",
+            because(f"could_produce_{whose}", card=card.name, word=mana["kind"]),
         )
     if "any_combination" in mana:
         return Verdict(
             f"{mana['any_combination']} mana in any combination of colors",
             "106.1",
-            "The controller picks the colors.",
+            because("controller_picks_colors"),
         )
     return _pick(
         card,
@@ -172,7 +168,7 @@ def _base_mana_produced(state: GameState, card: CardInstance, chosen: str | None
         None,
         chosen,
         "106.1",
-        f"{card.name} adds one mana of one of these types, chosen as it resolves.",
+        because("one_of_these_types", card=card.name),
     )
 
 

@@ -12,7 +12,7 @@ from functools import partial
 from itertools import zip_longest
 from typing import Any
 
-from .cards import Ability, CardDefinition, Instruction, TargetSpec, with_article
+from .cards import Ability, CardDefinition, Instruction, TargetSpec
 from .costs import MOVES, CostPart, check_cost, eligible, parse_cost
 from .effects import (
     ActiveEffect,
@@ -23,6 +23,7 @@ from .effects import (
 )
 from .errors import ScenarioError
 from .mana import mana_produced
+from .reasons import Phrase, Reason, because
 from .scenario import Choices, Fact, Scenario, Step, definition_of
 from .search import (
     SearchSpace,
@@ -34,7 +35,7 @@ from .search import (
 )
 from .state import ZONES, CardInstance, GameState
 from .verdict import Verdict
-from .words import plural
+from .words import plural, with_article
 
 NAME_NOT_IN_GAME = "(a name no card in this game has)"
 DESTINATION_ZONE = {
@@ -205,16 +206,24 @@ class _Run:
                     milled,
                     "graveyard",
                     "614.12",
-                    f"{effect.source_name} mills {milled.name} as {card.name} enters; "
-                    f"{card.name} itself, entering from that library, isn't milled.",
+                    because(
+                        "mills_as_enters",
+                        source=effect.source_name,
+                        card_milled=milled.name,
+                        card=card.name,
+                    ),
                 )
             previous = self.result.mills.get(card.owner)
             total = (previous.value if previous else 0) + len(milled_cards)
             self.result.mills[card.owner] = Verdict(
                 total,
                 "614.12",
-                f"{effect.source_name} mills {card.owner} as {card.name} enters; the card "
-                "entering isn't included.",
+                because(
+                    "mills_player_as_enters",
+                    source=effect.source_name,
+                    player=card.owner,
+                    card=card.name,
+                ),
             )
 
     def maybe_move(self, card: CardInstance, zones: set[str], rule: str, reason: str) -> None:
@@ -301,11 +310,11 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
     for part in parts:
         if part.kind == "tap":
             run.result.tapped_after[card.label] = Verdict(
-                "tapped", "107.5", f"{card.name} is tapped to pay {{T}}."
+                "tapped", "107.5", because("tapped_to_pay", card=card.name)
             )
         elif part.kind == "untap":
             run.result.tapped_after[card.label] = Verdict(
-                "untapped", "107.6", f"{card.name} is untapped to pay {{Q}}."
+                "untapped", "107.6", because("untapped_to_pay", card=card.name)
             )
         elif part.kind in MOVES and part.self_only:
             zone, rule = MOVES[part.kind]
@@ -313,19 +322,22 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
                 card,
                 zone,
                 rule,
-                f"{card.name} is {_PAST[part.kind]} to pay the cost ({part.text}), so it goes to "
-                f"its owner's {zone}.",
+                because(f"{part.kind}_to_pay_self", card=card.name, cost=part.text, zone=zone),
             )
             run.result.explanation.append(f"{card.name}: {part.text} (a cost).")
         elif part.kind == "pay_life":
             _change_life(
-                run, controller, -part.count, "119.4", f"{controller} pays {part.count} life."
+                run,
+                controller,
+                -part.count,
+                "119.4",
+                because("pays_life", player=controller, amount=part.count),
             )
         elif part.kind == "remove_counters":
-            _change_counters(run, card, part.counter, -part.count, "602.2b", part.text)
+            _change_counters(run, card, part.counter, -part.count, "602.2b", "cost", part.text)
         elif part.kind == "loyalty" and "loyalty" in card.counters:
             amount = int(part.text.replace("−", "-"))
-            _change_counters(run, card, "loyalty", amount, "606.4", f"loyalty cost {part.text}")
+            _change_counters(run, card, "loyalty", amount, "606.4", "loyalty", part.text)
         elif part.chooses:
             _pay_choosing_part(run, card, part, controller, chosen)
         elif part.kind == "other":
@@ -335,9 +347,6 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
             f"choices.{controller}.cost",
             f"{chosen[0]} pays no part of {card.name}'s cost ({ability.cost})",
         )
-
-
-_PAST = {"sacrifice": "sacrificed", "discard": "discarded", "exile": "exiled", "return": "returned"}
 
 
 def _pay_choosing_part(
@@ -360,14 +369,13 @@ def _pay_choosing_part(
         if part.kind == "tap_other":
             if other.label in certain:
                 run.result.tapped_after[other.label] = Verdict(
-                    "tapped", "602.2b", f"{other.name} is tapped to pay “{part.text}”."
+                    "tapped", "602.2b", because("tapped_for_cost", card=other.name, cost=part.text)
                 )
             elif not picked:
                 run.result.tapped_after[other.label] = Verdict(
                     "tapped or untapped",
                     "602.2b",
-                    f"{controller} chooses which untapped permanents to tap for "
-                    f"“{part.text}”; {other.name} may be one.",
+                    because("may_tap_for_cost", player=controller, cost=part.text, card=other.name),
                 )
             continue
         zone, rule = MOVES[part.kind]
@@ -376,14 +384,14 @@ def _pay_choosing_part(
                 other,
                 zone,
                 rule,
-                f"{other.name} is {_PAST[part.kind]} to pay “{part.text}”.",
+                because(f"{part.kind}_to_pay", card=other.name, cost=part.text),
             )
         elif not picked:
             run.maybe_move(
                 other,
                 {zone},
                 "602.2b",
-                f"{controller} chooses which card pays “{part.text}”; {other.name} may be the one.",
+                because("may_pay_cost", player=controller, cost=part.text, card=other.name),
             )
 
 
@@ -413,25 +421,45 @@ def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition
             _pay_choosing_part(run, source, part, controller, chosen)
         elif part.kind == "pay_life":
             _change_life(
-                run, controller, -part.count, "119.4", f"{controller} pays {part.count} life."
+                run,
+                controller,
+                -part.count,
+                "119.4",
+                because("pays_life", player=controller, amount=part.count),
             )
     run.result.explanation.append(f"{controller} pays the kicker cost {kicker} (702.33a).")
 
 
-def _change_life(run: _Run, player: str, amount: int, rule: str, reason: str) -> None:
+def _change_life(run: _Run, player: str, amount: int, rule: str, reason: Reason) -> None:
     before = run.result.life.get(player)
     total = (before.value if before else run.state.life_total(player)) + amount
-    run.result.life[player] = Verdict(total, rule, f"{reason} {player} is at {total} life.")
+    run.result.life[player] = Verdict(
+        total, rule, because("life_after", reason=reason, player=player, total=total)
+    )
 
 
 def _change_counters(
-    run: _Run, card: CardInstance, kind: str, amount: int, rule: str, why: str
+    run: _Run,
+    card: CardInstance,
+    kind: str,
+    amount: int,
+    rule: str,
+    why: str,
+    cost: str = "",
 ) -> None:
+    """`why`: "effect", "cost" or "loyalty" (a cost's text in `cost`)."""
     key = (card.label, kind)
     before = run.result.counters.get(key)
     total = max(0, (before.value if before else card.counters.get(kind, 0)) + amount)
     run.result.counters[key] = Verdict(
-        total, rule, f"{card.name} has {plural(total, f'{kind} counter')} after {why}."
+        total,
+        rule,
+        because(
+            f"counters_after_{why}",
+            card=card.name,
+            counters=because("counters", count=total, kind=kind),
+            cost=cost,
+        ),
     )
 
 
@@ -450,7 +478,7 @@ def _resolve_step(run: _Run) -> None:
         if card is not None:
             # A spell is on the stack while it resolves, not in the zone it was cast from (601.2a).
             run.cast_from = card.zone
-            run.move(card, "stack", "601.2a", f"{card.name} is on the stack while it resolves.")
+            run.move(card, "stack", "601.2a", because("on_stack", card=card.name))
         if "kicker" in definition.keywords and _kicked(run):
             _pay_kicker(run, card, definition)
         _run_effect(run, definition.spell, definition)
@@ -465,7 +493,7 @@ def _resolve_step(run: _Run) -> None:
         result.explanation.append(f"{step.by} taps {card.name} for mana.")
         if result.mana[card.label].value:
             result.tapped_after[card.label] = Verdict(
-                "tapped", "107.5", f"{card.name} is tapped to pay {{T}}."
+                "tapped", "107.5", because("tapped_to_pay", card=card.name)
             )
         return
     if step.kind == "activate":
@@ -520,14 +548,19 @@ def _check_condition(run: _Run, card: CardInstance, condition: str) -> Verdict:
         return Verdict(
             True,
             "603.4",
-            f"{more[0]} controls more lands ({counts[more[0]]}) than {you} ({mine}), so "
-            f"{card.name}'s ability triggers and, still true on resolution, does its work.",
+            because(
+                "more_lands",
+                other=more[0],
+                lands=counts[more[0]],
+                player=you,
+                mine=mine,
+                card=card.name,
+            ),
         )
     return Verdict(
         False,
         "603.4",
-        f"No opponent controls more lands than {you} ({mine}; {detail}): the intervening "
-        f'"if" is false, so {card.name}\'s ability does nothing (no search, no shuffle).',
+        because("not_more_lands", player=you, mine=mine, detail=detail, card=card.name),
     )
 
 
@@ -540,28 +573,27 @@ def _pick_ability(abilities: tuple[Ability, ...], step: Step, kind: str, path: s
 
 def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> None:
     if run.spell_exiled:
-        run.move(card, "exile", "608.2n", f"{card.name} exiles itself as part of its effect.")
+        run.move(card, "exile", "608.2n", because("exiles_itself", card=card.name))
     elif run.spell_to is not None:
         run.move(
             card,
             run.spell_to,
             "608.2c",
-            f"{card.name}'s own instructions put it into its owner's {run.spell_to}, so it "
-            "doesn't go to the graveyard.",
+            because("own_instructions", card=card.name, zone=run.spell_to),
         )
     elif run.cast_from == "graveyard" and "flashback" in definition.keyword_names:
         run.move(
             card,
             "exile",
             "702.34a",
-            f"{card.name} was cast with flashback, so it is exiled instead of going anywhere else.",
+            because("flashback_exiled", card=card.name),
         )
     elif definition.is_permanent_card:
         run.move(
             card,
             "battlefield",
             "608.3",
-            f"{card.name} is a permanent spell and enters the battlefield.",
+            because("permanent_enters", card=card.name),
         )
         _enters_with_counters(run, card, definition)
     else:
@@ -569,8 +601,7 @@ def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> 
             card,
             "graveyard",
             "608.2n",
-            f"{card.name} is an instant or sorcery: it goes to its "
-            "owner's graveyard as the final step of resolving.",
+            because("spell_to_graveyard", card=card.name),
         )
 
 
@@ -586,8 +617,9 @@ def _enters_with_counters(run: _Run, card: CardInstance, definition: CardDefinit
     run.result.enters_x[card.label] = Verdict(
         x or 0,
         "107.3m",
-        f"{card.name}'s enters-the-battlefield effects use the X of the spell it was "
-        f"({x if x is not None else 'not chosen, so 0'}); on the battlefield its own X is 0.",
+        because("enters_x", card=card.name, x=x)
+        if x is not None
+        else because("enters_x_not_chosen", card=card.name),
     )
     for static in definition.static:
         if static.kind != "enters_with_counters":
@@ -598,8 +630,12 @@ def _enters_with_counters(run: _Run, card: CardInstance, definition: CardDefinit
         run.result.counters[key] = Verdict(
             amount,
             "107.3m" if count == "X" else "122.6",
-            f"{card.name} enters with {plural(amount, static.spec['kind'] + ' counter')}"
-            + (f": X is the spell's X, {x or 0} (107.3m)." if count == "X" else "."),
+            because(
+                "enters_with_x_counters" if count == "X" else "enters_with_counters",
+                card=card.name,
+                counters=because("counters", count=amount, kind=static.spec["kind"]),
+                x=x or 0,
+            ),
         )
 
 
@@ -611,7 +647,7 @@ def _do_put_counters(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         card = targets[0] if targets else None
     if card is None:
         raise ScenarioError(path, "there is no permanent to put the counters on")
-    _change_counters(run, card, spec["kind"], spec["count"], "122.6", "the effect")
+    _change_counters(run, card, spec["kind"], spec["count"], "122.6", "effect")
 
 
 def _draw_step(run: _Run) -> None:
@@ -669,7 +705,7 @@ def _draw_cards(run: _Run, drawer: str, count: int) -> None:
         previous = run.result.mills.get(drawer)
         total = n + (previous.value if previous else 0)
         run.result.mills[drawer] = Verdict(
-            total, "702.52a", f"Dredge mills {plural(n, 'card')} instead of the draw."
+            total, "702.52a", because("dredge_mills", cards=because("cards", count=n))
         )
 
 
@@ -697,15 +733,18 @@ def _record_can_dredge(run: _Run, drawer: str, library: list[CardInstance]) -> N
             run.result.dredge[card.label] = Verdict(
                 True,
                 "702.52a",
-                f"{drawer} has {plural(len(library), 'card')} in library, at least the {dredge} "
-                "dredge needs.",
+                because(
+                    "dredge_possible",
+                    player=drawer,
+                    cards=because("cards", count=len(library)),
+                    dredge=dredge,
+                ),
             )
         else:
             run.result.dredge[card.label] = Verdict(
                 False,
                 "702.52b",
-                f"Dredge {dredge} needs at least "
-                f"{dredge} cards in the library; {drawer} has only {len(library)}.",
+                because("dredge_too_deep", dredge=dredge, player=drawer, size=len(library)),
             )
 
 
@@ -755,14 +794,13 @@ def _drawn(line: _DrawLine, drawer: str, dredge_too_short: bool) -> _DrawLine:
         ends[top.label] = (
             "hand",
             "702.52b",
-            f"No dredge card can replace the draw (too few cards in the library), so {drawer} "
-            f"draws the top card, {top.name}.",
+            because("draws_no_dredge", player=drawer, card=top.name),
         )
     else:
         ends[top.label] = (
             "hand",
             "121.1",
-            f"{drawer} draws the top card of the library, {top.name}.",
+            because("draws_top", player=drawer, card=top.name),
         )
     return _DrawLine(rest, line.graveyard, ends, line.milled)
 
@@ -774,23 +812,23 @@ def _dredged(line: _DrawLine, drawer: str, card: CardInstance, n: int) -> _DrawL
         ends[other.label] = (
             "graveyard",
             "702.52a",
-            f"{drawer} dredges {card.name} instead of drawing: {other.name} is milled.",
+            because("dredge_mills_card", player=drawer, card_dredged=card.name, card=other.name),
         )
     ends[card.label] = (
         "hand",
         "702.52a",
-        f"{drawer} replaces the draw: mills {n} and returns {card.name} to hand.",
+        because("dredge_returns", player=drawer, amount=n, card=card.name),
     )
     graveyard = [c for c in line.graveyard if c.label != card.label] + milled
     return _DrawLine(line.library[n:], graveyard, ends, line.milled + n)
 
 
-def _open_draw_reason(card: CardInstance, here: str, zones: set[str], drawer: str) -> str:
+def _open_draw_reason(card: CardInstance, here: str, zones: set[str], drawer: str) -> Reason:
     if here == "graveyard":
-        return f"{drawer} may replace a draw by dredging {card.name}, returning it to hand."
+        return because("may_dredge", player=drawer, card=card.name)
     if "library" in zones:
-        return f"{card.name} is milled if {drawer} dredges deep enough."
-    return f"{card.name} is drawn, unless {drawer} dredges instead and mills it."
+        return because("milled_if_dredged", card=card.name, player=drawer)
+    return because("drawn_unless_dredged", card=card.name, player=drawer)
 
 
 # ---------------------------------------------------------------- instructions
@@ -970,7 +1008,7 @@ def _zone_choice_space(
                 finds[card.label] = Verdict(
                     "cannot",
                     "701.23a",
-                    f"{searcher} chose not to search their {zone}, so {card.name} can't be found.",
+                    because("zone_not_chosen", player=searcher, zone=zone, card=card.name),
                 )
         run.result.explanation.append(f"{searcher} chooses to search: {', '.join(picked)}.")
         return replace(space, finds=finds, zones=zones, zone_choice=True)
@@ -1059,7 +1097,9 @@ def _explain_search(run: _Run, space: SearchSpace) -> None:
 def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> None:
     fixed: list[str] | None = decision.get("find")
     destination = DESTINATION_ZONE.get(space.put, space.put)
-    reason_dest = f"{space.searcher} puts the found card into {destination.replace('_', ' ')}."
+    reason_dest = because(
+        "puts_found_card", player=space.searcher, zone=destination.replace("_", " ")
+    )
     if space.controlled_by is not None and space.put == "exile":
         _apply_found_controlled(run, space, fixed)
         return
@@ -1103,31 +1143,34 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
     if space.performed == "no":
         return
     split_zones = _split_zones(space, destination)
-    maybe_reasons: dict[str, str] = {}
+    maybe_reasons: dict[str, Reason] = {}
     # Sorted, not the frozenset's hash order: outcomes stay the same from one process to the next.
     for label in sorted(space.findable):
         card = run.state.card(label)
         certain = label in space.must_find and space.performed == "yes"
         verdict = space.finds[label]
         if split_zones is not None:
-            rule, why = split_zones
-            zones = set(why)
+            rule, zones, why = split_zones
             if certain and len(zones) == 1:
-                run.move(card, destination, rule, f"{card.name} must be found; {why[destination]}")
+                run.move(card, destination, rule, because("found_then", card=card.name, reason=why))
                 continue
             if certain:
                 run.possible[label] = set()
-            text = " ".join(why.values())
-            run.maybe_move(card, zones, rule, text if certain else f"If found: {text}")
+            run.maybe_move(card, zones, rule, why if certain else because("if_found", reason=why))
             continue
         if certain and destination != "set_aside":
-            run.move(card, destination, verdict.rule, f"{card.name} must be found; {reason_dest}")
+            run.move(
+                card,
+                destination,
+                verdict.rule,
+                because("found_then", card=card.name, reason=reason_dest),
+            )
         elif certain:
             run.possible[label] = {"set_aside"}
         else:
             reason = maybe_reasons.get(card.name)
             if reason is None:
-                reason = maybe_reasons[card.name] = f"{card.name} may or may not be found."
+                reason = maybe_reasons[card.name] = because("may_be_found", card=card.name)
             run.maybe_move(card, {destination}, verdict.rule, reason)
 
 
@@ -1148,9 +1191,7 @@ def _apply_rest(
             label = card.label
             if found is not None:
                 if label not in found:
-                    run.move(
-                        card, rest, rule, f"{card.name} isn't found, so it goes with the rest."
-                    )
+                    run.move(card, rest, rule, because("goes_with_rest", card=card.name))
                 continue
             if label in space.must_find and space.performed == "yes":
                 continue
@@ -1163,16 +1204,16 @@ def _apply_rest(
                     card,
                     {rest},
                     rule,
-                    f"{card.name} goes where the found cards go, or with the rest.",
+                    because("found_or_rest", card=card.name),
                 )
             elif certain:
-                run.move(card, rest, rule, f"{card.name} isn't found, so it goes with the rest.")
+                run.move(card, rest, rule, because("goes_with_rest", card=card.name))
             else:
                 run.maybe_move(
                     card,
                     {rest},
                     rule,
-                    f"If {space.searcher} searches, {card.name} may go with the rest.",
+                    because("may_go_with_rest", player=space.searcher, card=card.name),
                 )
             if space.rest == "exile_face_down":
                 run.result.face_down[label] = _lookers(run, space, card, "nobody")
@@ -1185,12 +1226,12 @@ def _lookers(run: _Run, space: SearchSpace, card: CardInstance, who: str) -> Ver
         "owner": [card.owner],
         "nobody": [],
     }[who]
-    names = " and ".join(players) or "no player"
-    return Verdict(
-        tuple(players),
-        "406.3",
-        f"{card.name} is exiled face down: {names} may look at it, as the effect allows.",
+    reason = (
+        because("face_down_lookers", card=card.name, players_and=tuple(players))
+        if players
+        else because("face_down_nobody", card=card.name)
     )
+    return Verdict(tuple(players), "406.3", reason)
 
 
 def _record_face_down(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
@@ -1232,7 +1273,7 @@ def _apply_found_several(run: _Run, space: SearchSpace, fixed: list[str] | None)
                     card,
                     zone,
                     "701.23h",
-                    f"The found {card.name} fills the description whose cards go to the {zone}.",
+                    because("fills_description_to", card=card.name, zone=zone),
                 )
             else:
                 run.possible[label] = set()
@@ -1240,8 +1281,7 @@ def _apply_found_several(run: _Run, space: SearchSpace, fixed: list[str] | None)
                     card,
                     zones,
                     "701.23h",
-                    f"The found {card.name} can fill more than one description; "
-                    f"{space.searcher} chooses which, and so where it goes.",
+                    because("fills_several", card=card.name, player=space.searcher),
                 )
         return
     run.found_fixed = None
@@ -1257,17 +1297,13 @@ def _apply_found_several(run: _Run, space: SearchSpace, fixed: list[str] | None)
             card,
             zones,
             "701.23h",
-            f"If found, {card.name} goes where the description it fills says.",
+            because("goes_where_described", card=card.name),
         )
 
 
 def _apply_found_controlled(run: _Run, space: SearchSpace, fixed: list[str] | None) -> None:
     """Opposition Agent: the searcher exiles each card found, wherever the effect would put it."""
-    reason = (
-        f"While {space.searcher} searches their library, {space.controlled_by} controls them "
-        f"(Opposition Agent) and {space.searcher} exiles each card found instead of putting it "
-        "where the effect says."
-    )
+    reason = because("controlled_exiles", player=space.searcher, controller=space.controlled_by)
     if fixed is not None:
         mine = [label for label in fixed if label in space.finds]
         verdict = check_found_set([space], mine, {x: run.state.card(x).name for x in mine})
@@ -1288,25 +1324,38 @@ def _apply_found_controlled(run: _Run, space: SearchSpace, fixed: list[str] | No
         if label in space.must_find and space.performed == "yes":
             run.move(card, "exile", "611.3", reason)
         else:
-            run.maybe_move(card, {"exile"}, "611.3", f"If found: {reason}")
+            run.maybe_move(card, {"exile"}, "611.3", because("if_found", reason=reason))
 
 
-def _split_zones(space: SearchSpace, destination: str) -> tuple[str, dict[str, str]] | None:
-    """Where a found card may go when the effect splits the found cards (Cultivate)."""
+def _split_zones(space: SearchSpace, destination: str) -> tuple[str, set[str], Reason] | None:
+    """Where a found card may go when the effect splits the found cards (Cultivate): the rule,
+    the zones and why."""
     if space.split is None:
         return None
     count = space.split["count"]
     rest = DESTINATION_ZONE.get(space.split["rest"], space.split["rest"])
     if space.found_count.value[1] <= count:
-        return "608.2c", {
-            destination: f"At most {plural(count, 'card')} can be found, and the effect puts "
-            f"{count} of the found cards into the {destination}, so a found card goes there.",
-        }
-    return "608.2c", {
-        destination: f"{space.searcher} chooses which {plural(count, 'found card')} go to the "
-        f"{destination}",
-        rest: f"and which go to the {rest}.",
-    }
+        return (
+            "608.2c",
+            {destination},
+            because(
+                "split_all_first",
+                cards=because("cards", count=count),
+                amount=count,
+                zone=destination,
+            ),
+        )
+    return (
+        "608.2c",
+        {destination, rest},
+        because(
+            "split_choice",
+            player=space.searcher,
+            cards=because("found_cards", count=count),
+            zone=destination,
+            zone_rest=rest,
+        ),
+    )
 
 
 def _apply_split(
@@ -1341,9 +1390,13 @@ def _apply_split(
                 card,
                 destination,
                 "608.2c",
-                f"Only {plural(len(found), 'card')} found, and the effect puts {count} of them "
-                f"into the {destination} first, so {card.name} goes there (Cultivate ruling: if "
-                "you find only one basic land card, you put it onto the battlefield tapped).",
+                because(
+                    "split_too_few",
+                    cards=because("cards", count=len(found)),
+                    amount=count,
+                    zone=destination,
+                    card=card.name,
+                ),
             )
         return
     if first_fixed is not None:
@@ -1358,8 +1411,14 @@ def _apply_split(
                 card,
                 {destination, rest},
                 "608.2c",
-                f"{card.name} is found; {who} chooses which {plural(count, 'found card')} go to "
-                f"the {destination} and which go to the {rest}.",
+                because(
+                    "split_found",
+                    card=card.name,
+                    player=who,
+                    cards=because("found_cards", count=count),
+                    zone=destination,
+                    zone_rest=rest,
+                ),
             )
         return
     if len(first) != count or (
@@ -1374,7 +1433,7 @@ def _apply_split(
         card = run.state.card(label)
         zone = destination if label in first else rest
         run.move(
-            card, zone, "608.2c", f"{who} puts the found {card.name} into the {zone}, as chosen."
+            card, zone, "608.2c", because("split_chosen", player=who, card=card.name, zone=zone)
         )
 
 
@@ -1387,11 +1446,10 @@ def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
             run.result.shuffles[player] = Verdict(
                 "no",
                 "608.2c",
-                f"{player} chose not to search their library, so the shuffle that goes with "
-                "searching it doesn't happen.",
+                because("library_not_chosen_no_shuffle", player=player),
             )
             run.result.shuffled_portion[player] = Verdict(
-                "none", "608.2c", f"{player} doesn't shuffle."
+                "none", "608.2c", because("no_shuffle_short", player=player)
             )
             continue
         conditional = spec["if_searched"]
@@ -1407,20 +1465,17 @@ def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 verdict = Verdict(
                     "no",
                     "101.2",
-                    f"{player} can't choose to search, so the shuffle "
-                    "that depends on searching doesn't happen.",
+                    because("cannot_search_no_shuffle", player=player),
                 )
             elif performed == "yes":
-                verdict = Verdict("yes", "701.24a", f"{player} searches, so {player} shuffles.")
+                verdict = Verdict("yes", "701.24a", because("searches_shuffles", player=player))
             elif performed == "no":
-                verdict = Verdict(
-                    "no", "608.2d", f"{player} doesn't search, so {player} doesn't shuffle."
-                )
+                verdict = Verdict("no", "608.2d", because("no_search_no_shuffle", player=player))
             else:
                 verdict = Verdict(
                     "if_searched",
                     "608.2d",
-                    f"{player} shuffles only if {player} chooses to search.",
+                    because("shuffles_if_searching", player=player),
                 )
         else:
             blocked = bool(spaces) and all(s.status.value == "cannot" for s in spaces)
@@ -1428,27 +1483,23 @@ def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 Verdict(
                     "yes",
                     "101.3",
-                    f"{player} can't search, but the instruction to shuffle "
-                    "isn't optional or tied to searching, so {player} still shuffles.".replace(
-                        "{player}", player
-                    ),
+                    because("shuffles_anyway", player=player),
                 )
                 if blocked
-                else Verdict("yes", "701.24a", f"The effect tells {player} to shuffle.")
+                else Verdict("yes", "701.24a", because("told_to_shuffle", player=player))
             )
         run.result.shuffles[player] = verdict
         limited = any(s.portion.value.startswith("top") for s in spaces)
         if verdict.value == "no":
-            portion = Verdict("none", verdict.rule, f"{player} doesn't shuffle.")
+            portion = Verdict("none", verdict.rule, because("no_shuffle_short", player=player))
         elif limited:
             portion = Verdict(
                 "library",
                 "701.23f",
-                f"{player} searched only part of the library, "
-                "but the shuffle still refers to the whole library.",
+                because("shuffle_whole_after_part", player=player),
             )
         else:
-            portion = Verdict("library", "701.24a", f"{player} shuffles the whole library.")
+            portion = Verdict("library", "701.24a", because("shuffles_whole", player=player))
         run.result.shuffled_portion[player] = portion
         run.result.explanation.append(f"Shuffle for {player}: {verdict.value} ({verdict.rule}).")
 
@@ -1467,19 +1518,23 @@ def _do_mill(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         library = run.zones[(player, "library")]
         milled = library[:count]
         for card in list(milled):
-            run.move(card, "graveyard", "701.17a", f"{card.name} is milled into the graveyard.")
+            run.move(card, "graveyard", "701.17a", because("milled", card=card.name))
         if len(milled) < count:
             verdict = Verdict(
                 len(milled),
                 "701.17b",
-                f"{player} has only {plural(len(milled), 'card')} in "
-                f"library, so milling {count} mills as many as possible.",
+                because(
+                    "mills_what_there_is",
+                    player=player,
+                    cards=because("cards", count=len(milled)),
+                    amount=count,
+                ),
             )
         else:
             verdict = Verdict(
                 count,
                 "701.17a",
-                f"{player} mills {plural(count, 'card')} from the top of the library.",
+                because("mills_top", player=player, cards=because("cards", count=count)),
             )
         previous = run.result.mills.get(player)
         if previous is not None:
@@ -1502,7 +1557,7 @@ def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 card,
                 "exile",
                 "701.13a",
-                "The found card is exiled" + (" face down." if face_down else "."),
+                because("found_exiled_face_down" if face_down else "found_exiled"),
             )
         if fixed is None:
             # Not fixed: every set-aside card that may be found may be exiled.
@@ -1511,7 +1566,7 @@ def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                     if "set_aside" in run.possible.get(label, set()):
                         card = run.state.card(label)
                         run.maybe_move(
-                            card, {"exile"}, "701.13a", f"If found, {card.name} is exiled."
+                            card, {"exile"}, "701.13a", because("exiled_if_found", card=card.name)
                         )
         if face_down:
             for space in run.last_spaces:
@@ -1525,7 +1580,7 @@ def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     if not targets:
         raise ScenarioError(path, "the effect exiles a target card but no card was targeted")
     card = targets[0]
-    run.move(card, "exile", "701.13a", f"The effect exiles the target, {card.name}.")
+    run.move(card, "exile", "701.13a", because("exiles_target", card=card.name))
     run.result.explanation.append(f"{card.name} is exiled.")
 
 
@@ -1538,19 +1593,19 @@ def _do_return(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     if spec["what"] in ("target", "targets"):
         cards = run.card_targets()
         for card in cards[:1] if spec["what"] == "target" else cards:
-            run.move(card, to, "608.2c", f"The effect puts {card.name} into the {to}.")
+            run.move(card, to, "608.2c", because("effect_puts", card=card.name, zone=to))
         return
     if run.found_fixed is not None:
         for label in run.found_fixed:
             card = run.state.card(label)
-            run.move(card, to, "701.23a", f"The found {card.name} is put into the {to}.")
+            run.move(card, to, "701.23a", because("found_put", card=card.name, zone=to))
         return
     for space in run.last_spaces:
         for label in space.findable:
             if "set_aside" in run.possible.get(label, set()):
                 card = run.state.card(label)
                 run.maybe_move(
-                    card, {to}, "701.23a", f"If found, {card.name} is put into the {to}."
+                    card, {to}, "701.23a", because("put_if_found", card=card.name, zone=to)
                 )
 
 
@@ -1563,7 +1618,7 @@ def _do_destroy(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         card,
         "graveyard",
         "701.8a",
-        f"The effect destroys {card.name}: it goes to its owner's graveyard.",
+        because("destroyed", card=card.name),
     )
     run.result.explanation.append(f"{card.name} is destroyed.")
 
@@ -1579,7 +1634,7 @@ def _do_exile_graveyards(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         players = run.players_for("target_player", path)
     for player in players:
         for card in list(run.zones[(player, "graveyard")]):
-            run.move(card, "exile", "701.13a", f"{player}'s graveyard is exiled.")
+            run.move(card, "exile", "701.13a", because("graveyard_exiled", player=player))
     run.result.explanation.append(f"Graveyards of {', '.join(players)} are exiled.")
 
 
@@ -1663,22 +1718,28 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                     card,
                     {chosen_to, rest_to},
                     "701.23b",
-                    f"{opponent} chooses {count} of the found cards; which ones is not fixed.",
+                    because("opponent_chooses_open", player=opponent, amount=count),
                 )
             elif label in picked:
                 run.move(
                     card,
                     chosen_to,
                     "701.23b",
-                    f"{opponent} must choose {count} of the "
-                    f"{plural(len(found), 'found card')}, so {card.name} goes to the {chosen_to}.",
+                    because(
+                        "opponent_must_choose",
+                        player=opponent,
+                        amount=count,
+                        cards=because("found_cards", count=len(found)),
+                        card=card.name,
+                        zone=chosen_to,
+                    ),
                 )
             else:
                 run.move(
                     card,
                     rest_to,
                     "701.23b",
-                    f"{card.name} was not chosen, so it goes to the {rest_to}.",
+                    because("not_chosen", card=card.name, zone=rest_to),
                 )
         run.result.explanation.append(
             f"{opponent} chooses {min(count, len(found))} of the found cards."
@@ -1693,8 +1754,13 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 card,
                 {chosen_to, rest_to},
                 "701.23b",
-                f"If found, {card.name} goes to "
-                f"the {chosen_to} or the {rest_to} depending on {opponent}'s choice.",
+                because(
+                    "opponent_choice_if_found",
+                    card=card.name,
+                    zone=chosen_to,
+                    zone_rest=rest_to,
+                    player=opponent,
+                ),
             )
 
 
@@ -1733,7 +1799,7 @@ def _do_discard(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                     card,
                     "graveyard",
                     "701.9a",
-                    f"{card.name} is the only card left to discard, so it is discarded.",
+                    because("only_card_discarded", card=card.name),
                 )
             continue
         for card in (*certain, *maybe):
@@ -1741,8 +1807,7 @@ def _do_discard(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 card,
                 {"graveyard"},
                 "701.9a",
-                f"{card.name} is in {player}'s hand when a card is discarded, so it may be "
-                "the one discarded.",
+                because("may_be_discarded", card=card.name, player=player),
             )
         run.result.explanation.append(f"{player} discards {plural(count, 'card')}.")
 
@@ -1783,25 +1848,28 @@ def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
             if fixed is not None:
                 taken = card.label in fixed
                 zone = put if taken else rest
-                why = "is taken" if taken else "goes with the rest"
-                run.move(card, zone, "608.2c", f"{card.name} {why}, to the {zone}.")
+                why = "taken_to" if taken else "rest_to"
+                run.move(card, zone, "608.2c", because(why, card=card.name, zone=zone))
             elif card in fitting and len(fitting) > least:
                 run.possible[card.label] = set()
                 run.maybe_move(
                     card,
                     {put, rest},
                     "608.2c",
-                    f"{player} chooses whether {card.name} is one of the cards taken.",
+                    because("may_be_taken", player=player, card=card.name),
                 )
             elif card in fitting:
-                run.move(card, put, "608.2c", f"{card.name} must be taken: it goes to the {put}.")
+                run.move(card, put, "608.2c", because("must_be_taken", card=card.name, zone=put))
             else:
                 run.move(
                     card,
                     rest,
                     "608.2c",
-                    f"{card.name} isn't {with_article(wanted.describe())}, so it goes with the "
-                    "rest.",
+                    because(
+                        "not_taken",
+                        card=card.name,
+                        description=Phrase.of(wanted),
+                    ),
                 )
 
 
@@ -1810,9 +1878,14 @@ def _do_life(run: _Run, spec: Mapping[str, Any], path: str, sign: int) -> None:
         run.result.explanation.append("(life: not modelled in detail.)")
         return
     for player in run.players_for(spec["who"], path):
-        verb = "loses" if sign < 0 else "gains"
         _change_life(
-            run, player, sign * spec["amount"], "119.3", f"{player} {verb} {spec['amount']} life."
+            run,
+            player,
+            sign * spec["amount"],
+            "119.3",
+            because(
+                "loses_life" if sign < 0 else "gains_life", player=player, amount=spec["amount"]
+            ),
         )
 
 
@@ -1925,7 +1998,7 @@ def _merge_runs(runs: list[_Run]) -> Resolution:
     values they agree on stay; the rest become the possibilities (702.33d)."""
     first, second = (run.result for run in runs)
     merged = Resolution(first.step, first.controller, first.source_label)
-    why = "It depends on whether the spell was kicked (702.33d), which isn't fixed here."
+    why = because("depends_on_kicker")
     for one, other in zip_longest(first.searches, second.searches):
         if one is None or other is None:
             merged.searches.append(one or other)
@@ -1949,9 +2022,9 @@ def _merge_runs(runs: list[_Run]) -> Resolution:
             if a is not None and b is not None and a.value == b.value:
                 target[key] = a
             elif a is not None:
-                target[key] = Verdict(a.value, a.rule, f"If not kicked: {a.reason} {why}")
+                target[key] = Verdict(a.value, a.rule, because("if_not_kicked", reason=a.reason))
             else:
-                target[key] = Verdict(b.value, b.rule, f"If kicked: {b.reason} {why}")
+                target[key] = Verdict(b.value, b.rule, because("if_kicked", reason=b.reason))
     for name in ("counters", "life", "face_down", "enters_x"):
         getattr(merged, name).update({**getattr(second, name), **getattr(first, name)})
     merged.created_effects = list(first.created_effects)

@@ -11,12 +11,12 @@ from dataclasses import MISSING, dataclass, field, replace
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
-from .cards import Description, Filter, with_article
+from .cards import Description, Filter
 from .effects import ActiveEffect
 from .errors import ScenarioError
+from .reasons import Phrase, Reason, because
 from .state import HIDDEN_ZONES, CardInstance
 from .verdict import Verdict, merge_values
-from .words import plural
 
 Names = Mapping[str, str | None]
 
@@ -36,7 +36,7 @@ class SearchSpace:
     found_count: Verdict  # [min, max]
     revealed: Verdict
     put: str
-    description: str
+    description: Phrase  # what it searches for, with its count ("up to 2 basic land card")
     different_names: bool = False
     must_find: frozenset[str] = field(default_factory=frozenset)
     may_find: frozenset[str] = field(default_factory=frozenset)
@@ -98,14 +98,6 @@ class _Branch:
     room_required: tuple[int, frozenset[str]] | None = None
 
 
-def _count_text(count: object, up_to: bool) -> str:
-    if count == "all":
-        return "all"
-    if count == "any_number":
-        return "any number of"
-    return f"up to {count}" if up_to else str(count)
-
-
 def _branch(
     spec: Mapping,
     whose: str,
@@ -118,24 +110,15 @@ def _branch(
     wanted: Filter = spec["filter"]
     count = spec["count"]
     up_to = spec["up_to"]
-    description = wanted.describe()
+    description = Phrase.of(wanted)
     finds: dict[str, Verdict] = {}
     reference = wanted.refers_to()
     undefined = reference is not None and names.get(reference) is None
     public: list[CardInstance] = []
     hidden: list[CardInstance] = []
     # Verdicts are shared between cards with the same reason: a 60-card library stays cheap.
-    below_portion = Verdict(
-        "cannot",
-        "701.23f",
-        f"Only the top {top} cards of {whose}'s library are searched, and this card is below them.",
-    )
-    undefined_quality = Verdict(
-        "cannot",
-        "701.23c",
-        f"The search is for a card with the same name as the {reference} card, but no card was "
-        f"{reference}: an undefined quality, so nothing can be found.",
-    )
+    below_portion: Verdict | None = None
+    undefined_quality: Verdict | None = None
     no_match: dict[str, Verdict] = {}
     # Whether a definition matches depends only on it and `names`, both fixed here: a 60-card
     # library of a handful of names asks the filter once per name (keyed by the definition's id,
@@ -151,6 +134,9 @@ def _branch(
             cards, below = cards[:top], cards[top:]
         for card in cards:
             if undefined:
+                if undefined_quality is None:
+                    reason = because("undefined_quality", word=reference)
+                    undefined_quality = Verdict("cannot", "701.23c", reason)
                 finds[card.label] = undefined_quality
                 continue
             definition = card.definition
@@ -161,11 +147,16 @@ def _branch(
                 verdict = no_match.get(card.name)
                 if verdict is None:
                     verdict = no_match[card.name] = Verdict(
-                        "cannot", "701.23a", f"{card.name} is not {with_article(description)}."
+                        "cannot",
+                        "701.23a",
+                        because("no_match", card=card.name, description=description),
                     )
                 finds[card.label] = verdict
             else:
                 (hidden if in_hidden_zone else public).append(card)
+        if below and below_portion is None:
+            reason = because("below_portion", top=top, whose=whose)
+            below_portion = Verdict("cannot", "701.23f", reason)
         for card in below:
             finds[card.label] = below_portion
     candidates = public + hidden
@@ -194,18 +185,19 @@ def _quantity_branch(
             finds[card.label] = Verdict(
                 "must",
                 "701.23d",
-                f"The search is for {plural(low, 'card')} with no stated quality and "
-                f"only {total} can be found, so {card.name} must be found.",
+                because(
+                    "quantity_every_one",
+                    cards=because("cards", count=low),
+                    total=total,
+                    card=card.name,
+                ),
             )
         else:
-            finds[card.label] = Verdict(
-                "may", "701.23d", f"Any card qualifies; {card.name} is one the searcher may pick."
-            )
+            finds[card.label] = Verdict("may", "701.23d", because("quantity_any", card=card.name))
     reason = (
-        f"A search simply for a quantity of cards finds that many, or as many as possible "
-        f"({total} available)."
+        because("quantity_count", total=total)
         if not up_to and count not in ("any_number",)
-        else f"The searcher chooses how many to find, up to {high}."
+        else because("quantity_up_to", high=high)
     )
     return _Branch(finds, low, high, "701.23d", reason)
 
@@ -217,7 +209,7 @@ def _quality_branch(
     count: object,
     up_to: bool,
     different_names: bool,
-    description: str,
+    description: Phrase,
 ) -> _Branch:
     """701.23b: hidden-zone matches may be left unfound; public-zone matches can't be."""
     candidates = public + hidden
@@ -234,22 +226,24 @@ def _quality_branch(
                 finds[card.label] = Verdict(
                     "may",
                     "701.23b",
-                    f"Another {card.name} could be found instead: the found cards must have "
-                    "different names, so one of them is found.",
+                    because("another_could_be_found", card=card.name),
                 )
                 continue
             finds[card.label] = Verdict(
                 "must",
                 "701.23b",
-                f"{card.name} is {with_article(description)} in a public zone "
-                f"({_zone_of(card)}), so a search for all of them must find it.",
+                because(
+                    "all_public",
+                    card=card.name,
+                    description=description,
+                    zone=_zone_of(card),
+                ),
             )
         for card in hidden:
             finds[card.label] = Verdict(
                 "may",
                 "701.23b",
-                f"{card.name} is in a hidden zone ({_zone_of(card)}), and a "
-                "search for cards with a stated quality need not find it.",
+                because("all_hidden", card=card.name, zone=_zone_of(card)),
             )
         return _Branch(finds, low, high, "701.23b", _bounds_reason(low, high, bool(hidden)))
     if count == "any_number":
@@ -277,25 +271,34 @@ def _quality_branch(
                 verdict = Verdict(
                     "must",
                     "701.23b",
-                    f"{card.name} is in a public zone and the search must find "
-                    f"{plural(low, 'such card')}, so it must be found."
+                    because(
+                        "public_every_one", card=card.name, cards=because("such_cards", count=low)
+                    )
                     if every_one
-                    else f"{card.name} is {with_article(description)} in a public zone "
-                    f"({_zone_of(card)}); the search is for {count} and there are no more "
-                    "qualifying cards than that, so it can't be left unfound.",
+                    else because(
+                        "public_needed",
+                        card=card.name,
+                        description=description,
+                        zone=_zone_of(card),
+                        amount=count,
+                    ),
                 )
             elif _zone_of(card) in HIDDEN_ZONES:
                 verdict = Verdict(
                     "may",
                     "701.23b",
-                    f"{card.name} is {with_article(description)} in a hidden zone "
-                    f"({_zone_of(card)}); the searcher may find it or fail to find it.",
+                    because(
+                        "hidden_may",
+                        card=card.name,
+                        description=description,
+                        zone=_zone_of(card),
+                    ),
                 )
             else:
                 verdict = Verdict(
                     "may",
                     "701.23b",
-                    f"{card.name} qualifies; the searcher chooses which qualifying cards to find.",
+                    because("qualifies", card=card.name),
                 )
             shared[key] = verdict
         finds[card.label] = verdict
@@ -403,15 +406,14 @@ def _several_branch(
         groups.setdefault((fits, required), []).append(card)
     high = max_fill([(len(cards), fits) for (fits, _), cards in groups.items()], caps)
     low = max_fill([(len(cards), req) for (_, req), cards in groups.items()], caps)
-    text = " and ".join(with_article(d.filter.describe()) for d in descriptions)
+    every = tuple(Phrase.of(d.filter) for d in descriptions)
     for (fits, required), cards in groups.items():
         if not fits:
             for card in cards:
                 finds[card.label] = Verdict(
                     "cannot",
                     "701.23a",
-                    f"{card.name} fits no description this search looks for in its zone "
-                    f"({card.zone}).",
+                    because("fits_no_description", card=card.name, zone=card.zone),
                 )
             continue
         must = False
@@ -421,27 +423,27 @@ def _several_branch(
             ]
             base = max_fill(others, caps)
             must = max_fill([*others, (1, required)], caps) > base
-        fitting = [d.filter.describe() for i, d in enumerate(descriptions) if fits >> i & 1]
+        fitting = tuple(every[i] for i in range(len(descriptions)) if fits >> i & 1)
         for card in cards:
             if must:
                 verdict = Verdict(
                     "must",
                     "701.23b",
-                    f"{card.name} is in a public zone and fits {with_article(fitting[0])}, and "
-                    "without it that description can't be filled, so it must be found.",
+                    because("fills_needed", card=card.name, description=fitting[0]),
                 )
             else:
                 verdict = Verdict(
                     "may",
                     "701.23h",
-                    f"{card.name} can fill {' or '.join(with_article(f) for f in fitting)} in "
-                    f"this one search for {text}; the searcher chooses which cards fill them.",
+                    because(
+                        "fills_any",
+                        card=card.name,
+                        descriptions_or=fitting,
+                        descriptions_and=every,
+                    ),
                 )
             finds[card.label] = verdict
-    reason = (
-        f"One search for {text} (701.23h): each found card fills one description, so between "
-        f"{low} and {high} can be found."
-    )
+    reason = because("several_bounds", descriptions_and=every, low=low, high=high)
     return _Branch(finds, low, high, "701.23h", reason, masks)
 
 
@@ -464,13 +466,12 @@ def _zone_of(card: CardInstance) -> str:
     return card.zone
 
 
-def _bounds_reason(low: int, high: int, any_hidden: bool) -> str:
+def _bounds_reason(low: int, high: int, any_hidden: bool) -> Reason:
     if any_hidden and low < high:
-        return (
-            f"Cards with a stated quality in a hidden zone may be left unfound, so between "
-            f"{low} and {high} can be found."
-        )
-    return f"Between {low} and {high} qualifying cards can be found."
+        return because("bounds_hidden", low=low, high=high)
+    if low == high:  # not "between 0 and 0"
+        return because("bounds_exact", count=low) if low else because("bounds_none")
+    return because("bounds", low=low, high=high)
 
 
 def _status(
@@ -481,36 +482,36 @@ def _status(
     escape_unpaid: bool,
 ) -> Verdict:
     if not searched_zones:
-        names = ", ".join(sorted({e.source_name for e in prohibited}))
+        names = tuple(sorted({e.source_name for e in prohibited}))
         escapes = [e for e in prohibited if e.spec.get("escape")]
-        each = f" for each of the {len(escapes)} of them, by {searcher}" if len(escapes) > 1 else ""
-        note = (
-            f" ({escapes[0].spec['escape']} could have been paid{each} as a special action "
-            "before this resolved, 116.2d, but nothing records that it was)"
-            if escapes and len(escapes) == len(prohibited)
-            else ""
-        )
+        if not escapes or len(escapes) != len(prohibited):
+            return Verdict("cannot", "101.2", because("prohibited", sources=names, player=searcher))
         return Verdict(
             "cannot",
             "101.2",
-            f"{names} says {searcher} can't search this library, and a \"can't\" beats the "
-            f"instruction to search{note}.",
+            because(
+                "prohibited_escapes" if len(escapes) > 1 else "prohibited_escape",
+                sources=names,
+                player=searcher,
+                cost=escapes[0].spec["escape"],
+                count=len(escapes),
+            ),
         )
     if escape_unpaid:
         escape = prohibited[0]
         return Verdict(
             "may",
             "116.2d",
-            f"{escape.source_name} stops the search unless {escape.spec['escape']} is paid for "
-            f"{searcher} (a special action any player may take while holding priority).",
+            because(
+                "escape_unpaid",
+                source=escape.source_name,
+                cost=escape.spec["escape"],
+                player=searcher,
+            ),
         )
     if spec["may"]:
-        return Verdict(
-            "may", "608.2d", f"The instruction says {searcher} may search: it is optional."
-        )
-    return Verdict(
-        "must", "701.23a", f"The instruction tells {searcher} to search; it is not optional."
-    )
+        return Verdict("may", "608.2d", because("may_search", player=searcher))
+    return Verdict("must", "701.23a", because("must_search", player=searcher))
 
 
 def plan_search(
@@ -541,8 +542,12 @@ def plan_search(
             finds[card.label] = Verdict(
                 "cannot",
                 status.rule if status.value == "cannot" else "101.2",
-                f"{searcher} can't search {whose}'s library "
-                f"({', '.join(e.source_name for e in prohibited)}).",
+                because(
+                    "library_prohibited",
+                    player=searcher,
+                    whose=whose,
+                    sources=tuple(e.source_name for e in prohibited),
+                ),
             )
     branches = (
         [_branch(spec, whose, zone_cards, searched_zones, top, names) for names in name_options]
@@ -566,7 +571,7 @@ def plan_search(
                 first = Verdict(
                     "may",
                     first.rule,
-                    "Whether it can be found depends on an earlier choice in the same effect.",
+                    because("depends_on_earlier_choice"),
                 )
                 value = "may"
             finds[label] = first
@@ -595,22 +600,25 @@ def plan_search(
             finds[label] = Verdict(
                 "may",
                 verdict.rule,
-                f"{verdict.reason[:-1]}, if {searcher} searches at all (the search is optional).",
+                because("if_searching", clause=verdict.reason, player=searcher),
             )
         low = 0
     if top is not None:
         portion_verdict = Verdict(
             f"top {top}",
             "701.23f",
-            f"{portion[1].source_name} makes {searcher} search only the top {top} cards of "
-            f"{whose}'s library instead.",
+            because(
+                "portion_top", source=portion[1].source_name, player=searcher, top=top, whose=whose
+            ),
         )
     elif "library" in searched_zones:
         portion_verdict = Verdict(
-            "library", "701.23a", f"{searcher} looks at all of {whose}'s library."
+            "library", "701.23a", because("portion_library", player=searcher, whose=whose)
         )
     else:
-        portion_verdict = Verdict("none", status.rule, f"{searcher} searches no library here.")
+        portion_verdict = Verdict(
+            "none", status.rule, because("searches_no_library", player=searcher)
+        )
     performed = {"must": "yes", "cannot": "no"}.get(status.value, "if_searched")
     decision = decision or {}
     if "search" in decision:
@@ -635,9 +643,7 @@ def plan_search(
     revealed = Verdict(
         reveal,
         "701.23e",
-        "The effect tells the searcher to reveal the found cards."
-        if reveal
-        else "The effect doesn't say to reveal the found cards, so they aren't revealed.",
+        because("reveal") if reveal else because("no_reveal"),
     )
     return SearchSpace.build(
         searcher=searcher,
@@ -651,7 +657,7 @@ def plan_search(
         found_count=Verdict([low, high], count_rule, count_reason),
         revealed=revealed,
         put=spec["put"],
-        description=f"{_count_text(spec['count'], spec['up_to'])} {spec['filter'].describe()}",
+        description=Phrase.counted(spec["filter"], spec["count"], spec["up_to"]),
         different_names=spec["filter"].different_names,
         must_find=must_if_searching,
         may_find=frozenset(findable) - must_if_searching,
@@ -674,28 +680,34 @@ def check_found_set(
     for label in labels:
         space = next((s for s in spaces if label in s.finds), None)
         if space is None:
-            return Verdict(False, "701.23a", f"{label} is not in a zone this search looks at.")
+            return Verdict(False, "701.23a", because("not_in_searched_zone", label=label))
         verdict = space.finds[label]
         if verdict.value == "cannot":
-            return Verdict(False, verdict.rule, f"{label} cannot be found: {verdict.reason}")
+            return Verdict(
+                False, verdict.rule, because("cannot_be_found", label=label, reason=verdict.reason)
+            )
     for space in spaces:
         in_space = [x for x in labels if x in space.finds]
         if space.performed == "no" and in_space:
             return Verdict(
                 False,
                 space.status.rule,
-                f"{space.searcher} doesn't search here: {space.status.reason}",
+                because("does_not_search", player=space.searcher, reason=space.status.reason),
             )
         missing = [x for x in space.must_find if x not in chosen]
         if missing and (space.performed == "yes" or in_space):
             verdict = space.finds[missing[0]]
-            return Verdict(False, verdict.rule, f"{missing[0]} must be found: {verdict.reason}")
+            return Verdict(
+                False,
+                verdict.rule,
+                because("must_be_found", label=missing[0], reason=verdict.reason),
+            )
         high = space.found_count.value[1]
         if len(in_space) > high:
             return Verdict(
                 False,
                 space.found_count.rule,
-                f"At most {plural(high, 'card')} can be found; {len(in_space)} were chosen.",
+                because("too_many", cards=because("cards", count=high), chosen=len(in_space)),
             )
         searching = space.status.value == "must" or bool(in_space) or space.performed == "yes"
         floor = space.min_if_searching if searching else 0
@@ -703,7 +715,9 @@ def check_found_set(
             return Verdict(
                 False,
                 space.found_count.rule,
-                f"At least {plural(floor, 'card')} must be found: {space.found_count.reason}",
+                because(
+                    "too_few", cards=because("cards", count=floor), reason=space.found_count.reason
+                ),
             )
         if space.room_required is not None and searching:
             room, publics = space.room_required
@@ -712,8 +726,7 @@ def check_found_set(
                 return Verdict(
                     False,
                     "701.23b",
-                    f"{left[0]} is in a public zone and the search has room for it "
-                    f"({len(in_space)} of {room} found), so it can't be left unfound.",
+                    because("room_left", label=left[0], chosen=len(in_space), room=room),
                 )
         if space.descriptions:
             verdict = _check_descriptions(space, in_space)
@@ -722,8 +735,8 @@ def check_found_set(
         if space.different_names:
             found_names = [names[x] for x in in_space]
             if len(set(found_names)) != len(found_names):
-                return Verdict(False, "701.23b", "The cards found must have different names.")
-    return Verdict(True, "701.23b", "Those cards are a legal set to find.")
+                return Verdict(False, "701.23b", because("names_not_different"))
+    return Verdict(True, "701.23b", because("legal_set"))
 
 
 def _check_descriptions(space: SearchSpace, chosen: Sequence[str]) -> Verdict | None:
@@ -733,8 +746,7 @@ def _check_descriptions(space: SearchSpace, chosen: Sequence[str]) -> Verdict | 
         return Verdict(
             False,
             "701.23h",
-            "Those cards can't each fill a different description of the search "
-            f"({space.description}).",
+            because("descriptions_unfilled", description=space.description),
         )
     caps = [d.count for d in space.descriptions]
     groups = [(1, space.masks[label][0]) for label in chosen]
@@ -745,8 +757,7 @@ def _check_descriptions(space: SearchSpace, chosen: Sequence[str]) -> Verdict | 
             return Verdict(
                 False,
                 "701.23b",
-                f"{label} is in a public zone and a description it fits is still open, so it "
-                "can't be left unfound.",
+                because("description_open", label=label),
             )
     return None
 
@@ -755,18 +766,19 @@ def merge_zone_choices(spaces: Sequence[SearchSpace], searcher: str) -> SearchSp
     """The space of a search whose zones the searcher chooses, not yet chosen: the union of
     the spaces for each choice of zones (the first is the one through every zone)."""
     full = spaces[0]
-    why = (
-        f"Whether it can be found depends on which of the zones ({', '.join(full.zones)}) "
-        f"{searcher} chooses to search."
-    )
+    why = because("depends_on_zone_choice", zones=full.zones, player=searcher)
     merged = merge_spaces(spaces, why)
     return replace(
         merged,
         found_count=Verdict(
             merged.found_count.value,
             full.found_count.rule,
-            f"{searcher} chooses which of the zones to search; between "
-            f"{merged.found_count.value[0]} and {merged.found_count.value[1]} cards can be found.",
+            because(
+                "zone_choice",
+                player=searcher,
+                low=merged.found_count.value[0],
+                high=merged.found_count.value[1],
+            ),
         ),
         performed="if_searched" if full.performed == "yes" else full.performed,
         zone_choice=True,

@@ -1,11 +1,11 @@
 """A learner whose browser asks for German (and one for Italian): sign up, practise, read the
-feedback with the ruling, sit an exam and read the report, with no English left on the page
-except what is allowed, marked lang="en": card names without a translation, oracle texts and
-type lines, the engine's reasons, rule titles and texts without an official translation, the
-original of a stored ruling Tutor translated (one click away), and instructors' own text. The
-site's own content (scenario titles, sources and stored rulings, bank and exam titles, areas) is
-in the learner's language: anything marked English that the content catalogs translate fails;
-axe stays clean on each page."""
+feedback with the ruling and the engine's reasons, sit an exam and read the report, with no
+English left on the page except what is allowed, marked lang="en": card names without a
+translation, oracle texts and type lines, rule titles and texts without an official translation,
+the original of a stored ruling Tutor translated (one click away), and instructors' own text.
+The site's own content (scenario titles, sources and stored rulings, bank and exam titles,
+areas) is in the learner's language: anything marked English that the content catalogs
+translate fails; axe stays clean on each page."""
 
 from __future__ import annotations
 
@@ -43,7 +43,9 @@ ENGLISH = re.compile(
     r"Checking|Saving|Nothing|Updated|Edit|New|Create|Remove|Duplicate|Types|Subtypes|"
     r"Mana cost|Abilities|Keywords|Choices?|Step|Value|Targets?|Why|What|How|Agrees|"
     r"Disagrees|[Ss]tored|Questions?|Answers?|Joined|Mastery|repeats?|from|zones|Add|"
-    r"Describe|resolves|Back|Update|Shared|Private|Public)\b"
+    r"Describe|resolves|Back|Update|Shared|Private|Public|"
+    # the engine's reasons
+    r"found|searcher|qualif\w+|instruction|effect|library|graveyard|revealed|hidden|public)\b"
 )
 WORDS = {
     "de": {
@@ -107,6 +109,14 @@ def translatable_left_in_english(page, language: str) -> list[str]:
     return [text for text in marked if text and content_texts.translated(text, language)]
 
 
+def check_reasons(page, where: str) -> None:
+    """The feedback gives the engine's reasons, in the page's language (not marked English):
+    `check` then finds any English left in them."""
+    reasons = page.locator(".part .reason")
+    assert reasons.count() > 0, where
+    assert page.locator('.part .reason[lang="en"], .part .reason [lang="en"]').count() == 0, where
+
+
 def check(page, language: str, where: str) -> None:
     assert page.locator("html").get_attribute("lang") == language, where
     assert translatable_left_in_english(page, language) == [], where
@@ -148,6 +158,7 @@ def test_a_learner_works_through_tutor_in_their_language(
     page.get_by_role("button", name=words["check"]).click()
     page.locator("#feedback-title").wait_for()
     assert page.locator("#feedback-title").inner_text().startswith(words["feedback"])
+    check_reasons(page, "feedback")
     check(page, language, "feedback")
 
     page.goto(f"{base}/exams/")
@@ -167,6 +178,7 @@ def test_a_learner_works_through_tutor_in_their_language(
     page.locator(".exam-review-list a").first.click()
     page.locator("#feedback-title").wait_for()
     assert words["rules"] in page.content()
+    check_reasons(page, "exam review")
     check(page, language, "exam review")
 
     # the pages merged since: the practice filter open (its level names too), the banks, the

@@ -15,20 +15,23 @@ from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec
 pytestmark = pytest.mark.django_db
 
 # one: is an exam running (practice then pauses); whether the user is an instructor (the nav)
-# comes with the user (config/auth.py); two: the nearest unseen question above and below the
-# target difficulty, and three more here: this bank has one kind, so the mix's first wish
-# (another kind than the last answers') finds nothing (unseen above, below, then the least
-# seen); one: the banks the learner may choose from in the practice filter; one: the card
-# catalog's generation (rules/cards.py: a card saved in any worker is seen at once)
-PRACTICE_QUERIES = 14
+# comes with the user (config/auth.py); one: the learner as selection reads them (last
+# answers, masteries, banks); one: the nearest unseen question above and below the target
+# difficulty, and two more here: this bank has one kind, so the mix's first wish (another kind
+# than the last answers') finds nothing (no unseen, then no least seen); one: the banks the
+# learner may choose from in the practice filter; one: the card catalog's generation
+# (rules/cards.py: a card saved in any worker is seen at once). Was 14: the learner's answers,
+# due rule and mean skill were three queries, and the unseen question above and below two.
+PRACTICE_QUERIES = 10
 # filtered by level and bank: one more, the bank looked up among the ones the learner may see
 FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # two: is an exam running, and the question's row lock; two more: the mix serves a rule the
 # learner has not answered yet, so this answer creates its mastery; one: the card catalog's
 # generation. Was 23: the rules that decide it come from the cache (one read of the rules'
 # version, a query only without Redis, instead of three), and the open attempt says in the
-# same query whether it holds the question.
-ANSWER_QUERIES = 19 + texts.version_reads_database()
+# same query whether it holds the question. Was 19: the response is stored in the answer's
+# one transaction with no savepoint of its own (a conflict rolls the whole of it back).
+ANSWER_QUERIES = 17 + texts.version_reads_database()
 # the session, the user (with the nav's instructor flag), the answers by day, their count with
 # the page of history, the masteries with their rules (the reviews due counted from them); the
 # rules' median
@@ -113,15 +116,17 @@ def test_answer_view_queries(warmed, django_assert_num_queries):
     assert answered.status_code == 200
 
 
-@pytest.mark.parametrize("warmed", [10], indirect=True)
-def test_an_answer_parses_and_resolves_its_scenario_once(warmed, monkeypatch, settings):
-    """One Ruling per request: the scenario is parsed once and resolved once (a variant is
-    stored when the question is shown, so answering needs no variant search)."""
+def engine_calls_of_an_answer(client, monkeypatch, settings, *, served_here: bool) -> dict:
+    """How often an answer POST parses and resolves its scenario, its question served by this
+    process (the session kept) or by another worker (nothing kept here)."""
+    from quizzes.kept import clear_all
     from rules.engine import api
 
     settings.QUIZZES_VARIANTS = True
-    page = warmed.get(reverse("practice"))
+    page = client.get(reverse("practice"))
     token = re.search(r'name="token" value="([^"]+)"', page.content.decode()).group(1)
+    if not served_here:
+        clear_all()
     calls = {"parse": 0, "resolve": 0}
 
     def counted(name, function):
@@ -133,13 +138,31 @@ def test_an_answer_parses_and_resolves_its_scenario_once(warmed, monkeypatch, se
 
     monkeypatch.setattr(api, "parse_scenario", counted("parse", api.parse_scenario))
     monkeypatch.setattr(api, "resolve_step", counted("resolve", api.resolve_step))
-    answered = warmed.post(
+    answered = client.post(
         reverse("answer"),
         {"token": token, "claim_0": "may", "claim_1": "cannot"},
         HTTP_HX_REQUEST="true",
     )
     assert answered.status_code == 200 and b"Right!" in answered.content
+    return calls
+
+
+@pytest.mark.parametrize("warmed", [10], indirect=True)
+def test_an_answer_parses_and_resolves_its_scenario_once(warmed, monkeypatch, settings):
+    """One Ruling per request: the scenario is parsed once and resolved once (a variant is
+    stored when the question is shown, so answering needs no variant search)."""
+    calls = engine_calls_of_an_answer(warmed, monkeypatch, settings, served_here=False)
     assert calls == {"parse": 1, "resolve": 1}
+
+
+@pytest.mark.parametrize("warmed", [10], indirect=True)
+def test_an_answer_to_a_question_this_process_served_reuses_its_session(
+    warmed, monkeypatch, settings
+):
+    """The variant served is kept per process (quizzes/rulings/sessions.py): its answer, in the
+    same worker, neither parses nor resolves again."""
+    calls = engine_calls_of_an_answer(warmed, monkeypatch, settings, served_here=True)
+    assert calls == {"parse": 0, "resolve": 0}
 
 
 @pytest.mark.parametrize("warmed", [10, 500], indirect=True)

@@ -32,8 +32,10 @@ def test_statements_read_as_sentences():
     assert claim_text("mills").state(1, SUBJECT) == "Alice mills 1 card."
     assert claim_text("mills").state(3, SUBJECT) == "Alice mills 3 cards."
     assert claim_text("zone_after").state("exile", SUBJECT).endswith("ends up in exile.")
-    assert claim_text("zone_after").state("battlefield or library", SUBJECT).endswith(
-        "ends up on the battlefield or in its owner's library."
+    assert (
+        claim_text("zone_after")
+        .state("battlefield or library", SUBJECT)
+        .endswith("ends up on the battlefield or in its owner's library.")
     )
     assert claim_text("shuffles").state("if_searched", SUBJECT) == (
         "Alice shuffles only if they actually searched."

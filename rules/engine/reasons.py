@@ -1,0 +1,831 @@
+"""The engine's reasons: each an English sentence that is also a message id with parameters.
+
+A `Reason` is a `str` (the English sentence, so everything reading reasons as text stays the
+same) that keeps the message it was made from and its parameters, so the web layer
+(quizzes/rulings/reasons.py) can say it in the reader's language. Every wording is a literal in
+`MESSAGES` below, its one place; `python3 dev.py messages` extracts them for the catalogs.
+
+Parameters by name: `card*` and `source*` are card names (localised by the web layer), `zone*`
+are zone words from `ZONE_WORDS`, `word*` words from `WORDS`, `description*` are Phrases (what a
+search looks for), `clause*` is a nested Reason used without its final period; a nested Reason
+is rendered in turn; `LISTS` are tuples of such values; anything else is shown as it is (player
+names, numbers, rule numbers, card labels).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .words import with_article
+
+
+def gettext_noop(message: str) -> str:
+    """Marks a msgid for makemessages (it extracts `gettext_noop`): no Django in the engine."""
+    return message
+
+
+def ngettext(singular: str, plural: str, count_param: str = "count") -> tuple[str, str]:
+    """Marks a singular/plural msgid pair for makemessages (it extracts `ngettext:1,2`); the
+    count is the parameter `count_param` of each Reason made from it."""
+    return singular, plural
+
+
+def because(key: str, /, **params: Any) -> Reason:
+    """The Reason of `key`'s message in `MESSAGES` with `params`: because("must_search",
+    player="Alice") is "The instruction tells Alice to search; it is not optional."."""
+    # Hot: a big board makes dozens per resolution, and a scenario is ruled again on every
+    # view of its question, so a reason once made is kept (a Reason never changes) and each
+    # message is compiled once; a function, not a call of the class, which would pass the
+    # parameters to __init__ again.
+    try:
+        made_key = (key, *params.items())
+        made = _MADE.get(made_key)
+    except TypeError:  # a parameter that can't be a key (none of the engine's)
+        made_key = made = None
+    if made is not None:
+        return made
+    english = _ENGLISH.get(key)
+    if english is None:
+        english = _ENGLISH[key] = _english_of(MESSAGES[key])
+    self = _new(Reason, english(**params))
+    self.key = key
+    self.params = params
+    if made_key is not None:
+        if len(_MADE) >= MADE_AT_MOST:
+            _MADE.clear()
+        _MADE[made_key] = self
+    return self
+
+
+MADE_AT_MOST = 20_000  # reasons kept: a few megabytes at most
+_MADE: dict[tuple, Reason] = {}
+
+
+class Reason(str):
+    """An English sentence with the `key` of its message in `MESSAGES` and the `params` it was
+    made from (made by `because`); `message` (and `plural`, for a count) are its msgids."""
+
+    key: str
+    params: dict[str, Any]
+
+    @property
+    def message(self) -> str:
+        message = MESSAGES[self.key]
+        return message if type(message) is str else message[0]
+
+    @property
+    def plural(self) -> str | None:
+        message = MESSAGES[self.key]
+        return None if type(message) is str else message[1]
+
+    def __reduce__(self):  # keep the message when pickled (cached rulings)
+        return _rebuild, (self.key, self.params)
+
+
+_new = str.__new__
+
+
+def _rebuild(key: str, params: dict[str, Any]) -> Reason:
+    return because(key, **params)
+
+
+def count_text(count: object, up_to: bool) -> str:
+    """How many a search asks for: "all", "any number of", "up to 2", "2"."""
+    if count == "all":
+        return "all"
+    if count == "any_number":
+        return "any number of"
+    return f"up to {count}" if up_to else str(count)
+
+
+class Phrase(str):
+    """What a search looks for, in English as `Filter.describe()` words it: with its article
+    ("a basic land card") or after its count ("up to 2 basic land card"). It keeps the filter
+    and the count, so the web layer can word it in another language."""
+
+    filter: Any  # cards.Filter
+    count: Any  # None (an article instead), a number, "all" or "any_number"
+    up_to: bool
+
+    @classmethod
+    def of(cls, wanted: Any) -> Phrase:
+        """ "a basic land card", "an instant card"."""
+        # A filter never changes: kept on it, as its description is (Filter.describe).
+        phrase = wanted.__dict__.get("_phrase")
+        if phrase is None:
+            phrase = wanted.__dict__["_phrase"] = cls._make(with_article(wanted.describe()), wanted)
+        return phrase
+
+    @classmethod
+    def counted(cls, wanted: Any, count: Any, up_to: bool) -> Phrase:
+        """ "up to 2 basic land card", "all card", "any number of card"."""
+        return cls._make(f"{count_text(count, up_to)} {wanted.describe()}", wanted, count, up_to)
+
+    @classmethod
+    def _make(cls, text: str, wanted: Any, count: Any = None, up_to: bool = False) -> Phrase:
+        self = _new(cls, text)
+        self.filter = wanted
+        self.count = count
+        self.up_to = up_to
+        return self
+
+    def __reduce__(self):
+        return Phrase._make, (str(self), self.filter, self.count, self.up_to)
+
+
+def clause(text: str) -> str:
+    """A sentence without its final period, to go on inside another."""
+    return text[:-1] if text.endswith(".") else text
+
+
+def _english_of(message: str | tuple[str, str]) -> Callable[..., str]:
+    """A function making the English sentence of `message` from its parameters. A plain one
+    is compiled into an f-string: `%` with a mapping parses a long message on every call, three
+    times slower; a count, a clause or a list takes a word of English more (`_composed`)."""
+    names = re.findall(r"%\((\w+)\)s", message) if type(message) is str else ()
+    if type(message) is tuple or any(n.startswith("clause") or n in LISTS for n in names):
+        return lambda **params: _composed(message, params)
+    body = re.sub(r"%\((\w+)\)s", r"{\1}", message.replace("{", "{{").replace("}", "}}"))
+    arguments = ", ".join(dict.fromkeys(names))
+    return eval(f"lambda {arguments}{', ' if names else ''}**_: f{body!r}")  # noqa: S307
+
+
+_ENGLISH: dict[str, Callable[..., str]] = {}
+
+
+def _composed(message: str | tuple[str, str], params: dict[str, Any]) -> str:
+    """The English of a message with a count, a clause or a list."""
+    if type(message) is tuple:
+        message = message[0] if params["count"] == 1 else message[1]
+    return message % {name: _english(name, value) for name, value in params.items()}
+
+
+def _english(name: str, value: Any) -> Any:
+    if type(value) is tuple:
+        return separator(name).join(str(_english(name, item)) for item in value)
+    if name.startswith("clause"):
+        return clause(value)
+    return value
+
+
+def separator(name: str) -> str:
+    """How a list parameter's items are joined: `*_or` with " or ", `*_and` with " and "."""
+    return OR if name.endswith("_or") else AND if name.endswith("_and") else ", "
+
+
+OR = gettext_noop(" or ")
+AND = gettext_noop(" and ")
+
+# The words for zones a reason names (card.zone, destinations, "library or graveyard").
+ZONE_WORDS = {
+    "battlefield": gettext_noop("battlefield"),
+    "hand": gettext_noop("hand"),
+    "library": gettext_noop("library"),
+    "graveyard": gettext_noop("graveyard"),
+    "exile": gettext_noop("exile"),
+    "outside": gettext_noop("outside"),
+    "stack": gettext_noop("stack"),
+    "set aside": gettext_noop("set aside"),
+    "set_aside": gettext_noop("set aside"),
+}
+# Other words a reason names: what a "same name" filter refers to, a kind of mana.
+WORDS = {
+    "target": gettext_noop("target"),
+    "chosen": gettext_noop("chosen"),
+    "color": gettext_noop("color"),
+    "type": gettext_noop("type"),
+}
+
+MESSAGES: dict[str, str | tuple[str, str]] = {
+    # Counts.
+    "cards": ngettext("%(count)s card", "%(count)s cards"),
+    "such_cards": ngettext("%(count)s such card", "%(count)s such cards"),
+    "seats": ngettext("%(count)s seat", "%(count)s seats"),
+    "found_cards": ngettext("%(count)s found card", "%(count)s found cards"),
+    "counters": ngettext("%(count)s %(kind)s counter", "%(count)s %(kind)s counters"),
+    # Searching (search.py).
+    "below_portion": gettext_noop(
+        "Only the top %(top)s cards of %(whose)s's library are searched, and this card is below "
+        "them."
+    ),
+    "undefined_quality": gettext_noop(
+        "The search is for a card with the same name as the %(word)s card, but no card was "
+        "%(word)s: an undefined quality, so nothing can be found."
+    ),
+    "no_match": gettext_noop("%(card)s is not %(description)s."),
+    "quantity_every_one": gettext_noop(
+        "The search is for %(cards)s with no stated quality and only %(total)s can be found, so "
+        "%(card)s must be found."
+    ),
+    "quantity_any": gettext_noop("Any card qualifies; %(card)s is one the searcher may pick."),
+    "quantity_count": gettext_noop(
+        "A search simply for a quantity of cards finds that many, or as many as possible "
+        "(%(total)s available)."
+    ),
+    "quantity_up_to": gettext_noop("The searcher chooses how many to find, up to %(high)s."),
+    "another_could_be_found": gettext_noop(
+        "Another %(card)s could be found instead: the found cards must have different names, so "
+        "one of them is found."
+    ),
+    "all_public": gettext_noop(
+        "%(card)s is %(description)s in a public zone (%(zone)s), so a search for all of them "
+        "must find it."
+    ),
+    "all_hidden": gettext_noop(
+        "%(card)s is in a hidden zone (%(zone)s), and a search for cards with a stated quality "
+        "need not find it."
+    ),
+    "public_every_one": gettext_noop(
+        "%(card)s is in a public zone and the search must find %(cards)s, so it must be found."
+    ),
+    "public_needed": gettext_noop(
+        "%(card)s is %(description)s in a public zone (%(zone)s); the search is for %(amount)s "
+        "and there are no more qualifying cards than that, so it can't be left unfound."
+    ),
+    "hidden_may": gettext_noop(
+        "%(card)s is %(description)s in a hidden zone (%(zone)s); the searcher may find it or "
+        "fail to find it."
+    ),
+    "qualifies": gettext_noop(
+        "%(card)s qualifies; the searcher chooses which qualifying cards to find."
+    ),
+    "fits_no_description": gettext_noop(
+        "%(card)s fits no description this search looks for in its zone (%(zone)s)."
+    ),
+    "fills_needed": gettext_noop(
+        "%(card)s is in a public zone and fits %(description)s, and without it that description "
+        "can't be filled, so it must be found."
+    ),
+    "fills_any": gettext_noop(
+        "%(card)s can fill %(descriptions_or)s in this one search for %(descriptions_and)s; the "
+        "searcher "
+        "chooses which cards fill them."
+    ),
+    "several_bounds": gettext_noop(
+        "One search for %(descriptions_and)s (701.23h): each found card fills one description, so "
+        "between "
+        "%(low)s and %(high)s can be found."
+    ),
+    "bounds_hidden": gettext_noop(
+        "Cards with a stated quality in a hidden zone may be left unfound, so between %(low)s and "
+        "%(high)s can be found."
+    ),
+    "bounds": gettext_noop("Between %(low)s and %(high)s qualifying cards can be found."),
+    "bounds_exact": ngettext(
+        "Exactly %(count)s qualifying card can be found.",
+        "Exactly %(count)s qualifying cards can be found.",
+    ),
+    "bounds_none": gettext_noop("No qualifying card can be found."),
+    "prohibited": gettext_noop(
+        "%(sources)s says %(player)s can't search this library, and a \"can't\" beats the "
+        "instruction to search."
+    ),
+    "prohibited_escape": gettext_noop(
+        "%(sources)s says %(player)s can't search this library, and a \"can't\" beats the "
+        "instruction to search (%(cost)s could have been paid as a special action before this "
+        "resolved, 116.2d, but nothing records that it was)."
+    ),
+    "prohibited_escapes": gettext_noop(
+        "%(sources)s says %(player)s can't search this library, and a \"can't\" beats the "
+        "instruction to search (%(cost)s could have been paid for each of the %(count)s of them, "
+        "by %(player)s as a special action before this resolved, 116.2d, but nothing records "
+        "that it was)."
+    ),
+    "escape_unpaid": gettext_noop(
+        "%(source)s stops the search unless %(cost)s is paid for %(player)s (a special action any "
+        "player may take while holding priority)."
+    ),
+    "may_search": gettext_noop("The instruction says %(player)s may search: it is optional."),
+    "must_search": gettext_noop("The instruction tells %(player)s to search; it is not optional."),
+    "library_prohibited": gettext_noop(
+        "%(player)s can't search %(whose)s's library (%(sources)s)."
+    ),
+    "depends_on_earlier_choice": gettext_noop(
+        "Whether it can be found depends on an earlier choice in the same effect."
+    ),
+    "if_searching": gettext_noop(
+        "%(clause)s, if %(player)s searches at all (the search is optional)."
+    ),
+    "portion_top": gettext_noop(
+        "%(source)s makes %(player)s search only the top %(top)s cards of %(whose)s's library "
+        "instead."
+    ),
+    "portion_library": gettext_noop("%(player)s looks at all of %(whose)s's library."),
+    "searches_no_library": gettext_noop("%(player)s searches no library here."),
+    "reveal": gettext_noop("The effect tells the searcher to reveal the found cards."),
+    "no_reveal": gettext_noop(
+        "The effect doesn't say to reveal the found cards, so they aren't revealed."
+    ),
+    "not_in_searched_zone": gettext_noop("%(label)s is not in a zone this search looks at."),
+    "cannot_be_found": gettext_noop("%(label)s cannot be found: %(reason)s"),
+    "does_not_search": gettext_noop("%(player)s doesn't search here: %(reason)s"),
+    "must_be_found": gettext_noop("%(label)s must be found: %(reason)s"),
+    "too_many": gettext_noop("At most %(cards)s can be found; %(chosen)s were chosen."),
+    "too_few": gettext_noop("At least %(cards)s must be found: %(reason)s"),
+    "room_left": gettext_noop(
+        "%(label)s is in a public zone and the search has room for it (%(chosen)s of %(room)s "
+        "found), so it can't be left unfound."
+    ),
+    "names_not_different": gettext_noop("The cards found must have different names."),
+    "legal_set": gettext_noop("Those cards are a legal set to find."),
+    "descriptions_unfilled": gettext_noop(
+        "Those cards can't each fill a different description of the search (%(description)s)."
+    ),
+    "description_open": gettext_noop(
+        "%(label)s is in a public zone and a description it fits is still open, so it can't be "
+        "left unfound."
+    ),
+    "zone_choice": gettext_noop(
+        "%(player)s chooses which of the zones to search; between %(low)s and %(high)s cards can "
+        "be found."
+    ),
+    "depends_on_zone_choice": gettext_noop(
+        "Whether it can be found depends on which of the zones (%(zones)s) %(player)s chooses to "
+        "search."
+    ),
+    # Claims (claims.py).
+    "resolving_spell": gettext_noop("%(card)s is the resolving spell: it is on the stack."),
+    "zone_not_searched": gettext_noop("No search looks at %(card)s's zone (%(zone)s)."),
+    "no_search_here": gettext_noop("%(player)s doesn't search here."),
+    "chooses_not_to_search": gettext_noop(
+        "%(player)s chooses not to search on this line of play, so finds nothing."
+    ),
+    "not_instructed_to_search": gettext_noop("Nothing here instructs %(player)s to search."),
+    "no_shuffle": gettext_noop("Nothing here tells %(player)s to shuffle."),
+    "does_not_shuffle": gettext_noop("%(player)s doesn't shuffle here."),
+    "nothing_revealed": gettext_noop("%(player)s doesn't search, so nothing is revealed."),
+    "decided_by": gettext_noop("%(player)s by %(decider)s"),
+    "controlled_decisions": gettext_noop(
+        "A player who controls another player makes that player's decisions; the searches are "
+        "decided in APNAP order of the searching players (%(decisions)s), each deciding player "
+        "listed once."
+    ),
+    "apnap_decisions": gettext_noop(
+        "Players searching at once look at the same time, then decide what to find in APNAP "
+        "order (active player first, then turn order)."
+    ),
+    "one_decider": gettext_noop("Only one player decides what to find."),
+    "history_searched": gettext_noop(
+        "This turn's history records that %(player)s searched their library."
+    ),
+    "searched": gettext_noop("%(player)s searched their library; finding nothing would count too."),
+    "searched_part": gettext_noop(
+        "%(player)s searched their library (searching only part of it still counts); finding "
+        "nothing would count too."
+    ),
+    "searches_if_chosen": gettext_noop(
+        "%(player)s searches their library only if %(player)s chooses to (or the cost to ignore "
+        "a prohibition is paid)."
+    ),
+    "library_not_chosen": gettext_noop(
+        "%(player)s chose which zones to search and didn't choose their library."
+    ),
+    "cannot_search_library": gettext_noop("%(player)s can't search their library: %(reason)s"),
+    "not_searched_this_turn": gettext_noop(
+        "%(player)s didn't search their library this turn (looking at cards without the word "
+        '"search" isn\'t searching).'
+    ),
+    "no_alt_cost": gettext_noop("%(card)s has no alternative cost."),
+    "alt_cost_unlocked": gettext_noop(
+        "%(other)s searched their library this turn, so %(player)s may cast %(card)s by paying "
+        "%(cost)s instead of its mana cost."
+    ),
+    "alt_cost_unlocked_if": gettext_noop(
+        "%(other)s searched their library this turn (if they take the optional search), so "
+        "%(player)s may cast %(card)s by paying %(cost)s instead of its mana cost."
+    ),
+    "alt_cost_locked": gettext_noop(
+        "No opponent of %(player)s searched their library this turn, so %(card)s's alternative "
+        "cost isn't available."
+    ),
+    "no_mill": gettext_noop("Nothing here makes %(player)s mill."),
+    "no_dredge": gettext_noop("%(card)s has no dredge."),
+    "dredge_not_in_graveyard": gettext_noop(
+        "Dredge functions only while the card is in a graveyard."
+    ),
+    "dredge_too_few": gettext_noop(
+        "Dredge %(dredge)s needs at least %(dredge)s cards in the library; %(player)s has %(size)s."
+    ),
+    "dredge_enough": gettext_noop(
+        "%(player)s has %(size)s cards in library, enough for dredge %(dredge)s."
+    ),
+    "not_moved": gettext_noop("Nothing moves %(card)s; it stays in the %(zone)s."),
+    "nothing_tapped_for_mana": gettext_noop("No permanent is tapped for mana here."),
+    "not_watched": gettext_noop("%(card)s doesn't watch %(card_tapped)s."),
+    "no_mana_no_trigger": gettext_noop(
+        "%(card_tapped)s's mana ability resolves but produces no mana, so %(card)s's \"tapped for "
+        "mana\" ability doesn't trigger."
+    ),
+    "tapped_for_mana_trigger": gettext_noop(
+        "Activating %(card_tapped)s's {T} mana ability taps it for mana and it produces "
+        "%(mana)s, so %(card)s triggers once."
+    ),
+    "no_trigger_here": gettext_noop("%(card)s has no ability that triggers here."),
+    "not_on_battlefield": gettext_noop("%(card)s isn't on the battlefield, so it doesn't trigger."),
+    "no_watched_search": gettext_noop(
+        "No player searches their library in a way %(card)s watches."
+    ),
+    "search_triggers": gettext_noop(
+        "%(card)s triggers once for each of %(players)s searching their library; a search "
+        "limited to the top cards still counts, and several searches before one shuffle are one "
+        "search (701.23h)."
+    ),
+    "search_triggers_optional": gettext_noop(
+        "%(card)s triggers once for each of %(players)s searching their library (counting "
+        "optional searches as taken); a search limited to the top cards still counts, and "
+        "several searches before one shuffle are one search (701.23h)."
+    ),
+    "no_activated_ability": gettext_noop("%(card)s has no activated ability."),
+    "can_activate": gettext_noop("%(card)s's ability (%(cost)s) can be activated."),
+    "mana_value_alt": gettext_noop(
+        "%(card)s's mana cost %(cost)s gives mana value %(value)s; paying an alternative cost "
+        "doesn't change it."
+    ),
+    "mana_value": gettext_noop("The mana cost %(cost)s gives mana value %(value)s."),
+    "mana_value_no_cost": gettext_noop("The mana cost (none) gives mana value %(value)s."),
+    "no_mana_cost": gettext_noop("%(card)s has no mana cost to pay."),
+    "alt_cost_optional": gettext_noop(
+        "An alternative cost is optional: %(card)s can always be cast for its mana cost "
+        "%(cost)s, even when the alternative cost's condition is met."
+    ),
+    "pays_mana_cost": gettext_noop("%(player)s pays its mana cost, %(total)s."),
+    "pays_alt_cost": gettext_noop("%(player)s pays the alternative cost, %(total)s."),
+    "pays_adjusted_mana_cost": gettext_noop(
+        "%(player)s pays its mana cost %(cost)s adjusted by %(sources)s: cost increases and "
+        "reductions apply to whichever cost is paid, so %(total)s."
+    ),
+    "pays_adjusted_alt_cost": gettext_noop(
+        "%(player)s pays the alternative cost %(cost)s adjusted by %(sources)s: cost increases "
+        "and reductions apply to whichever cost is paid, so %(total)s."
+    ),
+    "stays_tapped": gettext_noop("Nothing taps or untaps %(card)s; it stays tapped."),
+    "stays_untapped": gettext_noop("Nothing taps or untaps %(card)s; it stays untapped."),
+    "counters_unchanged": gettext_noop("%(card)s has %(counters)s; nothing changes that."),
+    "life_unchanged": gettext_noop("Nothing here changes %(player)s's life total (%(total)s)."),
+    "not_exiled_face_down": gettext_noop("Nothing here exiles %(card)s face down."),
+    "face_down_if_found": gettext_noop(
+        "%(card)s is exiled face down only if it is the card found; on this line of play that "
+        "isn't fixed."
+    ),
+    "public_look": gettext_noop("%(card)s is in a public zone (%(zone)s): anyone may look."),
+    "hidden_look": gettext_noop(
+        "%(card)s is in %(player)s's %(zone)s, a hidden zone only its owner may look at."
+    ),
+    "library_look": gettext_noop("%(card)s is in a library: no player may look at it."),
+    "look_unfixed": gettext_noop(
+        "Where %(card)s ends isn't fixed on this line of play (%(zones_or)s), so %(player)s "
+        "can't count on looking at it."
+    ),
+    "x_is_zero": gettext_noop(
+        "%(card)s doesn't enter from a spell cast with X here, so X is 0 for it."
+    ),
+    "left_game": gettext_noop("%(player)s has left the game: they affect no one."),
+    "unlimited_range": gettext_noop(
+        "The limited range of influence option isn't used: every player in the game is in "
+        "%(player)s's range."
+    ),
+    "unlimited_range_left": gettext_noop(
+        "The limited range of influence option isn't used: every player in the game is in "
+        "%(player)s's range (%(players)s left the game, so the seats close up, 800.4a)."
+    ),
+    "limited_range": gettext_noop(
+        "%(player)s's range of influence is %(seats)s: the players that many seats away or "
+        "closer, and %(player)s."
+    ),
+    "limited_range_left": gettext_noop(
+        "%(player)s's range of influence is %(seats)s: the players that many seats away or "
+        "closer, and %(player)s (%(players)s left the game, so the seats close up, 800.4a)."
+    ),
+    "seats_apart": gettext_noop("%(other)s sits %(seats)s from %(player)s."),
+    "seats_apart_left": gettext_noop(
+        "%(other)s sits %(seats)s from %(player)s; %(players)s left the game, so the seats "
+        "closed up (800.4a)."
+    ),
+    "seats_apart_within": gettext_noop(
+        "%(other)s sits %(seats)s from %(player)s, within %(player)s's range of influence of "
+        "%(reach)s."
+    ),
+    "seats_apart_within_left": gettext_noop(
+        "%(other)s sits %(seats)s from %(player)s, within %(player)s's range of influence of "
+        "%(reach)s; %(players)s left the game, so the seats closed up (800.4a)."
+    ),
+    "seats_apart_outside": gettext_noop(
+        "%(other)s sits %(seats)s from %(player)s, outside %(player)s's range of influence of "
+        "%(reach)s."
+    ),
+    "seats_apart_outside_left": gettext_noop(
+        "%(other)s sits %(seats)s from %(player)s, outside %(player)s's range of influence of "
+        "%(reach)s; %(players)s left the game, so the seats closed up (800.4a)."
+    ),
+    "looks_back": gettext_noop(
+        "%(card)s's ability triggers on leaving the battlefield (%(event)s): it looks back in "
+        "time, using the game state before the event (as for an object leaving a player's range "
+        "of influence)."
+    ),
+    "looks_after": gettext_noop(
+        "%(card)s's ability (%(event)s) checks the game state after the event (as for an object "
+        "coming into a player's range of influence)."
+    ),
+    # Costs (costs.py).
+    "works_on_battlefield": gettext_noop(
+        "%(card)s's ability works only while it is on the battlefield."
+    ),
+    "works_in_zone": gettext_noop(
+        "%(card)s's ability works only while it is in its owner's %(zone)s."
+    ),
+    "already_tapped": gettext_noop("%(card)s is already tapped, so it can't pay {T}."),
+    "already_untapped": gettext_noop("%(card)s is untapped, so it can't pay {Q} (untap it)."),
+    "summoning_sick": gettext_noop(
+        "%(card)s is a creature that hasn't been under its controller's control continuously "
+        "since their most recent turn began, so its %(cost)s ability can't be activated."
+    ),
+    "too_little_life": gettext_noop(
+        "%(player)s has %(life)s life, less than the %(amount)s the cost asks for, so it can't be "
+        "paid."
+    ),
+    "too_few_counters": gettext_noop(
+        "%(card)s has %(counters)s, fewer than the %(amount)s the cost removes."
+    ),
+    "too_few_for_cost": gettext_noop(
+        "The cost “%(cost)s” needs %(cards)s; %(player)s has only %(size)s."
+    ),
+    # Mana (mana.py).
+    "mana_multiplied": gettext_noop(
+        "%(clause)s; %(sources)s modifies that mana production event as the ability resolves, so "
+        "it produces %(factor)s times as much."
+    ),
+    "no_mana_ability": gettext_noop("%(card)s has no mana ability."),
+    "produces_no_mana": gettext_noop("%(clause)s; it produces no mana."),
+    "intrinsic_mana": gettext_noop(
+        "%(card)s has the intrinsic mana ability of its basic land type."
+    ),
+    "fixed_mana": gettext_noop("%(card)s adds exactly that mana."),
+    "no_land_could_produce_yours": gettext_noop(
+        "No land you control could produce a %(word)s of mana this ability can copy, so the "
+        "mana's type is undefined and it adds no mana (106.5)."
+    ),
+    "no_land_could_produce_opponents": gettext_noop(
+        "No land an opponent controls could produce a %(word)s of mana this ability can copy, so "
+        "the mana's type is undefined and it adds no mana (106.5)."
+    ),
+    "could_produce_yours": gettext_noop(
+        "%(card)s adds one mana of a %(word)s that a land you control could produce."
+    ),
+    "could_produce_opponents": gettext_noop(
+        "%(card)s adds one mana of a %(word)s that a land an opponent controls could produce."
+    ),
+    "controller_picks_colors": gettext_noop("The controller picks the colors."),
+    "one_of_these_types": gettext_noop(
+        "%(card)s adds one mana of one of these types, chosen as it resolves."
+    ),
+    # Resolving (resolver.py).
+    "mills_as_enters": gettext_noop(
+        "%(source)s mills %(card_milled)s as %(card)s enters; %(card)s itself, entering from that "
+        "library, isn't milled."
+    ),
+    "mills_player_as_enters": gettext_noop(
+        "%(source)s mills %(player)s as %(card)s enters; the card entering isn't included."
+    ),
+    "tapped_to_pay": gettext_noop("%(card)s is tapped to pay {T}."),
+    "untapped_to_pay": gettext_noop("%(card)s is untapped to pay {Q}."),
+    "sacrifice_to_pay_self": gettext_noop(
+        "%(card)s is sacrificed to pay the cost (%(cost)s), so it goes to its owner's %(zone)s."
+    ),
+    "discard_to_pay_self": gettext_noop(
+        "%(card)s is discarded to pay the cost (%(cost)s), so it goes to its owner's %(zone)s."
+    ),
+    "exile_to_pay_self": gettext_noop(
+        "%(card)s is exiled to pay the cost (%(cost)s), so it goes to its owner's %(zone)s."
+    ),
+    "return_to_pay_self": gettext_noop(
+        "%(card)s is returned to pay the cost (%(cost)s), so it goes to its owner's %(zone)s."
+    ),
+    "pays_life": gettext_noop("%(player)s pays %(amount)s life."),
+    "tapped_for_cost": gettext_noop("%(card)s is tapped to pay “%(cost)s”."),
+    "may_tap_for_cost": gettext_noop(
+        "%(player)s chooses which untapped permanents to tap for “%(cost)s”; %(card)s may be one."
+    ),
+    "sacrifice_to_pay": gettext_noop("%(card)s is sacrificed to pay “%(cost)s”."),
+    "discard_to_pay": gettext_noop("%(card)s is discarded to pay “%(cost)s”."),
+    "exile_to_pay": gettext_noop("%(card)s is exiled to pay “%(cost)s”."),
+    "return_to_pay": gettext_noop("%(card)s is returned to pay “%(cost)s”."),
+    "may_pay_cost": gettext_noop(
+        "%(player)s chooses which card pays “%(cost)s”; %(card)s may be the one."
+    ),
+    "life_after": gettext_noop("%(reason)s %(player)s is at %(total)s life."),
+    "counters_after_effect": gettext_noop("%(card)s has %(counters)s after the effect."),
+    "counters_after_cost": gettext_noop("%(card)s has %(counters)s after %(cost)s."),
+    "counters_after_loyalty": gettext_noop(
+        "%(card)s has %(counters)s after loyalty cost %(cost)s."
+    ),
+    "on_stack": gettext_noop("%(card)s is on the stack while it resolves."),
+    "more_lands": gettext_noop(
+        "%(other)s controls more lands (%(lands)s) than %(player)s (%(mine)s), so %(card)s's "
+        "ability triggers and, still true on resolution, does its work."
+    ),
+    "not_more_lands": gettext_noop(
+        "No opponent controls more lands than %(player)s (%(mine)s; %(detail)s): the "
+        'intervening "if" is false, so %(card)s\'s ability does nothing (no search, no '
+        "shuffle)."
+    ),
+    "exiles_itself": gettext_noop("%(card)s exiles itself as part of its effect."),
+    "own_instructions": gettext_noop(
+        "%(card)s's own instructions put it into its owner's %(zone)s, so it doesn't go to the "
+        "graveyard."
+    ),
+    "flashback_exiled": gettext_noop(
+        "%(card)s was cast with flashback, so it is exiled instead of going anywhere else."
+    ),
+    "permanent_enters": gettext_noop("%(card)s is a permanent spell and enters the battlefield."),
+    "spell_to_graveyard": gettext_noop(
+        "%(card)s is an instant or sorcery: it goes to its owner's graveyard as the final step "
+        "of resolving."
+    ),
+    "enters_x": gettext_noop(
+        "%(card)s's enters-the-battlefield effects use the X of the spell it was (%(x)s); on the "
+        "battlefield its own X is 0."
+    ),
+    "enters_x_not_chosen": gettext_noop(
+        "%(card)s's enters-the-battlefield effects use the X of the spell it was (not chosen, so "
+        "0); on the battlefield its own X is 0."
+    ),
+    "enters_with_counters": gettext_noop("%(card)s enters with %(counters)s."),
+    "enters_with_x_counters": gettext_noop(
+        "%(card)s enters with %(counters)s: X is the spell's X, %(x)s (107.3m)."
+    ),
+    "dredge_mills": gettext_noop("Dredge mills %(cards)s instead of the draw."),
+    "dredge_possible": gettext_noop(
+        "%(player)s has %(cards)s in library, at least the %(dredge)s dredge needs."
+    ),
+    "dredge_too_deep": gettext_noop(
+        "Dredge %(dredge)s needs at least %(dredge)s cards in the library; %(player)s has only "
+        "%(size)s."
+    ),
+    "draws_no_dredge": gettext_noop(
+        "No dredge card can replace the draw (too few cards in the library), so %(player)s draws "
+        "the top card, %(card)s."
+    ),
+    "draws_top": gettext_noop("%(player)s draws the top card of the library, %(card)s."),
+    "dredge_mills_card": gettext_noop(
+        "%(player)s dredges %(card_dredged)s instead of drawing: %(card)s is milled."
+    ),
+    "dredge_returns": gettext_noop(
+        "%(player)s replaces the draw: mills %(amount)s and returns %(card)s to hand."
+    ),
+    "may_dredge": gettext_noop(
+        "%(player)s may replace a draw by dredging %(card)s, returning it to hand."
+    ),
+    "milled_if_dredged": gettext_noop("%(card)s is milled if %(player)s dredges deep enough."),
+    "drawn_unless_dredged": gettext_noop(
+        "%(card)s is drawn, unless %(player)s dredges instead and mills it."
+    ),
+    "zone_not_chosen": gettext_noop(
+        "%(player)s chose not to search their %(zone)s, so %(card)s can't be found."
+    ),
+    "puts_found_card": gettext_noop("%(player)s puts the found card into %(zone)s."),
+    "found_then": gettext_noop("%(card)s must be found; %(reason)s"),
+    "if_found": gettext_noop("If found: %(reason)s"),
+    "may_be_found": gettext_noop("%(card)s may or may not be found."),
+    "goes_with_rest": gettext_noop("%(card)s isn't found, so it goes with the rest."),
+    "found_or_rest": gettext_noop("%(card)s goes where the found cards go, or with the rest."),
+    "may_go_with_rest": gettext_noop("If %(player)s searches, %(card)s may go with the rest."),
+    "face_down_lookers": gettext_noop(
+        "%(card)s is exiled face down: %(players_and)s may look at it, as the effect allows."
+    ),
+    "face_down_nobody": gettext_noop(
+        "%(card)s is exiled face down: no player may look at it, as the effect allows."
+    ),
+    "fills_description_to": gettext_noop(
+        "The found %(card)s fills the description whose cards go to the %(zone)s."
+    ),
+    "fills_several": gettext_noop(
+        "The found %(card)s can fill more than one description; %(player)s chooses which, and so "
+        "where it goes."
+    ),
+    "goes_where_described": gettext_noop(
+        "If found, %(card)s goes where the description it fills says."
+    ),
+    "controlled_exiles": gettext_noop(
+        "While %(player)s searches their library, %(controller)s controls them (Opposition "
+        "Agent) and %(player)s exiles each card found instead of putting it where the effect "
+        "says."
+    ),
+    "split_all_first": gettext_noop(
+        "At most %(cards)s can be found, and the effect puts %(amount)s of the found cards into "
+        "the %(zone)s, so a found card goes there."
+    ),
+    "split_choice": gettext_noop(
+        "%(player)s chooses which %(cards)s go to the %(zone)s and which go to the %(zone_rest)s."
+    ),
+    "split_too_few": gettext_noop(
+        "Only %(cards)s found, and the effect puts %(amount)s of them into the %(zone)s first, so "
+        "%(card)s goes there (Cultivate ruling: if you find only one basic land card, you put it "
+        "onto the battlefield tapped)."
+    ),
+    "split_found": gettext_noop(
+        "%(card)s is found; %(player)s chooses which %(cards)s go to the %(zone)s and which go to "
+        "the %(zone_rest)s."
+    ),
+    "split_chosen": gettext_noop(
+        "%(player)s puts the found %(card)s into the %(zone)s, as chosen."
+    ),
+    "library_not_chosen_no_shuffle": gettext_noop(
+        "%(player)s chose not to search their library, so the shuffle that goes with searching "
+        "it doesn't happen."
+    ),
+    "no_shuffle_short": gettext_noop("%(player)s doesn't shuffle."),
+    "cannot_search_no_shuffle": gettext_noop(
+        "%(player)s can't choose to search, so the shuffle that depends on searching doesn't "
+        "happen."
+    ),
+    "searches_shuffles": gettext_noop("%(player)s searches, so %(player)s shuffles."),
+    "no_search_no_shuffle": gettext_noop(
+        "%(player)s doesn't search, so %(player)s doesn't shuffle."
+    ),
+    "shuffles_if_searching": gettext_noop(
+        "%(player)s shuffles only if %(player)s chooses to search."
+    ),
+    "shuffles_anyway": gettext_noop(
+        "%(player)s can't search, but the instruction to shuffle isn't optional or tied to "
+        "searching, so %(player)s still shuffles."
+    ),
+    "told_to_shuffle": gettext_noop("The effect tells %(player)s to shuffle."),
+    "shuffle_whole_after_part": gettext_noop(
+        "%(player)s searched only part of the library, but the shuffle still refers to the whole "
+        "library."
+    ),
+    "shuffles_whole": gettext_noop("%(player)s shuffles the whole library."),
+    "milled": gettext_noop("%(card)s is milled into the graveyard."),
+    "mills_what_there_is": gettext_noop(
+        "%(player)s has only %(cards)s in library, so milling %(amount)s mills as many as possible."
+    ),
+    "mills_top": gettext_noop("%(player)s mills %(cards)s from the top of the library."),
+    "found_exiled": gettext_noop("The found card is exiled."),
+    "found_exiled_face_down": gettext_noop("The found card is exiled face down."),
+    "exiled_if_found": gettext_noop("If found, %(card)s is exiled."),
+    "exiles_target": gettext_noop("The effect exiles the target, %(card)s."),
+    "effect_puts": gettext_noop("The effect puts %(card)s into the %(zone)s."),
+    "found_put": gettext_noop("The found %(card)s is put into the %(zone)s."),
+    "put_if_found": gettext_noop("If found, %(card)s is put into the %(zone)s."),
+    "destroyed": gettext_noop("The effect destroys %(card)s: it goes to its owner's graveyard."),
+    "graveyard_exiled": gettext_noop("%(player)s's graveyard is exiled."),
+    "opponent_chooses_open": gettext_noop(
+        "%(player)s chooses %(amount)s of the found cards; which ones is not fixed."
+    ),
+    "opponent_must_choose": gettext_noop(
+        "%(player)s must choose %(amount)s of the %(cards)s, so %(card)s goes to the %(zone)s."
+    ),
+    "not_chosen": gettext_noop("%(card)s was not chosen, so it goes to the %(zone)s."),
+    "opponent_choice_if_found": gettext_noop(
+        "If found, %(card)s goes to the %(zone)s or the %(zone_rest)s depending on %(player)s's "
+        "choice."
+    ),
+    "only_card_discarded": gettext_noop(
+        "%(card)s is the only card left to discard, so it is discarded."
+    ),
+    "may_be_discarded": gettext_noop(
+        "%(card)s is in %(player)s's hand when a card is discarded, so it may be the one discarded."
+    ),
+    "taken_to": gettext_noop("%(card)s is taken, to the %(zone)s."),
+    "rest_to": gettext_noop("%(card)s goes with the rest, to the %(zone)s."),
+    "may_be_taken": gettext_noop("%(player)s chooses whether %(card)s is one of the cards taken."),
+    "must_be_taken": gettext_noop("%(card)s must be taken: it goes to the %(zone)s."),
+    "not_taken": gettext_noop("%(card)s isn't %(description)s, so it goes with the rest."),
+    "loses_life": gettext_noop("%(player)s loses %(amount)s life."),
+    "gains_life": gettext_noop("%(player)s gains %(amount)s life."),
+    "depends_on_kicker": gettext_noop(
+        "It depends on whether the spell was kicked (702.33d), which isn't fixed here."
+    ),
+    "if_not_kicked": gettext_noop(
+        "If not kicked: %(reason)s It depends on whether the spell was kicked (702.33d), which "
+        "isn't fixed here."
+    ),
+    "if_kicked": gettext_noop(
+        "If kicked: %(reason)s It depends on whether the spell was kicked (702.33d), which isn't "
+        "fixed here."
+    ),
+    # Checking a set of found cards (api.py).
+    "no_such_label": gettext_noop("No card is labelled %(label)s."),
+    "found_once": gettext_noop("A card can be found only once."),
+    "nothing_can_be_found": gettext_noop(
+        "%(player)s doesn't search here, so nothing can be found."
+    ),
+    "labelled_card": gettext_noop("The %(card)s (%(label)s)"),
+    "must_be_found_in": gettext_noop("The %(card)s in the %(zone)s must be found: %(reason)s"),
+}
+
+# Parameters that are lists (tuples): joined with ", " (`*_or`, `*_and`: " or ", " and ").
+LISTS = frozenset(
+    {
+        "sources",
+        "players",
+        "players_and",
+        "zones",
+        "zones_or",
+        "decisions",
+        "descriptions_or",
+        "descriptions_and",
+    }
+)

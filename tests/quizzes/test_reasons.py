@@ -1,0 +1,158 @@
+"""The engine's reasons in German and Italian: every reason the engine gives is a Reason made
+from its one table (rules/engine/reasons.py), and the catalogs have every message of it."""
+
+from __future__ import annotations
+
+import ast
+import json
+import pickle
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+
+from quizzes.loading.generated import read_families
+from quizzes.rulings.instances import expand
+from quizzes.rulings.reasons import say
+from rules.engine import check_find_choice, default_catalog, parse_scenario, resolve
+from rules.engine.reasons import AND, MESSAGES, OR, WORDS, ZONE_WORDS, Reason, because
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "rules" / "engine"
+SCENARIO_FILES = sorted(
+    [
+        *(ROOT / "quizzes" / "content" / "scenarios").glob("*.json"),
+        *(ROOT / "tests" / "engine").glob("*scenarios/*.json"),
+        *(ROOT.parent / "shared" / "spec" / "examples").glob("*.json"),
+    ]
+)
+LANGUAGES = ("de", "it")
+
+
+def _family_specs() -> list[dict]:
+    """A sample of the families' instances: a few per family."""
+    catalog = default_catalog()
+    return [
+        instance.spec
+        for family in read_families(catalog=catalog)
+        for instance in expand(family, catalog, seed=0, count=3).instances
+    ]
+
+
+def _reasons(spec: dict) -> Iterator[str]:
+    """Every reason of the resolution, and of checking each player's choice of found cards."""
+    scenario = parse_scenario(spec)
+    for result in resolve(scenario).claims:
+        yield result.reason
+    labels = [card.label for card in scenario.state.cards]
+    for player in scenario.state.players:
+        for chosen in ([], labels[:1], labels[:2] * 2):
+            yield check_find_choice(spec, player, chosen).reason
+
+
+def _nested(reason: Reason) -> Iterator[Reason]:
+    yield reason
+    for value in reason.params.values():
+        for item in value if type(value) is tuple else (value,):
+            if isinstance(item, Reason):
+                yield from _nested(item)
+
+
+def test_the_scenarios_cover_the_engine():
+    assert len(SCENARIO_FILES) > 300
+
+
+@pytest.fixture(scope="module")
+def given_reasons() -> list[str]:
+    specs = [json.loads(path.read_text(encoding="utf-8")) for path in SCENARIO_FILES]
+    return [reason for spec in specs + _family_specs() for reason in _reasons(spec)]
+
+
+def test_every_reason_is_a_reason_from_the_table(given_reasons):
+    plain = {reason for reason in given_reasons if reason and not isinstance(reason, Reason)}
+    assert not plain
+    given = {nested.key for reason in given_reasons if reason for nested in _nested(reason)}
+    assert given <= set(MESSAGES)
+    assert len(given) > 150  # the scenarios reach most of the table
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_reason_given_is_said_in_the_language(given_reasons, language):
+    untranslated = set()
+    with translation.override(language):
+        for reason in {r for r in given_reasons if r}:
+            for nested in _nested(reason):
+                plural = nested.plural
+                count = nested.params.get("count", 1)
+                said = (
+                    translation.ngettext(nested.message, plural, count)
+                    if plural
+                    else translation.gettext(nested.message)
+                )
+                if said == (nested.message if count == 1 or not plural else plural):
+                    untranslated.add(nested.message)
+            assert say(reason) != reason
+    assert not untranslated
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_and_word_of_the_table_is_in_the_catalog(language):
+    words = [*ZONE_WORDS.values(), *WORDS.values(), OR, AND]
+    messages = [m if type(m) is str else m[0] for m in MESSAGES.values()]
+    with translation.override(language):
+        missing = [m for m in messages + words if translation.gettext(m) == m]
+        plurals = [m for m in MESSAGES.values() if type(m) is tuple]
+        missing += [p for s, p in plurals if translation.ngettext(s, p, 2) == p]
+    assert not missing
+
+
+def test_a_reason_is_said_with_localised_card_names_zone_words_and_counts():
+    reason = because(
+        "all_public",
+        card="Howling Mine",
+        description="an artifact card",
+        zone="graveyard",
+    )
+    nested = because("too_few", cards=because("cards", count=2), reason=reason)
+    with translation.override("de"):
+        assert say(nested) == (
+            "Mindestens 2 Karten müssen gefunden werden: Die Karte „Verborgenes Wissen“ ist an "
+            "artifact card in einer öffentlichen Zone (Friedhof), also muss eine Suche nach "
+            "allen solchen Karten sie finden."
+        )
+    with translation.override("it"):
+        assert say(because("cards", count=1)) == "1 carta"
+        assert "Scheggia" in say(because("qualifies", card="Splinter"))
+        assert "mano o esilio" in say(
+            because("look_unfixed", card="Splinter", zones_or=("hand", "exile"), player="Bo")
+        )
+    assert say(nested) == str(nested)  # English: the engine's own sentence
+
+
+def test_a_reason_keeps_its_message_when_pickled():
+    reason = because("if_searching", clause=because("qualifies", card="Forest"), player="Alice")
+    again = pickle.loads(pickle.dumps(reason))
+    assert again == reason and again.key == "if_searching" and again.params == reason.params
+
+
+def test_no_reason_in_the_engine_is_written_as_a_string():
+    """A Verdict's or a move's reason is a Reason (or another verdict's), never a literal or an
+    f-string: those would reach a German page in English."""
+    calls = {"Verdict": 2, "ChoiceVerdict": 2, "move": 3, "maybe_move": 3}
+    written = []
+    for path in sorted(ENGINE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            index = calls.get(name)
+            if index is None or len(node.args) <= index:
+                continue
+            reason = node.args[index]
+            literal = isinstance(reason, ast.JoinedStr) or (
+                isinstance(reason, ast.Constant) and isinstance(reason.value, str) and reason.value
+            )
+            if literal:
+                written.append(f"{path.name}:{node.lineno}")
+    assert not written
