@@ -36,3 +36,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 # A small amount of generated questions, so tests that load content stay fast;
 # tests/quizzes/test_generated_bank.py proves the default amount reaches the targets.
 TUTOR_FAMILY_INSTANCES = 2
+
+# Sessions from the database whatever REDIS_URL says: the suite's query pins count the
+# session's one read on every page. The cached sessions Redis brings are tested on their own
+# (tests/test_page_parts.py: log-out and password change with both engines; tests/test_settings.py).
+SESSION_ENGINE = "django.contrib.sessions.backends.db"

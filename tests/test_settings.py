@@ -12,7 +12,9 @@ REAL_KEY = "x7Qp2Lm9Vt4Rw8Ks1Zb6Nd3Hf5Jg0Yc-" + "a9B8c7D6e5F4g3H2i1J0" * 2
 
 
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL"))}
+    # the settings read from the environment only what each test gives them
+    unset = ("DJANGO_", "DATABASE_URL", "REDIS_URL")
+    base = {k: v for k, v in os.environ.items() if not k.startswith(unset)}
     return subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
