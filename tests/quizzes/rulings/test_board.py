@@ -86,28 +86,29 @@ def test_ordinals_read_as_words_then_numbers():
     ]  # fmt: skip
 
 
-def test_what_a_card_is_attached_to_and_when_it_entered_are_written_out():
-    """Premises the engine reads off a card are on the board: an Aura's land, summoning
-    sickness, counters (a question can turn on each)."""
-    spec = {
+def alices_battlefield(*cards) -> dict:
+    return {
         "format": "scenario/1",
-        "id": "states",
+        "id": "battlefield",
         "title": "t",
         "source": "s",
         "players": ["Alice", "Nadia"],
-        "zones": {
-            "Alice": {
-                "battlefield": [
-                    "Forest#f",
-                    {"card": "Overgrowth", "label": "aura", "attached_to": "f"},
-                    {"card": "Llanowar Elves", "label": "elf", "entered_this_turn": True},
-                    {"card": "Grizzly Bears", "label": "bear", "summoning_sick": True},
-                    {"card": "Grizzly Bears", "label": "big", "counters": {"+1/+1": 2}},
-                ]
-            }
-        },
+        "zones": {"Alice": {"battlefield": list(cards)}},
     }
-    board = board_of(spec)
+
+
+def test_what_a_card_is_attached_to_and_when_it_entered_are_written_out():
+    """Premises the engine reads off a card are on the board: an Aura's land, summoning
+    sickness, counters (a question can turn on each)."""
+    board = board_of(
+        alices_battlefield(
+            "Forest#f",
+            {"card": "Overgrowth", "label": "aura", "attached_to": "f"},
+            {"card": "Llanowar Elves", "label": "elf", "entered_this_turn": True},
+            {"card": "Grizzly Bears", "label": "bear", "summoning_sick": True},
+            {"card": "Grizzly Bears", "label": "big", "counters": {"+1/+1": 2}},
+        )
+    )
     assert board.card("aura").states == ("attached to the Forest Alice controls",)
     assert board.card("elf").states == ("entered the battlefield this turn",)
     assert board.card("bear").states == (
@@ -118,20 +119,9 @@ def test_what_a_card_is_attached_to_and_when_it_entered_are_written_out():
 
 
 def test_cards_in_different_states_are_not_grouped():
-    spec = {
-        "format": "scenario/1",
-        "id": "runs",
-        "title": "t",
-        "source": "s",
-        "players": ["Alice", "Nadia"],
-        "zones": {
-            "Alice": {
-                "battlefield": [
-                    *["Grizzly Bears"] * 3,
-                    {"card": "Grizzly Bears", "label": "new", "entered_this_turn": True},
-                ]
-            }
-        },
-    }
+    spec = alices_battlefield(
+        *["Grizzly Bears"] * 3,
+        {"card": "Grizzly Bears", "label": "new", "entered_this_turn": True},
+    )
     battlefield = zones_of(board_of(spec), "Alice")["battlefield"]
     assert [len(run.cards) for run in battlefield.runs] == [3, 1]
