@@ -25,6 +25,8 @@ SHUFFLES = {"claim": "shuffles", "player": "Alice", "value": "yes"}
 V1_LIBRARY = ["Island", "Forest", "Swamp", "Grove of Study"]  # top first, as the builder adds
 RULING = "Rampant Growth finds only a basic land card: the Grove is a Forest but not basic."
 V2_LIBRARY = ["Grove of Study", "Island", "Forest", "Swamp"]
+# builder.js puts focus back on the moved card's "up" button after the server's re-render
+FOCUSED_ON_MOVE_UP = "document.activeElement && document.activeElement.dataset.move === 'up'"
 
 
 @pytest.fixture
@@ -197,8 +199,13 @@ def test_instructor_cohort_two_learners_and_versions(chromium, live_server, peop
         mentor.wait_for_url("**/scenarios/rampant-grove/")
         mentor.get_by_role("button", name="Move Grove of Study#g1 up").focus()
         for position in (2, 1, 0):
-            mentor.keyboard.press("Enter")
+            # Each move posts the builder; its re-render puts focus back on the moved card's
+            # button, which the next Enter presses (waited for: a key pressed in between is lost).
+            with mentor.expect_response(lambda reply: reply.url.endswith("/preview/")):
+                mentor.keyboard.press("Enter")
             mentor.locator("#builder-status", has_text=f"position {position + 1} of 4").wait_for()
+            if position:
+                until(mentor, lambda: mentor.evaluate(FOCUSED_ON_MOVE_UP))
         until(mentor, lambda: library_in_the_json(mentor) == V2_LIBRARY)
         mentor.wait_for_load_state("networkidle")  # the preview of the move has come back
         mentor.get_by_role("button", name="Save the scenario").click()

@@ -72,11 +72,13 @@ WORDS = {
 
 
 def unmarked_text(page) -> str:
-    """The page's text outside elements marked lang="en"."""
+    """The page's text outside elements marked lang="en" and outside text boxes (a clone holds
+    a text box's first content, not what was typed since: it is the author's own text)."""
     return page.evaluate(
         """() => {
             const copy = document.body.cloneNode(true);
-            copy.querySelectorAll('[lang="en"], script, style, select').forEach(e => e.remove());
+            copy.querySelectorAll('[lang="en"], script, style, select, textarea')
+                .forEach(e => e.remove());
             return copy.innerText;
         }"""
     )
@@ -99,11 +101,12 @@ def english_left(page, language: str) -> list[str]:
 
 
 def translatable_left_in_english(page, language: str) -> list[str]:
-    """Texts marked lang="en" that the content catalogs translate (the original of a translated
-    stored ruling, in its <details>, is the one allowed)."""
+    """Texts marked lang="en" that the content catalogs translate (allowed: the original of a
+    translated stored ruling, in its <details>, and a rule's English text where the rule has no
+    official translation, even when a stored ruling quotes it word for word)."""
     marked = page.evaluate(
         """() => [...document.body.querySelectorAll('[lang="en"]')]
-            .filter(e => !e.closest('details.original-ruling'))
+            .filter(e => !e.closest('details.original-ruling, .rule-text'))
             .map(e => e.innerText.trim())"""
     )
     return [text for text in marked if text and content_texts.translated(text, language)]
