@@ -157,6 +157,11 @@ def _say(text: str, **values: Any) -> str:
     return _(text) % values
 
 
+def _either(value: Any, if_true: str, if_false: str, **values: Any) -> str:
+    """A yes/no claim's statement: one of two sentences (each marked where it is written)."""
+    return _say(if_true if value else if_false, **values)
+
+
 @dataclass(frozen=True)
 class ClaimText:
     """How one claim is asked, stated and answered."""
@@ -386,13 +391,12 @@ CLAIMS: dict[str, ClaimText] = {
     ),
     "alt_cost_available": ClaimText(
         gettext_lazy("can {player} cast {card} for its alternative cost now?"),
-        lambda value, s: (
-            (
-                _("%(player)s can cast %(card)s for its alternative cost now.")
-                if value
-                else _("%(player)s can't cast %(card)s for its alternative cost now.")
-            )
-            % {"player": s.player, "card": s.card}
+        lambda value, s: _either(
+            value,
+            gettext_noop("%(player)s can cast %(card)s for its alternative cost now."),
+            gettext_noop("%(player)s can't cast %(card)s for its alternative cost now."),
+            player=s.player,
+            card=s.card,
         ),
         _yes_no,
         domain=_fixed(True, False),
@@ -408,13 +412,11 @@ CLAIMS: dict[str, ClaimText] = {
     ),
     "can_dredge": ClaimText(
         gettext_lazy("can the dredge ability of {card} replace this draw?"),
-        lambda value, s: (
-            (
-                _("the dredge ability of %(card)s can replace this draw.")
-                if value
-                else _("the dredge ability of %(card)s can't replace this draw.")
-            )
-            % {"card": s.card}
+        lambda value, s: _either(
+            value,
+            gettext_noop("the dredge ability of %(card)s can replace this draw."),
+            gettext_noop("the dredge ability of %(card)s can't replace this draw."),
+            card=s.card,
         ),
         _yes_no,
         domain=_fixed(True, False),
@@ -451,13 +453,11 @@ CLAIMS: dict[str, ClaimText] = {
     ),
     "can_activate": ClaimText(
         gettext_lazy("can the ability of {card} be activated now?"),
-        lambda value, s: (
-            (
-                _("the ability of %(card)s can be activated now.")
-                if value
-                else _("the ability of %(card)s can't be activated now.")
-            )
-            % {"card": s.card}
+        lambda value, s: _either(
+            value,
+            gettext_noop("the ability of %(card)s can be activated now."),
+            gettext_noop("the ability of %(card)s can't be activated now."),
+            card=s.card,
         ),
         _yes_no,
         domain=_fixed(True, False),
@@ -472,13 +472,12 @@ CLAIMS: dict[str, ClaimText] = {
     ),
     "may_pay_mana_cost": ClaimText(
         gettext_lazy("can {player_or_caster} cast {card} by paying its mana cost?"),
-        lambda value, s: (
-            (
-                _("%(player)s can cast %(card)s by paying its mana cost.")
-                if value
-                else _("%(player)s can't cast %(card)s by paying its mana cost.")
-            )
-            % {"player": s.player_or_caster, "card": s.card}
+        lambda value, s: _either(
+            value,
+            gettext_noop("%(player)s can cast %(card)s by paying its mana cost."),
+            gettext_noop("%(player)s can't cast %(card)s by paying its mana cost."),
+            player=s.player_or_caster,
+            card=s.card,
         ),
         _yes_no,
         domain=_fixed(True, False),
@@ -528,26 +527,23 @@ CLAIMS: dict[str, ClaimText] = {
     ),
     "exiled_face_down": ClaimText(
         gettext_lazy("is {card} exiled face down?"),
-        lambda value, s: (
-            (
-                _("%(card)s is exiled face down.")
-                if value
-                else _("%(card)s is not exiled face down.")
-            )
-            % {"card": s.card}
+        lambda value, s: _either(
+            value,
+            gettext_noop("%(card)s is exiled face down."),
+            gettext_noop("%(card)s is not exiled face down."),
+            card=s.card,
         ),
         _yes_no,
         domain=_fixed(True, False),
     ),
     "may_look_at": ClaimText(
         gettext_lazy("may {player} look at {card}?"),
-        lambda value, s: (
-            (
-                _("%(player)s may look at %(card)s.")
-                if value
-                else _("%(player)s may not look at %(card)s.")
-            )
-            % {"player": s.player, "card": s.card}
+        lambda value, s: _either(
+            value,
+            gettext_noop("%(player)s may look at %(card)s."),
+            gettext_noop("%(player)s may not look at %(card)s."),
+            player=s.player,
+            card=s.card,
         ),
         _yes_no,
         domain=_fixed(True, False),
