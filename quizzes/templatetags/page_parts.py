@@ -10,18 +10,16 @@ deploy (a new process) never serves the old markup; the least recently used go p
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from django import template
 from django.core.signals import setting_changed
 from django.urls import get_script_prefix
 
+from quizzes.kept import Kept
+
 register = template.Library()
 
 MAX_PARTS = 4000  # a few MB of markup per process
-_rendered: OrderedDict[tuple, str] = OrderedDict()
-_lock = threading.Lock()
+_rendered: Kept[str] = Kept(MAX_PARTS)
 
 
 class FixedPartNode(template.Node):
@@ -32,17 +30,7 @@ class FixedPartNode(template.Node):
 
     def render(self, context) -> str:
         key = (self.name, get_script_prefix(), *(k.resolve(context) for k in self.keys))
-        with _lock:
-            html = _rendered.get(key)
-            if html is not None:
-                _rendered.move_to_end(key)
-                return html
-        html = self.nodelist.render(context)
-        with _lock:
-            _rendered[key] = html
-            if len(_rendered) > MAX_PARTS:
-                _rendered.popitem(last=False)
-        return html
+        return _rendered.get(key, lambda: self.nodelist.render(context))
 
 
 @register.tag
@@ -54,8 +42,7 @@ def fixed_part(parser, token) -> FixedPartNode:
 
 
 def _forget(**_: object) -> None:
-    with _lock:
-        _rendered.clear()  # a test's changed setting (URLs, languages, static files)
+    _rendered.clear()  # a test's changed setting (URLs, languages, static files)
 
 
 setting_changed.connect(_forget, dispatch_uid="page-parts-forget")
