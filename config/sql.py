@@ -1,0 +1,62 @@
+"""Hand-written SQL for the few queries every page pays, where building and compiling the ORM's
+query costs more than the database's answer (docs/benchmarks.md: about half a practice page was
+Django building querysets). Plain SQL both SQLite and PostgreSQL run; `%s` placeholders (Django's
+cursor adapts them). Each such query has a test that it returns what its queryset would.
+
+What a raw cursor gives back differs by database, so values are read through these helpers:
+SQLite returns a `DateTimeField` as text and a `BooleanField` as 0/1.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db import connection
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+
+def rows(sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    """Every row `sql` returns, as tuples."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def first(sql: str, params: Sequence[Any] = ()) -> tuple | None:
+    """The first row `sql` returns, or None."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
+def run(sql: str, params: Sequence[Any] = ()) -> int:
+    """Run a statement that returns no rows (an INSERT, UPDATE or DELETE); the rows it touched."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
+
+
+def placeholders(values: Iterable[Any]) -> str:
+    """`%s, %s, ...` for an `IN (...)` of `values`; `NULL` for none (`IN (NULL)` matches no row,
+    where `IN ()` is a syntax error)."""
+    count = len(list(values))
+    return ", ".join(["%s"] * count) if count else "NULL"
+
+
+def moment(value: Any) -> datetime.datetime | None:
+    """A `DateTimeField` column read by hand, as the ORM would give it (aware, in UTC)."""
+    if value is None or isinstance(value, datetime.datetime):
+        return value if value is None or timezone.is_aware(value) else _utc(value)
+    return _utc(parse_datetime(value))
+
+
+def _utc(value: datetime.datetime) -> datetime.datetime:
+    return value if timezone.is_aware(value) else value.replace(tzinfo=datetime.UTC)
+
+
+def flag(value: Any) -> bool | None:
+    """A `BooleanField` column (or an `EXISTS`) read by hand: SQLite gives 0/1."""
+    return None if value is None else bool(value)
