@@ -8,7 +8,6 @@ from typing import Any
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,10 +17,19 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from quizzes import answers, cohorts, content_texts, exams, language, reports, rulings, selection
+from quizzes import (
+    answer_lookup,
+    answers,
+    cohorts,
+    content_texts,
+    exams,
+    language,
+    reports,
+    rulings,
+    selection,
+)
 from quizzes.forms import AnswerForm, PracticeFilterForm, SignupForm
 from quizzes.models import (
-    Attempt,
     ExamSitting,
     Presentation,
     Question,
@@ -171,27 +179,15 @@ def _feedback_context(
 @require_POST
 @login_required
 def answer(request: HtmxHttpRequest) -> HttpResponse:
-    if paused := _paused_by_exam(request, status=409):
-        return paused
     user = request.user
     token = request.POST.get("token", "")[:40]
-    # The token is bound to the learner it was shown to: anyone else's is unknown here.
-    # (EXISTS on the one question, not `question__in`: SQLite would list every question first.)
-    still_available = selection.available_questions(user).filter(pk=OuterRef("question_id"))
-    presentation = (
-        Presentation.objects.owned_by(user)
-        .served_since(timezone.now() - PRESENTATION_MAX_AGE)
-        .filter(Exists(still_available), token=token)
-        .select_related("question__scenario", "scenario_version", "response")
-        # the variant shown is graded: neither the scenario's spec nor its version's is read
-        .defer(
-            "question__scenario__spec",
-            "question__scenario__stored_expect",
-            "scenario_version__spec",
-            "scenario_version__stored_expect",
-        )
-        .first()
-    )
+    # One hand-written query (quizzes/answer_lookup.py): whether an exam runs, the presentation
+    # (bound to the learner it was shown to: anyone else's token is unknown here) while its
+    # question is still available to them, and their open practice attempt.
+    found = answer_lookup.find(user, token, timezone.now() - PRESENTATION_MAX_AGE)
+    if found.paused and (paused := _paused_by_exam(request, status=409)):
+        return paused
+    presentation = found.presentation
     if presentation is None:
         return HttpResponseBadRequest(_("This question has expired; open the next one."))
     question = presentation.question
@@ -214,7 +210,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
                 page = render(request, "quizzes/practice.html#answer-form", context)
                 return reswap(retarget(page, "#answer-form"), "outerHTML")
             return render(request, "quizzes/practice.html", context, status=400)
-        attempt = Attempt.objects.open_practice_for(user, question)
+        attempt = answer_lookup.open_attempt(user, found)
         response = answers.submit(
             attempt,
             question,

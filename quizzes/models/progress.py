@@ -20,15 +20,20 @@ class AttemptQuerySet(models.QuerySet):
     def owned_by(self, user) -> AttemptQuerySet:
         return self.filter(user=user)
 
-    def open_practice_for(self, user, question) -> Attempt:
-        """The learner's open practice attempt that has not yet answered `question`."""
+    def latest_open_practice(self, user, question) -> Attempt | None:
+        """The learner's latest open practice attempt, `answered_question` saying whether it
+        already holds `question` (quizzes/answer_lookup.py reads the same by hand)."""
         answered = Response.objects.filter(attempt=models.OuterRef("pk"), question=question)
-        attempt = (
+        return (
             self.filter(user=user, kind=Attempt.Kind.PRACTICE, finished_at__isnull=True)
             .annotate(answered_question=models.Exists(answered))
             .order_by("-started_at")
             .first()
         )
+
+    def open_practice_for(self, user, question) -> Attempt:
+        """The learner's open practice attempt that has not yet answered `question`."""
+        attempt = self.latest_open_practice(user, question)
         if attempt and attempt.answered_question:
             attempt.finish()
             attempt = None

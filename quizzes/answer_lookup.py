@@ -1,0 +1,152 @@
+"""The answer POST's reads before grading, in one hand-written query (config/sql.py).
+
+Building and compiling the ORM's three querysets (is an exam running, the presentation with
+its question, scenario, version and response, the open practice attempt) cost more than half
+the view; the database answers them in a fraction of a millisecond. The querysets they replace
+are the specification, kept in tests/quizzes/test_answer_lookup.py:
+
+- `paused`: `exams.sittings_of(user).unfinished().exists()` (the view then asks
+  `exams.running_sitting`, which finishes a sitting whose time is up);
+- `presentation`: `Presentation.objects.owned_by(user).served_since(since)
+  .filter(Exists(available_questions(user) of its question), token=token)`, with its question,
+  scenario (without spec and stored `expect`), version (the same) and response loaded;
+- `attempt`: `Attempt.objects.open_practice_for(user, question)`'s read (the learner's latest
+  open practice attempt, and whether it already holds the question).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import connection
+from django.utils import timezone
+
+from config import sql
+from config.model_rows import Columns
+from quizzes.models import (
+    Attempt,
+    Bank,
+    Presentation,
+    Question,
+    Response,
+    Scenario,
+    ScenarioVersion,
+)
+from quizzes.selection import UNSERVABLE
+
+PRESENTATION = Columns(Presentation, "p")
+QUESTION = Columns(Question, "q")
+SCENARIO = Columns(Scenario, "s", skip=("spec", "stored_expect"))  # the variant shown is graded
+VERSION = Columns(ScenarioVersion, "v", skip=("spec", "stored_expect"))
+RESPONSE = Columns(Response, "r")
+ATTEMPT = Columns(Attempt, "a")
+
+# The presentation is found only while its question is one the learner may be served
+# (`selection.available_questions`: active, of a servable scenario, in a bank they may use).
+LOOKUP = f"""
+SELECT
+  EXISTS(SELECT 1 FROM quizzes_examsitting es
+         INNER JOIN quizzes_attempt ea ON ea.id = es.attempt_id
+         WHERE ea.user_id = %s AND ea.finished_at IS NULL),
+  {PRESENTATION.sql}, {QUESTION.sql}, {SCENARIO.sql}, {VERSION.sql}, {RESPONSE.sql}, {ATTEMPT.sql},
+  EXISTS(SELECT 1 FROM quizzes_response ar WHERE ar.attempt_id = a.id
+         AND ar.question_id = p.question_id)
+FROM (SELECT 1 AS one) AS one
+LEFT JOIN quizzes_presentation p ON p.user_id = %s AND p.token = %s AND p.created_at >= %s
+  AND EXISTS(
+    SELECT 1 FROM quizzes_question aq
+    INNER JOIN quizzes_scenario sq ON sq.id = aq.scenario_id
+    WHERE aq.id = p.question_id AND aq.is_active
+      AND NOT (sq.engine_status IN ({sql.placeholders(UNSERVABLE)}))
+      AND EXISTS(
+        SELECT 1 FROM quizzes_bank b WHERE b.id = aq.bank_id
+          AND (b.visibility = %s OR b.owner_id = %s
+               OR (b.visibility = %s AND b.id IN (
+                 SELECT cb.bank_id FROM quizzes_cohort_banks cb
+                 INNER JOIN quizzes_cohortmembership cm ON cm.cohort_id = cb.cohort_id
+                 WHERE cm.user_id = %s)))))
+LEFT JOIN quizzes_question q ON q.id = p.question_id
+LEFT JOIN quizzes_scenario s ON s.id = q.scenario_id
+LEFT JOIN quizzes_scenarioversion v ON v.id = p.scenario_version_id
+LEFT JOIN quizzes_response r ON r.presentation_id = p.id
+LEFT JOIN quizzes_attempt a ON a.id = (
+  SELECT oa.id FROM quizzes_attempt oa
+  WHERE oa.user_id = %s AND oa.kind = %s AND oa.finished_at IS NULL
+  ORDER BY oa.started_at DESC LIMIT 1)
+"""
+
+CLOSE_ATTEMPT = "UPDATE quizzes_attempt SET finished_at = %s WHERE id = %s"
+NEW_ATTEMPT = (
+    "INSERT INTO quizzes_attempt (user_id, kind, started_at, finished_at, deadline)"
+    " VALUES (%s, %s, %s, NULL, NULL) RETURNING id"
+)
+
+
+@dataclass
+class Found:
+    paused: bool  # an exam sitting of the learner is unfinished (its time may be up)
+    presentation: Presentation | None  # with question, scenario, version and response loaded
+    attempt: Attempt | None  # the learner's open practice attempt
+    attempt_holds_question: bool  # ... already holds an answer to the presentation's question
+
+
+def find(user, token: str, since) -> Found:
+    """What the answer view reads of `user`'s presentation `token` served since `since`."""
+    moment = connection.ops.adapt_datetimefield_value(since)
+    params = [
+        user.pk,
+        user.pk,
+        token,
+        moment,
+        *(str(status) for status in UNSERVABLE),
+        str(Bank.Visibility.PUBLIC),
+        user.pk,
+        str(Bank.Visibility.SHARED),
+        user.pk,
+        user.pk,
+        str(Attempt.Kind.PRACTICE),
+    ]
+    row = sql.first(LOOKUP, params)
+    start = 1
+    parts = []
+    for columns in (PRESENTATION, QUESTION, SCENARIO, VERSION, RESPONSE, ATTEMPT):
+        parts.append(columns.read(row, start))
+        start += len(columns)
+    presentation, question, scenario, version, response, attempt = parts
+    if presentation is not None:
+        _loaded(presentation, question, scenario, version, response)
+    if attempt is not None:
+        attempt.user = user  # owned: spare a query
+    return Found(sql.flag(row[0]), presentation, attempt, bool(sql.flag(row[-1])))
+
+
+def _loaded(presentation, question, scenario, version, response) -> None:
+    """The related objects set as `select_related` sets them (no query when read)."""
+    Presentation._meta.get_field("question").set_cached_value(presentation, question)
+    Question._meta.get_field("scenario").set_cached_value(question, scenario)
+    Presentation._meta.get_field("scenario_version").set_cached_value(presentation, version)
+    link = Response._meta.get_field("presentation")
+    link.remote_field.set_cached_value(presentation, response)
+    if response is not None:
+        link.set_cached_value(response, presentation)
+
+
+def open_attempt(user, found: Found) -> Attempt:
+    """`Attempt.objects.open_practice_for(user, question)` from what `find` read: the open
+    practice attempt, or a new one when there is none or it already holds the question (a
+    response is unique per attempt and question)."""
+    attempt = found.attempt
+    if attempt is not None and not found.attempt_holds_question:
+        return attempt
+    now = timezone.now()
+    if attempt is not None:
+        sql.run(CLOSE_ATTEMPT, [connection.ops.adapt_datetimefield_value(now), attempt.pk])
+    kind = str(Attempt.Kind.PRACTICE)
+    (pk,) = sql.first(NEW_ATTEMPT, [user.pk, kind, connection.ops.adapt_datetimefield_value(now)])
+    made = Attempt.from_db(
+        connection.alias,
+        ["id", "user_id", "kind", "started_at", "finished_at", "deadline"],
+        [pk, user.pk, kind, now, None, None],
+    )
+    made.user = user
+    return made
