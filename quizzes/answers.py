@@ -11,16 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
-from quizzes import adaptive, rulings, scheduling
+from quizzes import adaptive, recording, rulings, scheduling
 from quizzes.models import Attempt, Mastery, Presentation, Question, Response, ScenarioVersion
 from quizzes.rulings import AnswerError, Part, Verdict
 from rules.models import Rule
 
 __all__ = ["AnswerError", "Part", "Verdict", "grade", "record", "submit"]
-LEARNED_FIELDS = ("theta", "answers", "correct", "fsrs_card", "due")
 
 
 def grade(
@@ -85,21 +83,24 @@ def record(
         # One transaction (a savepoint inside an exam's): a conflict rolls all of it back, so
         # nothing is learnt twice, and leaves the connection usable for reading the first one.
         with transaction.atomic():
-            first_attempt = not Response.objects.filter(user=user, question=question).exists()
-            response = Response.objects.create(
-                attempt=attempt,
-                question=question,
-                user=user,
-                answer=answer,
-                verdict=verdict.to_json(),
-                correct=verdict.correct,
-                score=verdict.score,
-                variant_seed=seed,
-                scenario_version_id=version_id,
-                presentation=presentation,
-                created_at=now,
+            # the question's row first (the lock order every transaction that learns keeps)
+            locked = recording.lock_question(question.pk, user.pk)
+            response = recording.insert_response(
+                Response(
+                    attempt=attempt,
+                    question=question,
+                    user=user,
+                    answer=answer,
+                    verdict=verdict.to_json(),
+                    correct=verdict.correct,
+                    score=verdict.score,
+                    variant_seed=seed,
+                    scenario_version_id=version_id,
+                    presentation=presentation,
+                    created_at=now,
+                )
             )
-            _learn(user, question, verdict, first_attempt, now)
+            _learn(user, question, verdict, locked, now)
     except IntegrityError:
         first = _first_response(attempt, question, presentation)
         if first is None:
@@ -121,26 +122,28 @@ def _first_response(
     return Response.objects.filter(attempt=attempt, question=question).first()
 
 
-def _learn(user, question: Question, verdict: Verdict, first_attempt: bool, now) -> None:
+def _learn(
+    user, question: Question, verdict: Verdict, locked: recording.LockedQuestion, now
+) -> None:
     """Elo on each rule of the question, FSRS review per rule, and the question's difficulty.
 
     Read-modify-write under row locks, taken in one order in every transaction that learns
-    (practice answers, exam finishes): the question row first, then the learner's masteries by
-    rule id; so no update is lost and no two transactions wait on each other in a cycle. (SQLite
-    has no row locks: its IMMEDIATE transactions already run one writer at a time.)
+    (practice answers, exam finishes): the question row first (`locked`), then the learner's
+    masteries by rule id; so no update is lost and no two transactions wait on each other in a
+    cycle. (SQLite has no row locks: its IMMEDIATE transactions already run one writer at a
+    time.)
     """
-    # the through table alone: no join on the rules, no ordering by their numbers
-    links = Question.rules.through.objects.filter(question_id=question.pk)
-    rule_ids = sorted(set(links.values_list("rule_id", flat=True)))
-    if not rule_ids:
-        rule_ids = sorted(Rule.objects.cited(verdict.rule_numbers).values_list("id", flat=True))
-    difficulty, answer_count = (
-        Question.objects.select_for_update()
-        .filter(pk=question.pk)
-        .values_list("difficulty", "answer_count")
-        .get()
-    )
-    masteries = _locked_masteries(user, rule_ids)
+    first_attempt = not locked.answered_before
+    difficulty, answer_count = locked.difficulty, locked.answer_count
+    if locked.masteries_exist:
+        masteries = recording.locked_masteries(user.pk, question.pk)
+    else:  # a first answer on one of its rules, or a question linking none
+        # the through table alone: no join on the rules, no ordering by their numbers
+        links = Question.rules.through.objects.filter(question_id=question.pk)
+        rule_ids = sorted(set(links.values_list("rule_id", flat=True)))
+        if not rule_ids:
+            rule_ids = sorted(Rule.objects.cited(verdict.rule_numbers).values_list("id", flat=True))
+        masteries = _locked_masteries(user, rule_ids)
     thetas = []
     for mastery in masteries:
         thetas.append(mastery.theta)
@@ -151,16 +154,14 @@ def _learn(user, question: Question, verdict: Verdict, first_attempt: bool, now)
         mastery.answers += 1
         mastery.correct += int(verdict.correct)
         mastery.fsrs_card, mastery.due = scheduling.review(mastery.fsrs_card, verdict.correct, now)
-        mastery.save(update_fields=[*LEARNED_FIELDS, "updated_at"])
+        recording.save_learned(mastery)
     if first_attempt and thetas:
         mean_theta = sum(thetas) / len(thetas)
         difficulty = adaptive.updated_difficulty(
             mean_theta, difficulty, verdict.correct, answer_count
         )
     question.answer_count, question.difficulty = answer_count + 1, difficulty
-    Question.objects.filter(pk=question.pk).update(
-        answer_count=F("answer_count") + 1, difficulty=difficulty
-    )
+    recording.count_answer(question.pk, difficulty)
 
 
 def _locked_masteries(user, rule_ids: list[int]) -> list[Mastery]:

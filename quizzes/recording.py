@@ -1,0 +1,108 @@
+"""An answer's writes, by hand (config/sql.py): the question's row lock, the response, the
+learner's masteries and the question's counters, inside `answers.record`'s one transaction.
+
+Building and compiling these ORM statements cost more than running them (docs/benchmarks.md);
+the querysets and saves they replace are the specification, kept in
+tests/quizzes/test_recording.py. Row locks only where the database has them (PostgreSQL);
+SQLite's IMMEDIATE transactions already run one writer at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+from django.utils import timezone
+
+from config import sql
+from config.model_rows import Columns
+from quizzes.models import Mastery, Response
+
+_quote = connection.ops.quote_name
+MASTERY = Columns(Mastery, "m")
+LEARNED = ("theta", "answers", "correct", "fsrs_card", "due", "updated_at")
+RESPONSE_FIELDS = [field for field in Response._meta.concrete_fields if not field.primary_key]
+
+QUESTION = """
+SELECT q.difficulty, q.answer_count,
+  EXISTS(SELECT 1 FROM quizzes_response r WHERE r.question_id = q.id AND r.user_id = %s),
+  (SELECT COUNT(*) FROM quizzes_question_rules qr WHERE qr.question_id = q.id),
+  (SELECT COUNT(*) FROM quizzes_question_rules qr
+   INNER JOIN quizzes_mastery m ON m.rule_id = qr.rule_id AND m.user_id = %s
+   WHERE qr.question_id = q.id)
+FROM quizzes_question q WHERE q.id = %s"""
+MASTERIES = f"""
+SELECT {MASTERY.sql} FROM quizzes_mastery m
+WHERE m.user_id = %s
+  AND m.rule_id IN (SELECT qr.rule_id FROM quizzes_question_rules qr WHERE qr.question_id = %s)
+ORDER BY m.rule_id"""
+INSERT_RESPONSE = (
+    f"INSERT INTO quizzes_response ({', '.join(_quote(f.column) for f in RESPONSE_FIELDS)})"
+    f" VALUES ({sql.placeholders(RESPONSE_FIELDS)}) RETURNING id"
+)
+SAVE_LEARNED = (
+    f"UPDATE quizzes_mastery SET {', '.join(f'{_quote(name)} = %s' for name in LEARNED)}"
+    " WHERE id = %s"
+)
+COUNT_ANSWER = (
+    "UPDATE quizzes_question SET answer_count = answer_count + 1, difficulty = %s WHERE id = %s"
+)
+
+
+def _locking(query: str) -> str:
+    return f"{query} FOR UPDATE" if connection.features.has_select_for_update else query
+
+
+@dataclass(frozen=True)
+class LockedQuestion:
+    difficulty: float
+    answer_count: int
+    answered_before: bool  # the learner has a response to it already: not a first attempt
+    rule_count: int  # rules linked to it
+    mastery_count: int  # ... of which the learner has a mastery
+
+    @property
+    def masteries_exist(self) -> bool:
+        """Whether the question links rules and the learner has a mastery of each."""
+        return 0 < self.rule_count == self.mastery_count
+
+
+def lock_question(question_id: int, user_id: int) -> LockedQuestion:
+    """The question's counters, its row locked (the first lock an answer takes), whether
+    `user_id` answered it before, how many rules it links and of how many they have a mastery."""
+    row = sql.first(_locking(QUESTION), [user_id, user_id, question_id])
+    difficulty, answer_count, answered, rule_count, mastery_count = row
+    return LockedQuestion(
+        float(difficulty), int(answer_count), bool(answered), int(rule_count), int(mastery_count)
+    )
+
+
+def locked_masteries(user_id: int, question_id: int) -> list[Mastery]:
+    """The learner's masteries of the question's rules, locked in rule-id order."""
+    return [MASTERY.read(row) for row in sql.rows(_locking(MASTERIES), [user_id, question_id])]
+
+
+def insert_response(response: Response) -> Response:
+    """`response` (unsaved) stored as `Response.objects.create` stores it (raises
+    IntegrityError on a second response to a presentation, as it does)."""
+    values = [
+        field.get_db_prep_save(field.pre_save(response, True), connection)
+        for field in RESPONSE_FIELDS
+    ]
+    (response.pk,) = sql.first(INSERT_RESPONSE, values)
+    response._state.adding = False
+    response._state.db = connection.alias
+    return response
+
+
+def save_learned(mastery: Mastery) -> None:
+    """`mastery.save(update_fields=[*LEARNED])`: updated_at is now."""
+    mastery.updated_at = timezone.now()
+    values: dict[str, Any] = {name: getattr(mastery, name) for name in LEARNED}
+    sql.run(SAVE_LEARNED, [*MASTERY.prepared(values), mastery.pk])
+
+
+def count_answer(question_id: int, difficulty: float) -> None:
+    """One more answer to the question, and its difficulty as Elo moved it."""
+    sql.run(COUNT_ANSWER, [difficulty, question_id])

@@ -1,0 +1,171 @@
+"""An answer's hand-written writes (quizzes/recording.py) do what the ORM statements they
+replace do: those statements, below, are the specification."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from quizzes import recording, scheduling
+from quizzes.models import Attempt, Mastery, Presentation, Question, Response
+from tests.factories import RuleFactory
+from tests.quizzes.conftest import make_question
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def rules(search_rule):
+    return [search_rule, RuleFactory(), RuleFactory()]
+
+
+@pytest.fixture
+def asked(scenario, bank, rules):
+    return make_question(scenario, bank, rules=rules, difficulty=0.25, answer_count=3)
+
+
+def respond(learner, question, **extra) -> Response:
+    return Response.objects.create(
+        attempt=Attempt.objects.create(user=learner),
+        question=question,
+        user=learner,
+        answer={"claim_0": "may"},
+        verdict={"parts": [], "correct": True, "score": 1.0},
+        correct=True,
+        score=1.0,
+        **extra,
+    )
+
+
+def expected_lock(question, user) -> recording.LockedQuestion:
+    difficulty, answer_count = Question.objects.values_list("difficulty", "answer_count").get(
+        pk=question.pk
+    )
+    return recording.LockedQuestion(
+        difficulty,
+        answer_count,
+        Response.objects.filter(user=user, question=question).exists(),
+        question.rules.count(),
+        Mastery.objects.filter(user=user, rule__in=question.rules.all()).count(),
+    )
+
+
+def test_the_question_lock_reads_what_the_orm_reads(
+    asked, learner, other_learner, rules, scenario, bank
+):
+    bare = make_question(scenario, bank)
+    for question in (asked, bare):
+        for user in (learner, other_learner):
+            assert recording.lock_question(question.pk, user.pk) == expected_lock(question, user)
+    respond(learner, asked)
+    Mastery.objects.create(user=learner, rule=rules[0])
+    Mastery.objects.create(user=other_learner, rule=rules[1])
+    assert recording.lock_question(asked.pk, learner.pk) == expected_lock(asked, learner)
+    assert not recording.lock_question(asked.pk, learner.pk).masteries_exist
+    Mastery.objects.create(user=learner, rule=rules[1])
+    Mastery.objects.create(user=learner, rule=rules[2])
+    locked = recording.lock_question(asked.pk, learner.pk)
+    assert locked == expected_lock(asked, learner) and locked.answered_before
+    assert locked.masteries_exist
+    assert not recording.lock_question(bare.pk, learner.pk).masteries_exist  # links no rule
+
+
+def fields(instance) -> dict:
+    return {
+        field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields
+    }
+
+
+def test_the_masteries_as_the_orm_reads_them(asked, learner, other_learner, rules, scenario, bank):
+    now = timezone.now()
+    for index, rule in enumerate(reversed(rules)):
+        card, due = scheduling.review({}, index % 2 == 0, now)
+        Mastery.objects.create(
+            user=learner, rule=rule, theta=index / 3, answers=index, fsrs_card=card, due=due
+        )
+    Mastery.objects.create(user=other_learner, rule=rules[0])
+    Mastery.objects.create(user=learner, rule=RuleFactory())  # a rule the question does not ask
+    rule_ids = sorted(rule.pk for rule in rules)
+    expected = Mastery.objects.filter(user=learner, rule_id__in=rule_ids).order_by("rule_id")
+    got = recording.locked_masteries(learner.pk, asked.pk)
+    assert [fields(m) for m in got] == [fields(m) for m in expected]
+    assert all(not m._state.adding and m.get_deferred_fields() == set() for m in got)
+    assert recording.locked_masteries(learner.pk, make_question(scenario, bank).pk) == []
+
+
+def stored(response_id: int) -> dict:
+    row = Response.objects.filter(pk=response_id).values().get()
+    row.pop("id")
+    return row
+
+
+def test_a_response_stored_as_create_stores_it(asked, learner, scenario):
+    when = timezone.now() - datetime.timedelta(minutes=3)
+    shown = [
+        Presentation.objects.create(user=learner, question=asked, shown={"spec": {}})
+        for _ in range(2)
+    ]
+    given = {
+        "question": asked,
+        "user": learner,
+        "answer": {"claim_0": "may", "order": ["Alice", "Bob"], "n": 2},
+        "verdict": {"parts": [{"right": True, "rule": "701.23b"}], "correct": True, "score": 1.0},
+        "correct": True,
+        "score": 0.5,
+        "variant_seed": 12345,
+        "scenario_version_id": scenario.current_version_id,
+        "created_at": when,
+    }
+    attempts = [Attempt.objects.create(user=learner) for _ in range(5)]
+    by_orm = Response.objects.create(attempt=attempts[0], presentation=shown[0], **given)
+    by_hand = recording.insert_response(
+        Response(attempt=attempts[1], presentation=shown[1], **given)
+    )
+    assert by_hand.pk and not by_hand._state.adding
+    assert stored(by_hand.pk) == {
+        **stored(by_orm.pk),
+        "attempt_id": attempts[1].pk,
+        "presentation_id": shown[1].pk,
+    }
+    assert Response.objects.get(pk=by_hand.pk).answer == given["answer"]
+    with pytest.raises(IntegrityError), transaction.atomic():  # one response per presentation
+        recording.insert_response(Response(attempt=attempts[2], presentation=shown[1], **given))
+    with pytest.raises(IntegrityError), transaction.atomic():  # one per attempt and question
+        recording.insert_response(Response(attempt=attempts[1], **given))
+    bare = recording.insert_response(Response(attempt=attempts[3], question=asked, user=learner))
+    made = Response.objects.create(attempt=attempts[4], question=asked, user=learner)
+    assert stored(bare.pk) == {
+        **stored(made.pk),
+        "attempt_id": attempts[3].pk,
+        "created_at": Response.objects.get(pk=bare.pk).created_at,
+    }
+
+
+def test_learned_values_saved_as_save_saves_them(learner, rules):
+    now = timezone.now()
+    masteries = [Mastery.objects.create(user=learner, rule=rule) for rule in rules[:2]]
+    card, due = scheduling.review({}, True, now)
+    for mastery in masteries:
+        mastery.theta, mastery.answers, mastery.correct = 0.75, 4, 3
+        mastery.fsrs_card, mastery.due = dict(card), due
+    masteries[0].save(update_fields=[*recording.LEARNED])
+    recording.save_learned(masteries[1])
+    orm, hand = (Mastery.objects.filter(pk=m.pk).values().get() for m in masteries)
+    assert hand["updated_at"] >= orm["updated_at"]
+    for row in (orm, hand):
+        row.pop("id"), row.pop("rule_id"), row.pop("updated_at")
+    assert orm == hand
+    assert Mastery.objects.get(pk=masteries[1].pk).due == masteries[1].due
+
+
+def test_an_answer_counted_as_the_orm_counts_it(asked, scenario, bank):
+    other = make_question(scenario, bank, difficulty=0.25, answer_count=3)
+    Question.objects.filter(pk=asked.pk).update(answer_count=F("answer_count") + 1, difficulty=-0.5)
+    recording.count_answer(other.pk, -0.5)
+    assert Question.objects.values_list("answer_count", "difficulty").get(pk=asked.pk) == (
+        Question.objects.values_list("answer_count", "difficulty").get(pk=other.pk)
+    )
