@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.cards import catalog_for
+from rules.cards import catalog_for, generation, generation_by_orm
 from rules.models import Card
 from tests.factories import CardFactory, UserFactory
 
@@ -54,3 +54,15 @@ def test_deleting_a_card_is_seen_at_once():
     assert "Made Up Relic" in catalog_for(None)
     Card.objects.filter(pk=card.pk).delete()
     assert "Made Up Relic" not in catalog_for(None)
+
+
+def test_the_generation_by_hand_is_the_orms():
+    assert generation() == generation_by_orm() == (0, None)  # no card row
+    CardFactory(name="Made Up Relic")
+    card = CardFactory(name="Made Up Trinket")
+    assert generation() == generation_by_orm()
+    card.save()
+    assert generation() == generation_by_orm()
+    assert generation()[1] == Card.objects.get(pk=card.pk).updated_at
+    Card.objects.filter(pk=card.pk).delete()
+    assert generation() == generation_by_orm()
