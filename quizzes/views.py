@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
@@ -171,7 +172,10 @@ def _feedback_context(
         "stored_ruling": content_texts.StoredRuling.of(scenario.stored_ruling, shown.names),
         "renamed": bool(shown.players or shown.cards),
         "verdict": verdict,
-        "deciding_rules": texts.cited_rules(verdict.rule_numbers),
+        # the rules' markup is kept per process under what it is made of (page_parts), so
+        # the rules are read only when it is rendered
+        "deciding_key": texts.cited_key(verdict.rule_numbers),
+        "deciding_rules": SimpleLazyObject(lambda: texts.cited_rules(verdict.rule_numbers)),
         "next_url": _practice_url(filters),
     }
 

@@ -96,10 +96,16 @@ def rule_page(number: str) -> RulePage | None:
     return page
 
 
+def cited_key(numbers: Iterable[str]) -> str:
+    """What `cited_rules(numbers)` is a function of (the rules' version, the language, the
+    numbers), as a key: the markup a page makes of those rules alone may be kept under it."""
+    return _key("cited", *sorted(set(numbers)))
+
+
 def cited_rules(numbers: Iterable[str]) -> list[Rule]:
     """`Rule.objects.cited(numbers)` with aliases and editions loaded, from the cache."""
     wanted = sorted(set(numbers))
-    key = _key("cited", *wanted)
+    key = cited_key(wanted)
     rules = cache.get(key)
     if rules is None:
         rules = list(Rule.objects.cited(wanted))

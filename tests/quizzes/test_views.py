@@ -4,7 +4,7 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from quizzes.models import Question, Response
 from tests.quizzes.conftest import QUESTION_SHAPES, make_question
@@ -74,6 +74,26 @@ def test_htmx_answer_returns_only_the_feedback(logged_in, question, search_rule,
     assert 'hx-swap-oob="true"' in html
     response = Response.objects.get()
     assert response.correct and response.user.username == "learner"
+
+
+def test_the_rules_that_decide_it_are_kept_per_version_and_language(
+    logged_in, question, search_rule, no_variants, django_capture_on_commit_callbacks
+):
+    """The feedback's rules are markup kept per process (page_parts) under the rules' version,
+    the language and the numbers cited: a saved rule shows at once, each language its own."""
+    answer_cards(logged_in, logged_in.get(reverse("practice")), **HTMX)
+    page = reverse("feedback", args=[Response.objects.get().pk])
+    assert search_rule.text in logged_in.get(page).content.decode()
+    with translation.override("de"):
+        german = translation.gettext("The rules that decide it")
+    assert german != "The rules that decide it"
+    in_german = logged_in.get(page, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert german in in_german and search_rule.text in in_german
+    assert german not in logged_in.get(page).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        search_rule.text = "A player searching a hidden zone need not find all of them."
+        search_rule.save()
+    assert search_rule.text in logged_in.get(page).content.decode()
 
 
 def test_no_js_answer_redirects_to_the_feedback_page(logged_in, question, no_variants):
