@@ -11,7 +11,9 @@ are the specification, kept in tests/quizzes/test_answer_lookup.py:
   .filter(Exists(available_questions(user) of its question), token=token)`, with its question,
   scenario (without spec and stored `expect`), version (the same) and response loaded;
 - `attempt`: `Attempt.objects.open_practice_for(user, question)`'s read (the learner's latest
-  open practice attempt, and whether it already holds the question).
+  open practice attempt, and whether it already holds the question);
+- `card_generation`: `rules.cards.generation()`, so grading needs no query of its own to know
+  its card catalog is current.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from quizzes.models import (
     ScenarioVersion,
 )
 from quizzes.selection import UNSERVABLE
+from rules import cards
 
 PRESENTATION = Columns(Presentation, "p")
 QUESTION = Columns(Question, "q")
@@ -50,7 +53,8 @@ SELECT
          WHERE ea.user_id = %s AND ea.finished_at IS NULL),
   {PRESENTATION.sql}, {QUESTION.sql}, {SCENARIO.sql}, {VERSION.sql}, {RESPONSE.sql}, {ATTEMPT.sql},
   EXISTS(SELECT 1 FROM quizzes_response ar WHERE ar.attempt_id = a.id
-         AND ar.question_id = p.question_id)
+         AND ar.question_id = p.question_id),
+  {cards.GENERATION_COLUMNS}
 FROM (SELECT 1 AS one) AS one
 LEFT JOIN quizzes_presentation p ON p.user_id = %s AND p.token = %s AND p.created_at >= %s
   AND EXISTS(
@@ -88,6 +92,7 @@ class Found:
     presentation: Presentation | None  # with question, scenario, version and response loaded
     attempt: Attempt | None  # the learner's open practice attempt
     attempt_holds_question: bool  # ... already holds an answer to the presentation's question
+    card_generation: tuple  # rules.cards.generation(): the catalog to grade with is current
 
 
 def find(user, token: str, since) -> Found:
@@ -117,7 +122,8 @@ def find(user, token: str, since) -> Found:
         _loaded(presentation, question, scenario, version, response)
     if attempt is not None:
         attempt.user = user  # owned: spare a query
-    return Found(sql.flag(row[0]), presentation, attempt, bool(sql.flag(row[-1])))
+    held = bool(sql.flag(row[start]))
+    return Found(sql.flag(row[0]), presentation, attempt, held, cards.generation_of(*row[-2:]))
 
 
 def _loaded(presentation, question, scenario, version, response) -> None:

@@ -199,7 +199,8 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
     response = getattr(presentation, "response", None)
     if response is None:
         version = presentation.scenario_version
-        ruling = rulings.ruling_shown(question, presentation.shown, version=version)
+        catalog = rulings.catalog_of(question.scenario, found.card_generation)
+        ruling = rulings.ruling_shown(question, presentation.shown, catalog, version=version)
         form = AnswerForm(ruling, data=request.POST)
         if not form.is_valid():  # only now the rest of the page: a graded answer needs none
             context = _question_context(

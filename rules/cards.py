@@ -32,11 +32,17 @@ _lock = threading.Lock()
 # By hand (config/sql.py): every page that shows a question asks it, and building the ORM's
 # aggregate cost more than the database's answer (`generation_by_orm` is the specification).
 GENERATION = "SELECT COUNT(*), MAX(updated_at) FROM rules_card"
+# The same as two columns of a query that reads other things too (`generation_of` reads them).
+GENERATION_COLUMNS = "(SELECT COUNT(*) FROM rules_card), (SELECT MAX(updated_at) FROM rules_card)"
 
 
 def generation() -> tuple:
     """Changes whenever a card row is created, saved or deleted."""
-    count, latest = sql.first(GENERATION)
+    return generation_of(*sql.first(GENERATION))
+
+
+def generation_of(count, latest) -> tuple:
+    """The generation from the two values `GENERATION` or `GENERATION_COLUMNS` read."""
     return (count, sql.moment(latest))
 
 
@@ -46,9 +52,10 @@ def generation_by_orm() -> tuple:
     return (row["count"], row["latest"])
 
 
-def catalog_for(owner_id: int | None = None) -> Catalog:
-    """The cards a scenario of `owner_id` may name (None: a site scenario, the site's cards)."""
-    current = generation()
+def catalog_for(owner_id: int | None = None, current: tuple | None = None) -> Catalog:
+    """The cards a scenario of `owner_id` may name (None: a site scenario, the site's cards).
+    `current`: the table's generation when the caller has just read it (default: read now)."""
+    current = generation() if current is None else current
     with _lock:
         kept = _kept.get(owner_id)
         if kept is not None and kept[0] == current:

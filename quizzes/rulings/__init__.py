@@ -23,10 +23,11 @@ from rules.cards import catalog_for
 from rules.engine import Catalog, ScenarioError
 
 
-def catalog_of(scenario) -> Catalog:
+def catalog_of(scenario, generation: tuple | None = None) -> Catalog:
     """The cards `scenario` may name: the one catalog (rules/cards.py) of its author, so a card
-    an instructor made is found wherever their scenario is shown, exported or checked."""
-    return catalog_for(scenario.author_id)
+    an instructor made is found wherever their scenario is shown, exported or checked.
+    `generation`: the card table's, when the caller has just read it."""
+    return catalog_for(scenario.author_id, generation)
 
 
 def ruling_for(

@@ -21,7 +21,8 @@ from quizzes.models import (
     Scenario,
     ScenarioVersion,
 )
-from tests.factories import BankFactory, ScenarioFactory, UserFactory
+from rules import cards
+from tests.factories import BankFactory, CardFactory, ScenarioFactory, UserFactory
 from tests.quizzes.conftest import land_tutor_spec, make_question
 
 pytestmark = pytest.mark.django_db
@@ -76,6 +77,7 @@ def assert_same(user, token: str, since, django_assert_num_queries) -> None:
     with django_assert_num_queries(0):  # related objects loaded as select_related loads them
         assert loaded(found.presentation) == expected
     assert found.paused == exams.sittings_of(user).unfinished().exists()
+    assert found.card_generation == cards.generation_by_orm()
     if found.presentation is not None:
         attempt = Attempt.objects.latest_open_practice(user, found.presentation.question)
         assert values(found.attempt) == values(attempt)
@@ -171,6 +173,17 @@ def test_expired_answered_and_versioned_as_the_queryset(world, learner, django_a
     other = world["own", learner.username]
     assert_same(learner, other, WHEN, django_assert_num_queries)  # attempt open, not holding it
     assert ScenarioVersion.objects.exists()
+
+
+def test_the_card_tables_generation_is_read_along(world, learner, django_assert_num_queries):
+    token = world["public", learner.username]
+    assert_same(learner, token, WHEN, django_assert_num_queries)  # no card row
+    CardFactory(name="Made Up Relic")
+    card = CardFactory(name="Made Up Trinket")
+    assert_same(learner, token, WHEN, django_assert_num_queries)
+    card.save()
+    assert_same(learner, token, WHEN, django_assert_num_queries)
+    assert answer_lookup.find(learner, "", WHEN).card_generation == cards.generation()
 
 
 def test_a_running_exam_is_seen(world, learner, django_assert_num_queries):
