@@ -46,6 +46,12 @@ def placeholders(values: Iterable[Any]) -> str:
     return ", ".join(["%s"] * count) if count else "NULL"
 
 
+def at(value: datetime.datetime) -> Any:
+    """A datetime as a parameter compared with a `DateTimeField` column, as the ORM sends it
+    (SQLite stores text in UTC; PostgreSQL takes the datetime)."""
+    return connection.ops.adapt_datetimefield_value(value)
+
+
 def moment(value: Any) -> datetime.datetime | None:
     """A `DateTimeField` column read by hand, as the ORM would give it (aware, in UTC)."""
     if value is None or isinstance(value, datetime.datetime):

@@ -203,6 +203,15 @@ class MasteryQuerySet(models.QuerySet):
     def due(self, now=None) -> MasteryQuerySet:
         return self.filter(due__lte=now or timezone.now())
 
+    def of_rule(self, user, rule) -> Mastery | None:
+        """`user`'s mastery of `rule`, if any: `owned_by(user).filter(rule=rule).first()` in a
+        hand-written query (`raw` converts the columns as the ORM does), which a rule page asks
+        on every visit."""
+        found = self.raw(
+            "SELECT * FROM quizzes_mastery WHERE user_id = %s AND rule_id = %s", [user.pk, rule.pk]
+        )
+        return next(iter(found), None)
+
 
 class Mastery(models.Model):
     """A learner's skill on one rule: Elo theta, counts, and the FSRS card for spaced review."""

@@ -1,0 +1,10 @@
+"""Django's cached database sessions, read by hand on a cache miss (config/sessions):
+`SESSION_ENGINE` with Redis."""
+
+from django.contrib.sessions.backends import cached_db
+
+from config.sessions import ReadByHand
+
+
+class SessionStore(ReadByHand, cached_db.SessionStore):
+    pass

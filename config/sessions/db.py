@@ -1,0 +1,9 @@
+"""Django's database sessions, read by hand (config/sessions): `SESSION_ENGINE` without Redis."""
+
+from django.contrib.sessions.backends import db
+
+from config.sessions import ReadByHand
+
+
+class SessionStore(ReadByHand, db.SessionStore):
+    pass
