@@ -13,10 +13,10 @@ from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config import sql
 from quizzes import adaptive, reports, visibility
 from quizzes.instructors.views import instructor_required
 from quizzes.models import Mastery, Question, Response, Scenario
-from config import sql
 from rules import texts
 from rules.forms import CardForm, engine_reading
 from rules.models import Card, Rule
