@@ -10,6 +10,7 @@ SQLite returns a `DateTimeField` as text and a `BooleanField` as 0/1.
 from __future__ import annotations
 
 import datetime
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -61,6 +62,17 @@ def moment(value: Any) -> datetime.datetime | None:
 
 def _utc(value: datetime.datetime) -> datetime.datetime:
     return value if timezone.is_aware(value) else value.replace(tzinfo=datetime.UTC)
+
+
+def day(value: Any) -> datetime.date | None:
+    """A date computed in SQL (`connection.ops.datetime_cast_date_sql`): SQLite gives text."""
+    return datetime.date.fromisoformat(value) if isinstance(value, str) else value
+
+
+def document(value: Any) -> Any:
+    """A `JSONField` column read by hand: text on SQLite, and on PostgreSQL as Django's
+    connection reads jsonb (text too)."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
 
 
 def flag(value: Any) -> bool | None:
