@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -68,23 +69,36 @@ WHERE exercised.rule_id = %s
        WHERE q.scenario_id = s.id AND q.is_active AND q.bank_id IN ({banks})))
 ORDER BY s.id
 """
-ANSWERED = """EXISTS (SELECT 1 FROM quizzes_response answer
-  JOIN quizzes_question asked ON asked.id = answer.question_id
-  WHERE answer.user_id = %s AND asked.scenario_id = s.id)"""
+# From the scenario's few questions to the learner's answer to each (the (user, question)
+# index): SQLite would otherwise walk all of the learner's answers for every scenario (1 ms at
+# 600 answers, 0.08 ms this way). CROSS JOIN is SQLite's way to keep that order; PostgreSQL
+# plans it as any join.
+ANSWERED = """EXISTS (SELECT 1 FROM quizzes_question asked CROSS JOIN quizzes_response answer
+  WHERE asked.scenario_id = s.id AND answer.question_id = asked.id AND answer.user_id = %s)"""
 
 
-def scenario_rows(rule: Rule, user) -> list[dict]:
-    """`scenarios_for(rule, user)`, its rows as dictionaries, in one hand-written query."""
+class ScenarioRow(NamedTuple):
+    """A row of the rule page's list (as `listed` gives: its fields by the same names)."""
+
+    pk: int
+    title: str
+    question_count: int
+    answered: bool
+
+
+def scenario_rows(rule: Rule, user) -> tuple[ScenarioRow, ...]:
+    """`scenarios_for(rule, user)` in one hand-written query: a tuple of rows, so that the
+    page renders the list once per process for each list it shows (`{% fixed_part %}`)."""
     banks = sorted(visibility.bank_ids(user))
     signed_in = user.is_authenticated
     query = SCENARIO_ROWS.format(
         answered=ANSWERED if signed_in else "1 = 0", banks=sql.placeholders(banks)
     )
     params = [*([user.pk] if signed_in else []), rule.pk, *banks, *banks]
-    return [
-        {"pk": pk, "title": title, "question_count": count, "answered": bool(answered)}
+    return tuple(
+        ScenarioRow(pk, title, count, bool(answered))
         for pk, title, count, answered in sql.rows(query, params)
-    ]
+    )
 
 
 def listed(scenarios, user):
