@@ -78,3 +78,13 @@ def document(value: Any) -> Any:
 def flag(value: Any) -> bool | None:
     """A `BooleanField` column (or an `EXISTS`) read by hand: SQLite gives 0/1."""
     return None if value is None else bool(value)
+
+
+def refresh_statistics() -> None:
+    """After a bulk load, PostgreSQL's planner still describes the tables as they were (empty,
+    on a new database) until autovacuum gets to them: a rule page's list was planned for 20
+    questions where there were 5,000, and took 8 ms instead of 0.5. `ANALYZE` brings the
+    statistics up to date, as its documentation advises after bulk loading. (SQLite keeps
+    none unless asked, and its plans here are fixed by the queries' shape.)"""
+    if connection.vendor == "postgresql":
+        run("ANALYZE")
