@@ -97,7 +97,7 @@ class Found:
 
 def find(user, token: str, since) -> Found:
     """What the answer view reads of `user`'s presentation `token` served since `since`."""
-    moment = connection.ops.adapt_datetimefield_value(since)
+    moment = sql.at(since)
     params = [
         user.pk,
         user.pk,
@@ -146,9 +146,9 @@ def open_attempt(user, found: Found) -> Attempt:
         return attempt
     now = timezone.now()
     if attempt is not None:
-        sql.run(CLOSE_ATTEMPT, [connection.ops.adapt_datetimefield_value(now), attempt.pk])
+        sql.run(CLOSE_ATTEMPT, [sql.at(now), attempt.pk])
     kind = str(Attempt.Kind.PRACTICE)
-    (pk,) = sql.first(NEW_ATTEMPT, [user.pk, kind, connection.ops.adapt_datetimefield_value(now)])
+    (pk,) = sql.first(NEW_ATTEMPT, [user.pk, kind, sql.at(now)])
     made = Attempt.from_db(
         connection.alias,
         ["id", "user_id", "kind", "started_at", "finished_at", "deadline"],
