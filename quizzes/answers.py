@@ -83,8 +83,6 @@ def record(
         # One transaction (a savepoint inside an exam's): a conflict rolls all of it back, so
         # nothing is learnt twice, and leaves the connection usable for reading the first one.
         with transaction.atomic():
-            # the question's row first (the lock order every transaction that learns keeps)
-            locked = recording.lock_question(question.pk, user.pk)
             response = recording.insert_response(
                 Response(
                     attempt=attempt,
@@ -100,6 +98,9 @@ def record(
                     created_at=now,
                 )
             )
+            # then the question's row: the first row lock (the order every transaction that
+            # learns keeps), held until the commit, so taken as late as may be
+            locked = recording.lock_question(question.pk, user.pk, response.pk)
             _learn(user, question, verdict, locked, now)
     except IntegrityError:
         first = _first_response(attempt, question, presentation)

@@ -1,4 +1,4 @@
-"""An answer's writes, by hand (config/sql.py): the question's row lock, the response, the
+"""An answer's writes, by hand (config/sql.py): the response, the question's row lock, the
 learner's masteries and the question's counters, inside `answers.record`'s one transaction.
 
 Building and compiling these ORM statements cost more than running them (docs/benchmarks.md);
@@ -26,7 +26,8 @@ RESPONSE_FIELDS = [field for field in Response._meta.concrete_fields if not fiel
 
 QUESTION = """
 SELECT q.difficulty, q.answer_count,
-  EXISTS(SELECT 1 FROM quizzes_response r WHERE r.question_id = q.id AND r.user_id = %s),
+  EXISTS(SELECT 1 FROM quizzes_response r
+         WHERE r.question_id = q.id AND r.user_id = %s AND r.id <> %s),
   (SELECT COUNT(*) FROM quizzes_question_rules qr WHERE qr.question_id = q.id),
   (SELECT COUNT(*) FROM quizzes_question_rules qr
    INNER JOIN quizzes_mastery m ON m.rule_id = qr.rule_id AND m.user_id = %s
@@ -58,7 +59,7 @@ def _locking(query: str) -> str:
 class LockedQuestion:
     difficulty: float
     answer_count: int
-    answered_before: bool  # the learner has a response to it already: not a first attempt
+    answered_before: bool  # the learner has another response to it: not a first attempt
     rule_count: int  # rules linked to it
     mastery_count: int  # ... of which the learner has a mastery
 
@@ -68,10 +69,11 @@ class LockedQuestion:
         return 0 < self.rule_count == self.mastery_count
 
 
-def lock_question(question_id: int, user_id: int) -> LockedQuestion:
-    """The question's counters, its row locked (the first lock an answer takes), whether
-    `user_id` answered it before, how many rules it links and of how many they have a mastery."""
-    row = sql.first(_locking(QUESTION), [user_id, user_id, question_id])
+def lock_question(question_id: int, user_id: int, response_id: int) -> LockedQuestion:
+    """The question's counters, its row locked (the first row lock an answer takes), whether
+    `user_id` answered it before `response_id` (the response just stored), how many rules it
+    links and of how many they have a mastery."""
+    row = sql.first(_locking(QUESTION), [user_id, response_id, user_id, question_id])
     difficulty, answer_count, answered, rule_count, mastery_count = row
     return LockedQuestion(
         float(difficulty), int(answer_count), bool(answered), int(rule_count), int(mastery_count)

@@ -41,14 +41,14 @@ def respond(learner, question, **extra) -> Response:
     )
 
 
-def expected_lock(question, user) -> recording.LockedQuestion:
+def expected_lock(question, user, response_id: int = 0) -> recording.LockedQuestion:
     difficulty, answer_count = Question.objects.values_list("difficulty", "answer_count").get(
         pk=question.pk
     )
     return recording.LockedQuestion(
         difficulty,
         answer_count,
-        Response.objects.filter(user=user, question=question).exists(),
+        Response.objects.filter(user=user, question=question).exclude(pk=response_id).exists(),
         question.rules.count(),
         Mastery.objects.filter(user=user, rule__in=question.rules.all()).count(),
     )
@@ -60,18 +60,25 @@ def test_the_question_lock_reads_what_the_orm_reads(
     bare = make_question(scenario, bank)
     for question in (asked, bare):
         for user in (learner, other_learner):
-            assert recording.lock_question(question.pk, user.pk) == expected_lock(question, user)
+            assert recording.lock_question(question.pk, user.pk, 0) == expected_lock(question, user)
+    first = respond(learner, asked)
+    assert not recording.lock_question(asked.pk, learner.pk, first.pk).answered_before
+    assert recording.lock_question(asked.pk, learner.pk, first.pk) == expected_lock(
+        asked, learner, first.pk
+    )
     respond(learner, asked)
     Mastery.objects.create(user=learner, rule=rules[0])
     Mastery.objects.create(user=other_learner, rule=rules[1])
-    assert recording.lock_question(asked.pk, learner.pk) == expected_lock(asked, learner)
-    assert not recording.lock_question(asked.pk, learner.pk).masteries_exist
+    assert recording.lock_question(asked.pk, learner.pk, first.pk) == expected_lock(
+        asked, learner, first.pk
+    )
+    assert not recording.lock_question(asked.pk, learner.pk, 0).masteries_exist
     Mastery.objects.create(user=learner, rule=rules[1])
     Mastery.objects.create(user=learner, rule=rules[2])
-    locked = recording.lock_question(asked.pk, learner.pk)
-    assert locked == expected_lock(asked, learner) and locked.answered_before
+    locked = recording.lock_question(asked.pk, learner.pk, first.pk)
+    assert locked == expected_lock(asked, learner, first.pk) and locked.answered_before
     assert locked.masteries_exist
-    assert not recording.lock_question(bare.pk, learner.pk).masteries_exist  # links no rule
+    assert not recording.lock_question(bare.pk, learner.pk, 0).masteries_exist  # links no rule
 
 
 def fields(instance) -> dict:
