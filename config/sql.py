@@ -10,12 +10,16 @@ SQLite returns a `DateTimeField` as text and a `BooleanField` as 0/1.
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connection
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+
+M = TypeVar("M", bound=Model)
 
 
 def rows(sql: str, params: Sequence[Any] = ()) -> list[tuple]:
@@ -60,3 +64,36 @@ def _utc(value: datetime.datetime) -> datetime.datetime:
 def flag(value: Any) -> bool | None:
     """A `BooleanField` column (or an `EXISTS`) read by hand: SQLite gives 0/1."""
     return None if value is None else bool(value)
+
+
+def columns(model: type[Model], alias: str) -> str:
+    """`alias."column", ...`: every concrete column of `model`, in the order `instance` reads."""
+    return ", ".join(f'{alias}."{field.column}"' for field in model._meta.concrete_fields)
+
+
+def instance(model: type[M], values: Sequence[Any]) -> M:
+    """A `model` instance from the values of its `columns`, each converted as the ORM's own query
+    would (a JSON field parsed, SQLite's text dates and 0/1 booleans made Python values)."""
+    readers = _readers(model, connection.vendor)
+    converted = []
+    for value, (column, converters) in zip(values, readers, strict=True):
+        for converter in converters:
+            value = converter(value, column, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, _attnames(model), converted)
+
+
+@functools.cache
+def _attnames(model: type[Model]) -> list[str]:
+    return [field.attname for field in model._meta.concrete_fields]
+
+
+@functools.cache
+def _readers(model: type[Model], vendor: str) -> list[tuple[Any, list]]:
+    """Per concrete field: its column expression and the converters the ORM applies to it."""
+    readers = []
+    for field in model._meta.concrete_fields:
+        column = field.get_col(model._meta.db_table)
+        converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        readers.append((column, converters))
+    return readers
