@@ -97,3 +97,21 @@ def _readers(model: type[Model], vendor: str) -> list[tuple[Any, list]]:
         converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
         readers.append((column, converters))
     return readers
+
+
+def insert(instance: Model) -> None:
+    """Store a new `instance` (its pk automatic) in one INSERT, each value prepared by its field
+    as `save()` prepares it; sets its pk. No signals: only for a model no receiver listens to."""
+    meta = instance._meta
+    fields = [field for field in meta.concrete_fields if not field.primary_key]
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
+    ]
+    names = ", ".join(f'"{field.column}"' for field in fields)
+    statement = (
+        f'INSERT INTO "{meta.db_table}" ({names}) VALUES ({placeholders(values)})'
+        f' RETURNING "{meta.pk.column}"'
+    )
+    instance.pk = first(statement, values)[0]
+    instance._state.adding = False
+    instance._state.db = connection.alias

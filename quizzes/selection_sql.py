@@ -134,6 +134,27 @@ def least_seen(questions: Questions, user_id: int, target: float) -> Question | 
     return _question(sql.first(query, (*questions.params, user_id, target)))
 
 
+# `Bank.objects.visible_to`: public, the learner's own, shared with a cohort they belong to
+VISIBLE_BANK = (
+    'b."visibility" = %s OR b."owner_id" = %s OR (b."visibility" = %s AND b."id" IN'
+    ' (SELECT cb."bank_id" FROM "quizzes_cohort_banks" cb INNER JOIN "quizzes_cohortmembership"'
+    ' cm ON cm."cohort_id" = cb."cohort_id" WHERE cm."user_id" = %s))'
+)
+
+
+def _visible_bank_params(user_id: int) -> tuple:
+    return (Bank.Visibility.PUBLIC.value, user_id, Bank.Visibility.SHARED.value, user_id)
+
+
+def visible_banks(user_id: int) -> list[tuple[str, str]]:
+    """The slug and title of each bank the learner may practise from, by title (the practice
+    filter's choice of banks)."""
+    query = (
+        f'SELECT b."slug", b."title" FROM "quizzes_bank" b WHERE {VISIBLE_BANK} ORDER BY 2, b."id"'
+    )
+    return sql.rows(query, _visible_bank_params(user_id))
+
+
 class LearnerRow(NamedTuple):
     """A row of `learner_rows`: an answer and one of its rules, a mastery, or a bank."""
 
@@ -161,13 +182,9 @@ def learner_rows(user_id: int, recent: int) -> list[LearnerRow]:
         ' UNION ALL SELECT \'mastery\', NULL, NULL, NULL, NULL, NULL, m."rule_id", m."theta",'
         ' m."due" FROM "quizzes_mastery" m WHERE m."user_id" = %s'
         " UNION ALL SELECT 'bank', b.\"id\", NULL, NULL, NULL, NULL, NULL, NULL, NULL"
-        ' FROM "quizzes_bank" b WHERE b."visibility" = %s OR b."owner_id" = %s'
-        ' OR (b."visibility" = %s AND b."id" IN (SELECT cb."bank_id" FROM "quizzes_cohort_banks"'
-        ' cb INNER JOIN "quizzes_cohortmembership" cm ON cm."cohort_id" = cb."cohort_id"'
-        ' WHERE cm."user_id" = %s))'
+        f' FROM "quizzes_bank" b WHERE {VISIBLE_BANK}'
     )
-    public, shared = Bank.Visibility.PUBLIC.value, Bank.Visibility.SHARED.value
-    found = sql.rows(query, (user_id, recent, user_id, public, user_id, shared, user_id))
+    found = sql.rows(query, (user_id, recent, user_id, *_visible_bank_params(user_id)))
     return [
         LearnerRow(
             source, pk, question, scenario, sql.flag(right), kind, rule, theta, sql.moment(at)
