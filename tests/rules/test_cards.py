@@ -54,3 +54,19 @@ def test_deleting_a_card_is_seen_at_once():
     assert "Made Up Relic" in catalog_for(None)
     Card.objects.filter(pk=card.pk).delete()
     assert "Made Up Relic" not in catalog_for(None)
+
+
+def test_the_generation_by_hand_is_the_aggregate():
+    """rules/cards.py reads the generation by hand; the aggregate it replaced is the spec."""
+    from django.db.models import Count, Max
+
+    from rules.cards import generation
+
+    def spec() -> tuple:
+        row = Card.objects.aggregate(count=Count("pk"), latest=Max("updated_at"))
+        return (row["count"], row["latest"])
+
+    assert generation() == spec() == (0, None)
+    CardFactory(name="Made Up Relic")
+    CardFactory(name="Made Up Trinket", owner=UserFactory())
+    assert generation() == spec() and generation()[0] == 2
