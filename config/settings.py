@@ -146,11 +146,7 @@ else:
 # to the database; a log-out clears both, and a changed password still ends the other sessions
 # (the hash checked on every request). Without one, from the database only: a local cache per
 # worker would keep a logged-out session alive in the other workers.
-SESSION_ENGINE = (
-    "django.contrib.sessions.backends.cached_db"
-    if REDIS_URL
-    else "django.contrib.sessions.backends.db"
-)
+SESSION_ENGINE = "config.sessions.cached_db" if REDIS_URL else "config.sessions.db"
 # Throttle counters must be shared by every worker: Redis, or without it a database table
 # (`manage.py createcachetable`; SQLite serialises its writes).
 CACHES["throttle"] = (

@@ -40,4 +40,4 @@ TUTOR_FAMILY_INSTANCES = 2
 # Sessions from the database whatever REDIS_URL says: the suite's query pins count the
 # session's one read on every page. The cached sessions Redis brings are tested on their own
 # (tests/test_page_parts.py: log-out and password change with both engines; tests/test_settings.py).
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_ENGINE = "config.sessions.db"

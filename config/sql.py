@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -50,6 +51,12 @@ def placeholders(values: Iterable[Any]) -> str:
     return ", ".join(["%s"] * count) if count else "NULL"
 
 
+def at(value: datetime.datetime) -> Any:
+    """A datetime as a parameter compared with a `DateTimeField` column, as the ORM sends it
+    (SQLite stores text in UTC; PostgreSQL takes the datetime)."""
+    return connection.ops.adapt_datetimefield_value(value)
+
+
 def moment(value: Any) -> datetime.datetime | None:
     """A `DateTimeField` column read by hand, as the ORM would give it (aware, in UTC)."""
     if value is None or isinstance(value, datetime.datetime):
@@ -61,9 +68,30 @@ def _utc(value: datetime.datetime) -> datetime.datetime:
     return value if timezone.is_aware(value) else value.replace(tzinfo=datetime.UTC)
 
 
+def day(value: Any) -> datetime.date | None:
+    """A date computed in SQL (`connection.ops.datetime_cast_date_sql`): SQLite gives text."""
+    return datetime.date.fromisoformat(value) if isinstance(value, str) else value
+
+
+def document(value: Any) -> Any:
+    """A `JSONField` column read by hand: text on SQLite, and on PostgreSQL as Django's
+    connection reads jsonb (text too)."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
 def flag(value: Any) -> bool | None:
     """A `BooleanField` column (or an `EXISTS`) read by hand: SQLite gives 0/1."""
     return None if value is None else bool(value)
+
+
+def refresh_statistics() -> None:
+    """After a bulk load, PostgreSQL's planner still describes the tables as they were (empty,
+    on a new database) until autovacuum gets to them: a rule page's list was planned for 20
+    questions where there were 5,000, and took 8 ms instead of 0.5. `ANALYZE` brings the
+    statistics up to date, as its documentation advises after bulk loading. (SQLite keeps
+    none unless asked, and its plans here are fixed by the queries' shape.)"""
+    if connection.vendor == "postgresql":
+        run("ANALYZE")
 
 
 def columns(model: type[Model], alias: str) -> str:

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from statistics import median
 
 from django.core.cache import cache
-from django.db.models import Count, Q
-from django.db.models.functions import TruncDate
+from django.db import connection
 from django.utils import timezone
 
+from config import sql
 from quizzes import adaptive
 from quizzes.models import Mastery, Question
+from quizzes.rulings.verdict import Verdict
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def median_difficulties(rule_ids) -> dict[int, float]:
 def rule_progress(user) -> list[RuleProgress]:
     """Mastery on every rule the learner has answered, weakest first (one query, and one for
     the medians not cached)."""
-    masteries = list(Mastery.objects.owned_by(user).select_related("rule"))
+    masteries = Mastery.objects.with_rule_numbers(user)
     medians = median_difficulties(m.rule_id for m in masteries)
     progress = [RuleProgress(m, adaptive.sigmoid(m.theta - medians[m.rule_id])) for m in masteries]
     return sorted(progress, key=lambda item: (item.value, item.mastery.rule.number))
@@ -89,16 +90,71 @@ def reviews_due(progress: list[RuleProgress], now=None) -> int:
     return sum(1 for item in progress if item.mastery.due is not None and item.mastery.due <= now)
 
 
+def _day(column: str) -> tuple[str, tuple]:
+    """The SQL of a `DateTimeField` column's day in the current time zone. SQLite in UTC: its own
+    `date()` of the stored UTC text, exact, where Django's function is Python called per row
+    (a millisecond for sixty answers)."""
+    zone = timezone.get_current_timezone_name()
+    if connection.vendor == "sqlite" and zone == "UTC":
+        return f"date({column})", ()
+    return connection.ops.datetime_cast_date_sql(column, (), zone)
+
+
 def accuracy_by_day(user, days: int = 30) -> list[Day]:
+    """Answers and right answers per day (in the current time zone) over the last `days`, in a
+    hand-written query: the ORM's `TruncDate` grouping cost four times what the database took
+    to answer it."""
     since = timezone.now() - datetime.timedelta(days=days)
-    rows = (
-        user.responses.filter(created_at__gte=since)
-        .annotate(day=TruncDate("created_at"))
-        .values("day")
-        .annotate(answers=Count("id"), right=Count("id", filter=Q(correct=True)))
-        .order_by("day")
+    day_sql, day_params = _day("created_at")
+    rows = sql.rows(
+        f"SELECT {day_sql}, COUNT(*), SUM(CASE WHEN correct THEN 1 ELSE 0 END)"
+        " FROM quizzes_response WHERE user_id = %s AND created_at >= %s GROUP BY 1 ORDER BY 1",
+        [*day_params, user.pk, sql.at(since)],
     )
-    return [Day(row["day"], row["answers"], row["right"]) for row in rows]
+    return [Day(sql.day(day), answers, right) for day, answers, right in rows]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer of a learner's history: what the page shows of it."""
+
+    pk: int
+    title: str  # the scenario's title as the answer was given (its version's)
+    created_at: datetime.datetime
+
+
+class History:
+    """A learner's answers, newest first, for a `Paginator`: counted and each page read with a
+    hand-written query (the ORM's three-table `select_related` with `only` cost more to build
+    than to run); each page's items are their `Verdict`s, the answer attached."""
+
+    PAGE = """
+    SELECT answer.id, answer.verdict, answer.created_at,
+           COALESCE(NULLIF(version.title, ''), scenario.title)
+    FROM quizzes_response answer
+    JOIN quizzes_question question ON question.id = answer.question_id
+    JOIN quizzes_scenario scenario ON scenario.id = question.scenario_id
+    LEFT JOIN quizzes_scenarioversion version ON version.id = answer.scenario_version_id
+    WHERE answer.user_id = %s
+    ORDER BY answer.created_at DESC, answer.id DESC
+    LIMIT %s OFFSET %s
+    """
+
+    def __init__(self, user) -> None:
+        self.user_id = user.pk
+
+    def count(self) -> int:
+        return sql.first(
+            "SELECT COUNT(*) FROM quizzes_response WHERE user_id = %s", [self.user_id]
+        )[0]
+
+    def __getitem__(self, window: slice) -> list[Verdict]:
+        start, stop = window.start or 0, window.stop
+        rows = sql.rows(self.PAGE, [self.user_id, stop - start, start])
+        return [
+            Verdict.from_json(sql.document(verdict), Answer(pk, title, sql.moment(created_at)))
+            for pk, verdict, created_at, title in rows
+        ]
 
 
 def streak(days: list[Day], today: datetime.date | None = None) -> int:

@@ -271,20 +271,7 @@ def feedback(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def progress(request: HtmxHttpRequest) -> HttpResponse:
     user = request.user
     days = tuple(reports.accuracy_by_day(user))  # a key of the rendered chart: hashable
-    # the history shows each answer's verdict and the title it was answered under: no specs read
-    answers_shown = (
-        Response.objects.owned_by(user)
-        .select_related("question__scenario", "scenario_version")
-        .only(
-            "pk",
-            "verdict",
-            "correct",
-            "created_at",
-            "question__scenario__title",
-            "scenario_version__title",
-        )
-    )
-    history = Paginator(answers_shown, 10).get_page(request.GET.get("page"))
+    history = Paginator(reports.History(user), 10).get_page(request.GET.get("page"))
     rules = reports.rule_progress(user)
     context = {
         "rules": rules,
@@ -295,7 +282,7 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
         "reviews_due": reports.reviews_due(rules),
         "answered": history.paginator.count,
         "history": history,
-        "verdicts": [answers.Verdict.from_json(r.verdict, r) for r in history],
+        "verdicts": history.object_list,
     }
     template = "quizzes/progress.html#history" if request.htmx else "quizzes/progress.html"
     return render(request, template, context)

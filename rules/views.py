@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -13,6 +14,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config import sql
 from quizzes import adaptive, reports, visibility
 from quizzes.instructors.views import instructor_required
 from quizzes.models import Mastery, Question, Response, Scenario
@@ -53,6 +55,52 @@ def scenarios_for(rule: Rule, user):
     return listed(practisable(user).filter(rules_exercised=rule), user)
 
 
+# `scenarios_for`, written by hand: the rule page's one query per visitor, which cost Django
+# ten times longer to build than the database to answer (tests/rules/test_scenario_rows.py
+# holds it to the queryset above).
+SCENARIO_ROWS = """
+SELECT s.id, s.title,
+  (SELECT COUNT(*) FROM quizzes_question q WHERE q.scenario_id = s.id AND q.is_active),
+  {answered}
+FROM quizzes_scenario s
+JOIN quizzes_scenario_rules_exercised exercised ON exercised.scenario_id = s.id
+WHERE exercised.rule_id = %s
+  AND (s.bank_id IN ({banks}) OR EXISTS (SELECT 1 FROM quizzes_question q
+       WHERE q.scenario_id = s.id AND q.is_active AND q.bank_id IN ({banks})))
+ORDER BY s.id
+"""
+# From the scenario's few questions to the learner's answer to each (the (user, question)
+# index): SQLite would otherwise walk all of the learner's answers for every scenario (1 ms at
+# 600 answers, 0.08 ms this way). CROSS JOIN is SQLite's way to keep that order; PostgreSQL
+# plans it as any join.
+ANSWERED = """EXISTS (SELECT 1 FROM quizzes_question asked CROSS JOIN quizzes_response answer
+  WHERE asked.scenario_id = s.id AND answer.question_id = asked.id AND answer.user_id = %s)"""
+
+
+class ScenarioRow(NamedTuple):
+    """A row of the rule page's list (as `listed` gives: its fields by the same names)."""
+
+    pk: int
+    title: str
+    question_count: int
+    answered: bool
+
+
+def scenario_rows(rule: Rule, user) -> tuple[ScenarioRow, ...]:
+    """`scenarios_for(rule, user)` in one hand-written query: a tuple of rows, so that the
+    page renders the list once per process for each list it shows (`{% fixed_part %}`)."""
+    banks = sorted(visibility.bank_ids(user))
+    signed_in = user.is_authenticated
+    query = SCENARIO_ROWS.format(
+        answered=ANSWERED if signed_in else "1 = 0", banks=sql.placeholders(banks)
+    )
+    params = [*([user.pk] if signed_in else []), rule.pk, *banks, *banks]
+    return tuple(
+        ScenarioRow(pk, title, count, bool(answered))
+        for pk, title, count, answered in sql.rows(query, params)
+    )
+
+
 def listed(scenarios, user):
     """`scenarios` in a stable order, each as its title, its active question count and
     `answered` (whether `user` answered one of their questions: only then is a title shown).
@@ -89,7 +137,7 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
     rule = page.rule
     mastery = None
     if request.user.is_authenticated:
-        mastery = Mastery.objects.owned_by(request.user).filter(rule=rule).first()
+        mastery = Mastery.objects.of_rule(request.user, rule)
     mastery_value = None
     if mastery:
         median = reports.median_difficulties([rule.pk])[rule.pk]
@@ -99,7 +147,7 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
         "section_title": page.section_title,
         "section_title_language": page.section_title_language,
         "rule_text": page.text,
-        "scenarios": scenarios_for(rule, request.user),
+        "scenarios": scenario_rows(rule, request.user),
         "followed": page.alias_named(request.GET.get("from", "")[:20]),
         "mastery": mastery,
         "mastery_value": mastery_value,

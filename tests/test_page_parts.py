@@ -98,7 +98,7 @@ def test_a_session_of_djangos_own_backend_logs_in_again(client):
 @pytest.fixture
 def cached_sessions(settings):
     # as with Redis (config/settings.py); the test's one process shares its local cache
-    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    settings.SESSION_ENGINE = "config.sessions.cached_db"
 
 
 def test_a_cached_session_replayed_after_log_out_is_refused(cached_sessions):

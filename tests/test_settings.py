@@ -103,6 +103,6 @@ def test_sessions_are_cached_only_where_the_cache_is_shared():
         "print(s.SESSION_ENGINE)"
     )
     shared = run_python(code, DJANGO_DEBUG="1", REDIS_URL="redis://127.0.0.1:6379/0")
-    assert shared.stdout.strip() == "django.contrib.sessions.backends.cached_db", shared.stderr
+    assert shared.stdout.strip() == "config.sessions.cached_db", shared.stderr
     local = run_python(code, DJANGO_DEBUG="1")
-    assert local.stdout.strip() == "django.contrib.sessions.backends.db", local.stderr
+    assert local.stdout.strip() == "config.sessions.db", local.stderr

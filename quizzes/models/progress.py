@@ -203,6 +203,33 @@ class MasteryQuerySet(models.QuerySet):
     def due(self, now=None) -> MasteryQuerySet:
         return self.filter(due__lte=now or timezone.now())
 
+    def of_rule(self, user, rule) -> Mastery | None:
+        """`user`'s mastery of `rule`, if any: `owned_by(user).filter(rule=rule).first()` in a
+        hand-written query (`raw` converts the columns as the ORM does), which a rule page asks
+        on every visit."""
+        found = self.raw(
+            "SELECT * FROM quizzes_mastery WHERE user_id = %s AND rule_id = %s", [user.pk, rule.pk]
+        )
+        return next(iter(found), None)
+
+    def with_rule_numbers(self, user) -> list[Mastery]:
+        """`owned_by(user).select_related("rule")` in a hand-written query, each rule read
+        with its id and number only (a deferred instance, as `only()` gives: any other field
+        is read if asked): the progress page's rows."""
+        from rules.models import Rule
+
+        found = self.raw(
+            "SELECT mastery.*, rules_rule.number AS rule_number FROM quizzes_mastery mastery"
+            " JOIN rules_rule ON rules_rule.id = mastery.rule_id WHERE mastery.user_id = %s",
+            [user.pk],
+        )
+        masteries = list(found)
+        for mastery in masteries:
+            mastery.rule = Rule.from_db(
+                None, ["id", "number"], [mastery.rule_id, mastery.rule_number]
+            )
+        return masteries
+
 
 class Mastery(models.Model):
     """A learner's skill on one rule: Elo theta, counts, and the FSRS card for spaced review."""

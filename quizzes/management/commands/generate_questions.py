@@ -8,6 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from config import sql
 from quizzes.loading import CONTENT_DIR, ContentError
 from quizzes.loading.generated import GENERATED_BANK, generate
 from quizzes.models import Question
@@ -36,6 +37,7 @@ class Command(BaseCommand):
             raise CommandError(f"Nothing generated. {error}") from error
         if bar:
             bar.done()
+        sql.refresh_statistics()
         write_summary(self.stdout, report, time.monotonic() - start)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from config import sql
 from quizzes.loading import CONTENT_DIR, ContentError, load_content
 from quizzes.loading.generated import generate
 from quizzes.management.commands.generate_questions import write_summary
@@ -44,6 +45,7 @@ class Command(BaseCommand):
             raise CommandError(f"Nothing loaded. {error}") from error
         except ScenarioError as error:
             raise CommandError(f"Nothing loaded. {error}") from error
+        sql.refresh_statistics()
         statuses = report.statuses
         self.stdout.write(
             f"rules: {Rule.objects.count()} ({Rule.objects.current().count()} current), "
