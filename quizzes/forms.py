@@ -126,6 +126,13 @@ class PracticeFilterForm(forms.Form):
             key, lambda: render_to_string("_form_fields.html", {"form": self})
         )
 
+    @property
+    def opened(self) -> bool:
+        """Does the filter show open? When it has errors, or a level, rule or bank is chosen."""
+        if self.errors:
+            return True
+        return any(self.cleaned_data.get(name) for name in ("level", "rule", "bank"))
+
     def query(self) -> str:
         """The filter as a query string ("" for none): what "Next question" carries on."""
         data = self.cleaned_data
