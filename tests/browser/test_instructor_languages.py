@@ -104,6 +104,7 @@ def build_the_scenario(page, base: str, language: str) -> None:
     new_card = page.locator("#b-zone-0-library-new")
     new_card.fill("Grove of Study#g1")
     posting(page, lambda: new_card.press("Tab"))
+    settled(page)  # the reply's JSON can post again: a swap mid-typing would splice the text
     what = page.locator("#b-resolve-what")
     what.fill("Rampant Growth")
     posting(page, lambda: what.press("Tab"))
