@@ -13,6 +13,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from quizzes import selection_sql
 from quizzes.kept import Kept
 from quizzes.models import Bank, Question
 from quizzes.rulings import Ruling, kind_of
@@ -90,7 +91,11 @@ class PracticeFilterForm(forms.Form):
 
     def __init__(self, *args, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["bank"].queryset = Bank.objects.visible_to(user).order_by("title", "id")
+        self.user = user
+        if self.data.get(
+            self.add_prefix("bank")
+        ):  # building the queryset costs: only to look one up
+            self.fields["bank"].queryset = Bank.objects.visible_to(user)
 
     def clean_rule(self) -> Rule | None:
         number = self.cleaned_data["rule"].strip()
@@ -106,9 +111,10 @@ class PracticeFilterForm(forms.Form):
     def fields_html(self) -> SafeString:
         """The fields as `_form_fields.html` renders them (Django's widget templates cost a
         sixth of the practice page), kept per process under everything they show: language,
-        values, errors and the banks offered (read in the one query the select needs)."""
+        values, errors and the banks offered (read in the one query the select needs, by hand:
+        the banks `Bank.objects.visible_to` gives, each labelled by its title as `str(bank)`)."""
         bank = self.fields["bank"]
-        offered = tuple((choice.slug, bank.label_from_instance(choice)) for choice in bank.queryset)
+        offered = tuple(selection_sql.visible_banks(self.user.pk))
         bank.widget.choices = [("", bank.empty_label), *offered]
         key = (
             get_language(),
@@ -119,6 +125,13 @@ class PracticeFilterForm(forms.Form):
         return FILTER_FIELDS_HTML.get(
             key, lambda: render_to_string("_form_fields.html", {"form": self})
         )
+
+    @property
+    def opened(self) -> bool:
+        """Does the filter show open? When it has errors, or a level, rule or bank is chosen."""
+        if self.errors:
+            return True
+        return any(self.cleaned_data.get(name) for name in ("level", "rule", "bank"))
 
     def query(self) -> str:
         """The filter as a query string ("" for none): what "Next question" carries on."""

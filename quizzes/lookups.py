@@ -32,9 +32,14 @@ class AnyOf(Lookup):
 
     def as_sql(self, compiler, connection):
         column, params = compiler.compile(self.lhs)
-        column = column if self.start_here else f"+{column}"
-        return f"{column} IN (SELECT value FROM json_each(%s))", [*params, json.dumps(self.rhs)]
+        sql, listed = any_of(column, self.rhs, connection.vendor, start_here=self.start_here)
+        return sql, [*params, *listed]
 
-    def as_postgresql(self, compiler, connection):
-        column, params = compiler.compile(self.lhs)
-        return f"{column} = ANY(%s)", [*params, self.rhs]
+
+def any_of(column: str, ids, vendor: str, *, start_here: bool = True) -> tuple[str, list]:
+    """`column` is one of `ids`, as SQL and its one parameter (`AnyOf` and hand-written SQL)."""
+    ids = sorted(ids)
+    if vendor == "postgresql":
+        return f"{column} = ANY(%s)", [ids]
+    column = column if start_here else f"+{column}"
+    return f"{column} IN (SELECT value FROM json_each(%s))", [json.dumps(ids)]

@@ -16,7 +16,8 @@ when nothing else is left. With the practice filter (a level, a rule, a bank) al
 within the filtered questions.
 Two queries a pick, whatever the size of the bank (bench/selection.py): the learner
 (`Learner.of`), then the unseen question nearest the target, found by walking the difficulty
-index out from it in both directions (two `LIMIT 1` subqueries of one query).
+index out from it in both directions (two `LIMIT 1` subqueries of one query). Both are written
+as SQL (quizzes/selection_sql.py: compiling them as querysets was most of a pick's time).
 """
 
 from __future__ import annotations
@@ -26,28 +27,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 from statistics import fmean
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
-from django.db.models import (
-    BooleanField,
-    CharField,
-    Count,
-    DateTimeField,
-    Exists,
-    F,
-    FloatField,
-    IntegerField,
-    OuterRef,
-    QuerySet,
-    Subquery,
-    Value,
-)
-from django.db.models.functions import Abs
+from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from quizzes import adaptive, limits
-from quizzes.lookups import AnyOf
-from quizzes.models import Bank, Mastery, Question, Response, Scenario
+from quizzes.models import Bank, Question, Response, Scenario
+from quizzes.selection_sql import ANSWER, MASTERY, LearnerRow, Questions, learner_rows, least_seen
+from quizzes.selection_sql import nearest_unseen as _nearest_unseen
 from rules.models import Rule
 
 T = TypeVar("T")
@@ -136,33 +124,30 @@ def _with_rules(rule_ids: Iterable[int]) -> Exists:
     )
 
 
-def _mixed(
-    questions: QuerySet[Question], recent: list[Answered], avoid_rules: bool
-) -> Iterator[QuerySet[Question]]:
+def _mixed(questions: Questions, recent: list[Answered], avoid_rules: bool) -> Iterator[Questions]:
     """`questions` as the mix wants them, then with its wishes relaxed one by one: none of the
     last few scenarios, nor the kinds of the last two answers (nor, with `avoid_rules`, their
     rules); then any kind; not the last scenario; not the question just answered. Each built
-    only when the ones before it had nothing (building a queryset is most of a pick's time)."""
+    only when the ones before it had nothing."""
     if not recent:
         yield questions
         return
     last = recent[0]
     scenarios = {answer.scenario_id for answer in recent[:SCENARIO_GAP]}
-    recent_scenarios = AnyOf("scenario_id", scenarios)
     recent_kinds = {answer.kind for answer in recent[:KIND_GAP]}
     if avoid_rules:
         recent_rules = frozenset().union(*(answer.rule_ids for answer in recent[:RULE_GAP]))
-        fresh_rules = questions.exclude(_with_rules(recent_rules))
-        away = fresh_rules.exclude(recent_scenarios)
-        yield away.exclude(kind__in=recent_kinds)
+        fresh_rules = questions.without_rules(recent_rules)
+        away = fresh_rules.not_from_scenarios(scenarios)
+        yield away.not_of_kinds(recent_kinds)
         yield away
-        yield fresh_rules.exclude(scenario_id=last.scenario_id)
+        yield fresh_rules.not_from_scenario(last.scenario_id)
     else:
-        away = questions.exclude(recent_scenarios)
-        yield away.exclude(kind__in=recent_kinds)
+        away = questions.not_from_scenarios(scenarios)
+        yield away.not_of_kinds(recent_kinds)
         yield away
-    yield questions.exclude(scenario_id=last.scenario_id)
-    yield questions.exclude(pk=last.question_id)
+    yield questions.not_from_scenario(last.scenario_id)
+    yield questions.not_question(last.question_id)
 
 
 # Stored scenarios found past the limits while serving are marked invalid; a few are skipped
@@ -170,7 +155,7 @@ def _mixed(
 MAX_SKIPPED = 3
 
 
-def _nearest(levels: Iterable[QuerySet[Question]], user, target: float) -> Question | None:
+def _nearest(levels: Iterable[Questions], user, target: float) -> Question | None:
     """The first question the narrowest level that has one offers (see `_nearest_candidate`)."""
     levels = _replayable(levels)
     for _ in range(MAX_SKIPPED + 1):
@@ -205,32 +190,14 @@ def mark_if_past_limits(scenario: Scenario) -> bool:
     return bool(problem)
 
 
-def _nearest_candidate(questions: QuerySet[Question], user, target: float) -> Question | None:
+def _nearest_candidate(questions: Questions, user, target: float) -> Question | None:
     """Unseen questions first, nearest the target difficulty; once every question has been
     seen, the least seen of them. Never a sort over the whole bank: the unseen pick is two
     `LIMIT 1` range scans of the difficulty index walking out from the target (an indexed
     anti-join on the learner's answers skips what they have seen), in one query; the seen pick
     starts from their own answers."""
-    answered = Response.objects.filter(user=user, question=OuterRef("pk"))
-    unseen = questions.filter(~Exists(answered))
-    above = unseen.filter(difficulty__gte=target).order_by("difficulty", "id")
-    below = unseen.filter(difficulty__lt=target).order_by("-difficulty", "-id")
-    ends = [Subquery(above.values("pk")[:1]), Subquery(below.values("pk")[:1])]
-    ends_found = Question.objects.filter(pk__in=ends).select_related("scenario").order_by()
-    nearest = _closest(target, ends_found)
-    if nearest is not None:
-        return nearest
-    return (
-        questions.filter(responses__user=user)
-        .annotate(times_seen=Count("responses"), distance=Abs(F("difficulty") - Value(target)))
-        .select_related("scenario")
-        .order_by("times_seen", "distance", "id")
-        .first()
-    )
-
-
-def _closest(target: float, questions: Iterable[Question]) -> Question | None:
-    return min(questions, key=lambda q: (abs(q.difficulty - target), q.pk), default=None)
+    nearest = _nearest_unseen(questions, user.pk, target)
+    return nearest if nearest is not None else least_seen(questions, user.pk, target)
 
 
 def chosen_questions(
@@ -265,44 +232,6 @@ def only_the_last_answered(
     return last.values_list("question_id", flat=True).first() == only[0]
 
 
-ANSWER, MASTERY, BANK = "answer", "mastery", "bank"
-
-
-class _Row(NamedTuple):
-    """A row of `_learner_rows`: an answer and one of its rules, a mastery, or a bank."""
-
-    source: str  # ANSWER, MASTERY or BANK
-    pk: int | None  # the answer's or the bank's
-    question_id: int | None
-    scenario_id: int | None
-    correct: bool | None
-    kind: str | None
-    rule_id: int | None
-    theta: float | None
-    moment: datetime.datetime | None  # when answered; when the mastery is due
-
-
-def _learner_rows(user) -> QuerySet:
-    """One query for all `Learner` holds (see `_Row`): a UNION ALL of the learner's last
-    `RECENT` answers (picked by a LIMIT subquery; a row per rule), masteries and banks."""
-    no_id, no_bool, no_text, no_float, no_moment = (
-        Value(None, output_field=field())
-        for field in (IntegerField, BooleanField, CharField, FloatField, DateTimeField)
-    )
-    last = Response.objects.filter(user=user).order_by("-created_at", "-id")[:RECENT]
-    answers = Response.objects.filter(pk__in=Subquery(last.values("pk"))).values_list(
-        Value(ANSWER), "pk", "question_id", "question__scenario_id", "correct",
-        "question__kind", "question__rules", no_float, "created_at",
-    )  # fmt: skip
-    masteries = Mastery.objects.owned_by(user).values_list(
-        Value(MASTERY), no_id, no_id, no_id, no_bool, no_text, "rule_id", "theta", "due"
-    )
-    banks = Bank.objects.visible_to(user).values_list(
-        Value(BANK), "pk", no_id, no_id, no_bool, no_text, no_id, no_float, no_moment
-    )
-    return answers.order_by().union(masteries.order_by(), banks.order_by(), all=True)
-
-
 @dataclass(frozen=True)
 class Learner:
     """What selection reads of the learner, in one query: their last `RECENT` answers (most
@@ -316,9 +245,9 @@ class Learner:
 
     @classmethod
     def of(cls, user) -> Learner:
-        answers: dict[int, tuple[_Row, set[int]]] = {}
+        answers: dict[int, tuple[LearnerRow, set[int]]] = {}
         theta, due, bank_ids = {}, {}, set()
-        for row in map(_Row._make, _learner_rows(user)):
+        for row in learner_rows(user.pk, RECENT):
             if row.source == ANSWER:
                 rules = answers.setdefault(row.pk, (row, set()))[1]
                 if row.rule_id is not None:
@@ -336,10 +265,9 @@ class Learner:
         ]
         return cls(recent, theta, due, frozenset(bank_ids))
 
-    def questions(self) -> QuerySet[Question]:
+    def questions(self) -> Questions:
         """`available_questions`, the banks given by id; still walking the difficulty index."""
-        in_banks = AnyOf("bank_id", self.bank_ids, start_here=False)
-        return _servable(Question.objects.filter(in_banks))
+        return Questions.servable(self.bank_ids)
 
     def mean_theta(self, rule_ids: Iterable[int] | None = None) -> float:
         """The mean skill over `rule_ids` (over every rule without), 0 when none is known."""
@@ -363,18 +291,20 @@ def next_question(
     now = now or timezone.now()
     skills = Learner.of(user)
     recent = skills.recent
-    questions = _chosen(skills.questions(), None, level, bank)
+    questions = skills.questions()
+    questions = questions.of_level(level) if level else questions
+    questions = questions.in_bank(bank.pk) if bank is not None else questions
     if rule is not None:
         theta = skills.mean_theta([rule.pk])
         target = adaptive.target_difficulty(theta)
-        levels = _mixed(questions.filter(_with_rules([rule.pk])), recent, avoid_rules=False)
+        levels = _mixed(questions.with_rules([rule.pk]), recent, avoid_rules=False)
         return Pick(_nearest(levels, user, target), theta, target)
     if relearn := relearning_rules(recent):
         theta = skills.mean_theta(relearn)
         target = adaptive.target_difficulty(theta)
         missed = recent[RELEARN_AFTER]
-        others = questions.filter(_with_rules(relearn)).exclude(pk=missed.question_id)
-        away = others.exclude(scenario_id=missed.scenario_id)
+        others = questions.with_rules(relearn).not_question(missed.question_id)
+        away = others.not_from_scenario(missed.scenario_id)
         levels = chain(_mixed(away, recent, False), _mixed(others, recent, False))
         question = _nearest(levels, user, target)
         if question is not None:
@@ -383,7 +313,7 @@ def next_question(
     if due_rule is not None:
         theta = skills.theta[due_rule]
         target = adaptive.target_difficulty(theta)
-        levels = _mixed(questions.filter(_with_rules([due_rule])), recent, avoid_rules=False)
+        levels = _mixed(questions.with_rules([due_rule]), recent, avoid_rules=False)
         question = _nearest(levels, user, target)
         if question is not None:
             return Pick(question, theta, target, due_rule)

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
+from config import sql
 from quizzes import (
     answer_lookup,
     answers,
@@ -145,13 +146,14 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
     if pick.question is not None:
         question = pick.question
         ruling = rulings.ruling_for(question, rulings.new_seed(), request.user.pk)
-        presentation = Presentation.objects.create(
+        presentation = Presentation(
             user=request.user,
             question=question,
             scenario_version_id=question.scenario.current_version_id,
             shown=ruling.shown.to_json(),
             filters=filters,
         )
+        sql.insert(presentation)  # as `save()` stores it, without compiling an INSERT
         context |= _question_context(question, ruling, token=presentation.token, filters=filters)
     else:
         context["just_answered_all"] = selection.only_the_last_answered(

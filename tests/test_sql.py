@@ -9,8 +9,15 @@ from django.db import connection
 from django.utils import timezone
 
 from config import sql
-from quizzes.models import Mastery
-from tests.factories import QuestionFactory, RuleFactory, UserFactory
+from quizzes.models import Mastery, Presentation
+from tests.factories import (
+    BankFactory,
+    QuestionFactory,
+    RuleFactory,
+    ScenarioFactory,
+    UserFactory,
+)
+from tests.quizzes.conftest import land_tutor_spec, make_question
 
 pytestmark = pytest.mark.django_db
 
@@ -44,3 +51,44 @@ def test_statistics_are_refreshed_after_a_load_on_postgresql(django_assert_num_q
     if connection.vendor == "postgresql":  # the planner now knows the rows are there
         (rows,) = sql.first("SELECT reltuples FROM pg_class WHERE relname = 'quizzes_question'")
         assert rows >= 3
+
+
+def test_an_insert_stores_what_create_stores(db):
+    user = UserFactory()
+    question = make_question(ScenarioFactory(spec=land_tutor_spec()), BankFactory())
+    moment = timezone.now() - datetime.timedelta(minutes=3)
+    values = {
+        "user": user,
+        "question": question,
+        "scenario_version_id": None,
+        "shown": {"spec": {"players": ["Alice"]}, "claims": [{"claim": "shuffles"}], "seed": 4},
+        "filters": "level=L2",
+        "created_at": moment,
+    }
+    created = Presentation.objects.create(token="by-the-orm", **values)
+    inserted = Presentation(token="by-hand", **values)
+    sql.insert(inserted)
+    assert inserted.pk is not None and inserted.pk != created.pk
+    assert not inserted._state.adding
+    stored = {
+        row.pop("token"): row
+        for row in Presentation.objects.values(
+            "token", "user_id", "question_id", "shown", "scenario_version_id", "filters",
+            "created_at",
+        )
+    }  # fmt: skip
+    assert stored["by-hand"] == stored["by-the-orm"]
+    assert Presentation.objects.get(pk=inserted.pk).token == "by-hand"
+
+
+def test_an_insert_fills_the_defaults(db):
+    """The token and the moment a presentation gets by default, as `create` would give them."""
+    presentation = Presentation(
+        user=UserFactory(),
+        question=make_question(ScenarioFactory(spec=land_tutor_spec()), BankFactory()),
+        shown={},
+    )
+    sql.insert(presentation)
+    stored = Presentation.objects.get(pk=presentation.pk)
+    assert stored.token == presentation.token and len(stored.token) >= 32
+    assert stored.created_at == presentation.created_at

@@ -180,7 +180,7 @@ def _substitute_cards(new_spec: dict[str, Any], scenario, rng: random.Random) ->
     acting = {step.source for step in steps}
     acting |= {card.name for card in state.cards if card.label in acting}
     used = {card.name for card in state.cards} | acting
-    catalog = scenario.catalog.definitions()
+    plain_cards = _plain_by_kind(scenario.catalog)
     substitutes: dict[str, str] = {}
     for name in sorted({card.name for card in state.cards}):
         definition = scenario.catalog.get(name)
@@ -191,14 +191,8 @@ def _substitute_cards(new_spec: dict[str, Any], scenario, rng: random.Random) ->
         if _is_basic_land(definition):
             options = [n for n in BASIC_LANDS if n not in used and n in scenario.catalog]
         else:
-            options = [
-                other.name
-                for other in catalog
-                if other.name not in used
-                and set(other.types) == set(definition.types)
-                and set(other.supertypes) == set(definition.supertypes)
-                and _plain(other)
-            ]
+            alike = plain_cards.get(_kind_of(definition), ())
+            options = [other for other in alike if other not in used]
         if options:
             choice = rng.choice(sorted(options))
             substitutes[name] = choice
@@ -207,6 +201,29 @@ def _substitute_cards(new_spec: dict[str, Any], scenario, rng: random.Random) ->
         for zone, entries in player_zones.items():
             player_zones[zone] = [_renamed_entry(entry, substitutes) for entry in entries]
     return substitutes
+
+
+# The plain cards of each catalog seen, by kind: a variant substitutes a card by a plain one of
+# the same types and supertypes (reading the whole catalog for each card was most of a variant's
+# making). The entry holds its catalog, so no other catalog can take its id meanwhile.
+PLAIN_BY_KIND: Kept[tuple[Catalog, dict[tuple[frozenset, frozenset], list[str]]]] = Kept(64)
+
+
+def _kind_of(definition) -> tuple[frozenset, frozenset]:
+    return frozenset(definition.types), frozenset(definition.supertypes)
+
+
+def _plain_by_kind(catalog: Catalog) -> dict[tuple[frozenset, frozenset], list[str]]:
+    """The names of the catalog's plain cards (`_plain`) by their types and supertypes."""
+
+    def grouped() -> tuple[Catalog, dict[tuple[frozenset, frozenset], list[str]]]:
+        groups: dict[tuple[frozenset, frozenset], list[str]] = {}
+        for other in catalog.definitions():
+            if _plain(other):
+                groups.setdefault(_kind_of(other), []).append(other.name)
+        return catalog, groups
+
+    return PLAIN_BY_KIND.get(id(catalog), grouped)[1]
 
 
 def _renamed_entry(entry: Any, substitutes: Mapping[str, str]) -> Any:

@@ -246,6 +246,31 @@ def finish_now(sitting) -> None:
     exams.finish(ExamSitting.objects.select_related("attempt").get(pk=sitting.pk))
 
 
+def test_the_unfinished_sittings_by_hand_are_the_querysets(learner, other_learner, sitting):
+    """exams.unfinished_sittings (hand-written SQL) returns `sittings_of(user).unfinished()`:
+    the learner's running sitting with its attempt, never another learner's nor a finished one."""
+
+    def same(user) -> None:
+        spec = list(exams.sittings_of(user).unfinished())
+        by_hand = exams.unfinished_sittings(user.pk)
+        assert by_hand == spec
+        for mine, theirs in zip(by_hand, spec, strict=True):
+            for model_of in (lambda s: s, lambda s: s.attempt):
+                ours, expected = model_of(mine), model_of(theirs)
+                fields = ours._meta.concrete_fields
+                assert [getattr(ours, f.attname) for f in fields] == [
+                    getattr(expected, f.attname) for f in fields
+                ]
+
+    same(learner)
+    same(other_learner)
+    assert exams.unfinished_sittings(learner.pk)[0].attempt.user_id == learner.pk
+    assert exams.unfinished_sittings(other_learner.pk) == []
+    finish_now(sitting)
+    same(learner)
+    assert exams.unfinished_sittings(learner.pk) == []
+
+
 def test_one_open_exam_per_learner_is_a_database_constraint(learner, sitting):
     from django.db import IntegrityError, transaction
 

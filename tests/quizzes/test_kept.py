@@ -11,6 +11,7 @@ from django.utils import translation
 
 from quizzes.forms import FILTER_FIELDS_HTML, PracticeFilterForm
 from quizzes.kept import Kept
+from quizzes.models import Bank
 from quizzes.rulings import ScenarioError
 from quizzes.rulings.sessions import SESSIONS, session_for
 from rules.cards import catalog_for
@@ -68,7 +69,10 @@ def filter_form(user, **data) -> PracticeFilterForm:
 
 
 def rendered_afresh(user, **data) -> str:
-    return render_to_string("_form_fields.html", {"form": filter_form(user, **data)})
+    """Django's own rendering, the bank select offering every bank the learner may see."""
+    form = filter_form(user, **data)
+    form.fields["bank"].queryset = Bank.objects.visible_to(user)
+    return render_to_string("_form_fields.html", {"form": form})
 
 
 @pytest.mark.django_db

@@ -105,3 +105,55 @@ def test_prose_follows_the_substituted_names():
         f"{variant.players['Alice']} casts Land Tutor; {variant.players['Nadia']}"
     )
     assert "Alicea" in text
+
+
+def substitutes_reading_the_whole_catalog(new_spec, scenario, rng) -> dict[str, str]:
+    """The specification of `variants._substitute_cards`: every card of the catalog read for
+    each card of the board (what it did before the catalog's plain cards were grouped)."""
+    state = scenario.state
+    steps = [step for step in (scenario.resolve, *scenario.history) if hasattr(step, "by")]
+    acting = {step.source for step in steps}
+    acting |= {card.name for card in state.cards if card.label in acting}
+    used = {card.name for card in state.cards} | acting
+    catalog = scenario.catalog.definitions()
+    substitutes: dict[str, str] = {}
+    for name in sorted({card.name for card in state.cards}):
+        definition = scenario.catalog.get(name)
+        if name in acting or definition is None or definition.static or definition.keywords:
+            continue
+        if definition.alt_cost:
+            continue
+        if variants._is_basic_land(definition):
+            options = [n for n in variants.BASIC_LANDS if n not in used and n in scenario.catalog]
+        else:
+            options = [
+                other.name
+                for other in catalog
+                if other.name not in used
+                and set(other.types) == set(definition.types)
+                and set(other.supertypes) == set(definition.supertypes)
+                and variants._plain(other)
+            ]
+        if options:
+            choice = rng.choice(sorted(options))
+            substitutes[name] = choice
+            used.add(choice)
+    return substitutes
+
+
+@pytest.mark.skipif(not EXAMPLES.exists(), reason="shared examples not present")
+def test_cards_are_substituted_as_a_whole_catalog_reading_would():
+    import copy
+    import random
+
+    substituted = set()
+    for path in sorted(EXAMPLES.glob("*.json")):
+        spec = json.loads(path.read_text())
+        scenario = parse_scenario(spec)
+        for seed in range(30):
+            ours, theirs = copy.deepcopy(spec), copy.deepcopy(spec)  # each rewritten in place
+            found = variants._substitute_cards(ours, scenario, random.Random(seed))
+            expected = substitutes_reading_the_whole_catalog(theirs, scenario, random.Random(seed))
+            assert found == expected, path.stem
+            substituted |= set(found)
+    assert substituted - set(variants.BASIC_LANDS)  # plain cards other than basic lands too

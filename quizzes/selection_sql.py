@@ -1,0 +1,197 @@
+"""The selection's queries, written as SQL (config/sql.py): building and compiling them as
+querysets cost several times what the database takes to answer them (a pick was mostly Django
+compiling `exclude`, `Exists` and `AnyOf`). quizzes/selection.py makes the decisions (which
+questions, which wishes of the mix); this module only writes them down. Each query has a test
+that it returns what its queryset returns (tests/quizzes/test_selection_sql.py).
+
+`Questions` is a set of questions as conditions on `q` (the question) and `s` (its scenario),
+the hand-written form of `selection.available_questions` and the mix's filters.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from django.db import connection
+
+from config import sql
+from config.model_rows import Columns
+from quizzes.lookups import any_of
+from quizzes.models import Bank, Question, Scenario
+
+UNSERVABLE = (Scenario.EngineStatus.INVALID.value, Scenario.EngineStatus.DISAGREES.value)
+ANSWER, MASTERY, BANK = "answer", "mastery", "bank"
+
+
+@dataclass(frozen=True)
+class Questions:
+    """Questions as SQL conditions (ANDed), with their parameters in order."""
+
+    conditions: tuple[str, ...]
+    params: tuple[Any, ...] = ()
+
+    @classmethod
+    def servable(cls, bank_ids) -> Questions:
+        """`selection.available_questions`, the banks given by id: SQLite is told not to start
+        from the bank's index (it would sort the bank's questions), so it walks the difficulty's."""
+        banks, listed = any_of('q."bank_id"', bank_ids, connection.vendor, start_here=False)
+        statuses = sql.placeholders(UNSERVABLE)
+        return cls(
+            (banks, 'q."is_active"', f's."engine_status" NOT IN ({statuses})'),
+            (*listed, *UNSERVABLE),
+        )
+
+    def where(self, condition: str, *params: Any) -> Questions:
+        return Questions((*self.conditions, condition), (*self.params, *params))
+
+    def of_level(self, level: str) -> Questions:
+        return self.where('q."level" = %s', level)
+
+    def in_bank(self, bank_id: int) -> Questions:
+        return self.where('q."bank_id" = %s', bank_id)
+
+    def with_rules(self, rule_ids) -> Questions:
+        """Asking any of `rule_ids`: an EXISTS, not a join, so the difficulty index is walked
+        still (a join lets SQLite start from the rule and sort its questions)."""
+        return self.where(f"EXISTS ({_asking(rule_ids)})", *sorted(rule_ids))
+
+    def without_rules(self, rule_ids) -> Questions:
+        return self.where(f"NOT EXISTS ({_asking(rule_ids)})", *sorted(rule_ids))
+
+    def not_from_scenarios(self, scenario_ids) -> Questions:
+        listed, params = any_of('q."scenario_id"', scenario_ids, connection.vendor)
+        return self.where(f"NOT ({listed})", *params)
+
+    def not_of_kinds(self, kinds) -> Questions:
+        kinds = sorted(kinds)
+        if not kinds:  # as `exclude(kind__in=[])`: nothing excluded
+            return self
+        return self.where(f'q."kind" NOT IN ({sql.placeholders(kinds)})', *kinds)
+
+    def not_from_scenario(self, scenario_id: int) -> Questions:
+        return self.where('q."scenario_id" <> %s', scenario_id)
+
+    def not_question(self, question_id: int) -> Questions:
+        return self.where('q."id" <> %s', question_id)
+
+    @property
+    def sql(self) -> str:
+        return " AND ".join(self.conditions)
+
+
+def _asking(rule_ids) -> str:
+    listed = sql.placeholders(list(rule_ids))
+    return (
+        'SELECT 1 FROM "quizzes_question_rules" qr '
+        f'WHERE qr."question_id" = q."id" AND qr."rule_id" IN ({listed})'
+    )
+
+
+QUESTIONS = 'FROM "quizzes_question" q INNER JOIN "quizzes_scenario" s ON s."id" = q."scenario_id"'
+UNSEEN = 'NOT EXISTS (SELECT 1 FROM "quizzes_response" r WHERE r."question_id" = q."id" AND r."user_id" = %s)'  # noqa: E501
+
+
+QUESTION = Columns(Question, "q")
+SCENARIO = Columns(Scenario, "s")
+
+
+def _question_rows() -> str:
+    return f"SELECT {QUESTION.sql}, {SCENARIO.sql} {QUESTIONS}"
+
+
+def _question(row: tuple | None) -> Question | None:
+    """The question of a `_question_rows` row, its scenario with it (as `select_related`)."""
+    if row is None:
+        return None
+    question = QUESTION.read(row)
+    Question.scenario.field.set_cached_value(question, SCENARIO.read(row, len(QUESTION)))
+    return question
+
+
+def nearest_unseen(questions: Questions, user_id: int, target: float) -> Question | None:
+    """The unseen question nearest `target` (ties: the lower id): the nearest above and below,
+    each a `LIMIT 1` walk of the difficulty index out from the target, in one query."""
+    walks = [
+        f'SELECT q."id" {QUESTIONS} WHERE {questions.sql} AND {UNSEEN} AND q."difficulty" {op} %s'
+        f' ORDER BY q."difficulty" {way}, q."id" {way} LIMIT 1'
+        for op, way in ((">=", "ASC"), ("<", "DESC"))
+    ]
+    walked = (*questions.params, user_id, target)
+    query = (
+        f'{_question_rows()} WHERE q."id" IN (({walks[0]}), ({walks[1]}))'
+        ' ORDER BY ABS(q."difficulty" - %s), q."id" LIMIT 1'
+    )
+    return _question(sql.first(query, (*walked, *walked, target)))
+
+
+def least_seen(questions: Questions, user_id: int, target: float) -> Question | None:
+    """Among `questions` the learner has answered, the least answered, then the nearest
+    `target`, then the lowest id (the walk starts from the learner's own answers)."""
+    chosen = (
+        f'SELECT q."id" {QUESTIONS} INNER JOIN "quizzes_response" r ON r."question_id" = q."id"'
+        f' WHERE {questions.sql} AND r."user_id" = %s GROUP BY q."id", q."difficulty"'
+        ' ORDER BY COUNT(*), ABS(q."difficulty" - %s), q."id" LIMIT 1'
+    )
+    query = f'{_question_rows()} WHERE q."id" = ({chosen})'
+    return _question(sql.first(query, (*questions.params, user_id, target)))
+
+
+# `Bank.objects.visible_to`: public, the learner's own, shared with a cohort they belong to
+VISIBLE_BANK = (
+    'b."visibility" = %s OR b."owner_id" = %s OR (b."visibility" = %s AND b."id" IN'
+    ' (SELECT cb."bank_id" FROM "quizzes_cohort_banks" cb INNER JOIN "quizzes_cohortmembership"'
+    ' cm ON cm."cohort_id" = cb."cohort_id" WHERE cm."user_id" = %s))'
+)
+
+
+def _visible_bank_params(user_id: int) -> tuple:
+    return (Bank.Visibility.PUBLIC.value, user_id, Bank.Visibility.SHARED.value, user_id)
+
+
+def visible_banks(user_id: int) -> list[tuple[str, str]]:
+    """The slug and title of each bank the learner may practise from, by title (the practice
+    filter's choice of banks)."""
+    query = (
+        f'SELECT b."slug", b."title" FROM "quizzes_bank" b WHERE {VISIBLE_BANK} ORDER BY 2, b."id"'
+    )
+    return sql.rows(query, _visible_bank_params(user_id))
+
+
+class LearnerRow(NamedTuple):
+    """A row of `learner_rows`: an answer and one of its rules, a mastery, or a bank."""
+
+    source: str  # ANSWER, MASTERY or BANK
+    pk: int | None  # the answer's or the bank's
+    question_id: int | None
+    scenario_id: int | None
+    correct: bool | None
+    kind: str | None
+    rule_id: int | None
+    theta: float | None
+    moment: datetime.datetime | None  # when answered; when the mastery is due
+
+
+def learner_rows(user_id: int, recent: int) -> list[LearnerRow]:
+    """All `selection.Learner` holds, in one query: the learner's last `recent` answers (a row
+    per rule), their masteries, and the banks they may see (`Bank.objects.visible_to`)."""
+    query = (
+        'SELECT \'answer\', a."id", a."question_id", q."scenario_id", a."correct",'
+        ' q."kind", qr."rule_id", NULL, a."created_at"'
+        ' FROM "quizzes_response" a INNER JOIN "quizzes_question" q ON q."id" = a."question_id"'
+        ' LEFT OUTER JOIN "quizzes_question_rules" qr ON qr."question_id" = q."id"'
+        ' WHERE a."id" IN (SELECT "id" FROM "quizzes_response" WHERE "user_id" = %s'
+        ' ORDER BY "created_at" DESC, "id" DESC LIMIT %s)'
+        ' UNION ALL SELECT \'mastery\', NULL, NULL, NULL, NULL, NULL, m."rule_id", m."theta",'
+        ' m."due" FROM "quizzes_mastery" m WHERE m."user_id" = %s'
+        " UNION ALL SELECT 'bank', b.\"id\", NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+        f' FROM "quizzes_bank" b WHERE {VISIBLE_BANK}'
+    )
+    found = sql.rows(query, (user_id, recent, user_id, *_visible_bank_params(user_id)))
+    return [
+        LearnerRow(
+            source, pk, question, scenario, sql.flag(right), kind, rule, theta, sql.moment(at)
+        )
+        for source, pk, question, scenario, right, kind, rule, theta, at in found
+    ]

@@ -1,0 +1,275 @@
+"""The selection's hand-written SQL (quizzes/selection_sql.py) returns what the querysets it
+replaced return. The querysets are kept here as the specification: the learner's rows (a UNION
+ALL of answers, masteries, banks), the mix's levels and the nearest question of each."""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+import pytest
+from django.db.models import (
+    BooleanField,
+    CharField,
+    Count,
+    DateTimeField,
+    Exists,
+    F,
+    FloatField,
+    IntegerField,
+    OuterRef,
+    Subquery,
+    Value,
+)
+from django.db.models.functions import Abs
+from django.utils import timezone
+
+from config import sql
+from quizzes import selection
+from quizzes.lookups import AnyOf
+from quizzes.models import (
+    Attempt,
+    Bank,
+    Cohort,
+    CohortMembership,
+    Mastery,
+    Question,
+    Response,
+    Scenario,
+)
+from quizzes.selection_sql import (
+    QUESTIONS,
+    Questions,
+    learner_rows,
+    least_seen,
+    nearest_unseen,
+    visible_banks,
+)
+from tests.factories import BankFactory, RuleFactory, ScenarioFactory, UserFactory
+from tests.quizzes.conftest import land_tutor_spec, make_question
+
+pytestmark = pytest.mark.django_db
+
+
+# --- the specification: the querysets the SQL replaced -------------------------------------------
+
+
+def spec_learner_rows(user):
+    no_id, no_bool, no_text, no_float, no_moment = (
+        Value(None, output_field=field())
+        for field in (IntegerField, BooleanField, CharField, FloatField, DateTimeField)
+    )
+    last = Response.objects.filter(user=user).order_by("-created_at", "-id")[: selection.RECENT]
+    answers = Response.objects.filter(pk__in=Subquery(last.values("pk"))).values_list(
+        Value("answer"), "pk", "question_id", "question__scenario_id", "correct",
+        "question__kind", "question__rules", no_float, "created_at",
+    )  # fmt: skip
+    masteries = Mastery.objects.owned_by(user).values_list(
+        Value("mastery"), no_id, no_id, no_id, no_bool, no_text, "rule_id", "theta", "due"
+    )
+    banks = Bank.objects.visible_to(user).values_list(
+        Value("bank"), "pk", no_id, no_id, no_bool, no_text, no_id, no_float, no_moment
+    )
+    return answers.order_by().union(masteries.order_by(), banks.order_by(), all=True)
+
+
+def with_rules(rule_ids):
+    return Exists(
+        Question.rules.through.objects.filter(question_id=OuterRef("pk"), rule_id__in=rule_ids)
+    )
+
+
+def spec_questions(bank_ids):
+    in_banks = AnyOf("bank_id", bank_ids, start_here=False)
+    unservable = (Scenario.EngineStatus.INVALID, Scenario.EngineStatus.DISAGREES)
+    return (
+        Question.objects.filter(in_banks)
+        .filter(is_active=True)
+        .exclude(scenario__engine_status__in=unservable)
+    )
+
+
+def spec_mixed(questions, recent, avoid_rules):
+    if not recent:
+        yield questions
+        return
+    last = recent[0]
+    scenarios = {answer.scenario_id for answer in recent[: selection.SCENARIO_GAP]}
+    recent_scenarios = AnyOf("scenario_id", scenarios)
+    recent_kinds = {answer.kind for answer in recent[: selection.KIND_GAP]}
+    if avoid_rules:
+        recent_rules = frozenset().union(*(a.rule_ids for a in recent[: selection.RULE_GAP]))
+        fresh_rules = questions.exclude(with_rules(recent_rules))
+        away = fresh_rules.exclude(recent_scenarios)
+        yield away.exclude(kind__in=recent_kinds)
+        yield away
+        yield fresh_rules.exclude(scenario_id=last.scenario_id)
+    else:
+        away = questions.exclude(recent_scenarios)
+        yield away.exclude(kind__in=recent_kinds)
+        yield away
+    yield questions.exclude(scenario_id=last.scenario_id)
+    yield questions.exclude(pk=last.question_id)
+
+
+def spec_nearest_unseen(questions, user, target):
+    answered = Response.objects.filter(user=user, question=OuterRef("pk"))
+    unseen = questions.filter(~Exists(answered))
+    above = unseen.filter(difficulty__gte=target).order_by("difficulty", "id")
+    below = unseen.filter(difficulty__lt=target).order_by("-difficulty", "-id")
+    ends = [Subquery(above.values("pk")[:1]), Subquery(below.values("pk")[:1])]
+    found = Question.objects.filter(pk__in=ends).select_related("scenario").order_by()
+    return min(found, key=lambda q: (abs(q.difficulty - target), q.pk), default=None)
+
+
+def spec_least_seen(questions, user, target):
+    return (
+        questions.filter(responses__user=user)
+        .annotate(times_seen=Count("responses"), distance=Abs(F("difficulty") - Value(target)))
+        .select_related("scenario")
+        .order_by("times_seen", "distance", "id")
+        .first()
+    )
+
+
+# --- the data --------------------------------------------------------------------------------
+
+
+def answer(user, question, correct=True, when=None):
+    Response.objects.create(
+        attempt=Attempt.objects.open_practice_for(user, question),
+        question=question,
+        user=user,
+        correct=correct,
+        created_at=when or timezone.now(),
+    )
+
+
+@pytest.fixture
+def pool(learner):
+    """Banks of every visibility (public, the learner's own, a cohort's shared bank they are in,
+    another cohort's, someone's private), boards of every engine status, questions of several
+    kinds and levels with zero to two rules, and answers of the learner over many of them."""
+    rng = random.Random(7)
+    owner = UserFactory()
+    public, own = BankFactory(), BankFactory(owner=learner, visibility="private")
+    shared, unshared = (BankFactory(owner=owner, visibility="shared") for _ in range(2))
+    private = BankFactory(owner=owner, visibility="private")
+    cohort = Cohort.objects.create(name="c", instructor=owner)
+    cohort.banks.add(shared)
+    CohortMembership.objects.create(cohort=cohort, user=learner)
+    Cohort.objects.create(name="d", instructor=owner, join_code="other").banks.add(unshared)
+    rules = [RuleFactory(number=f"702.{n}a") for n in range(6)]
+    statuses = list(Scenario.EngineStatus.values)
+    boards = [
+        ScenarioFactory(
+            slug=f"pool-{n}",
+            spec=land_tutor_spec(f"pool-{n}"),
+            engine_status=statuses[n % len(statuses)],
+        )
+        for n in range(60)
+    ]
+    banks = [public, public, own, shared, unshared, private]
+    kinds, levels = Question.Kind.values, Question.Level.values
+    questions = [
+        make_question(
+            boards[n % len(boards)],
+            banks[n % len(banks)],
+            kinds[n % len(kinds)],
+            rules=rng.sample(rules, n % 3),
+            difficulty=round(rng.uniform(-2, 2), 1),  # ties, to test the id order
+            level=levels[n % len(levels)],
+            is_active=n % 11 != 0,
+        )
+        for n in range(140)
+    ]
+    start = timezone.now() - datetime.timedelta(hours=1)
+    for n, question in enumerate(rng.sample(questions, 40) * 2):
+        answer(learner, question, rng.random() < 0.6, start + datetime.timedelta(seconds=n % 50))
+    Mastery.objects.create(user=learner, rule=rules[0], theta=0.4, due=timezone.now())
+    Mastery.objects.create(user=learner, rule=rules[1], theta=-0.3, due=None)
+    Mastery.objects.create(user=owner, rule=rules[2], theta=1.0)
+    return rules, public
+
+
+def test_the_learners_rows_are_the_querysets(learner, pool):
+    expected = sorted(map(tuple, spec_learner_rows(learner)), key=repr)
+    assert sorted(map(tuple, learner_rows(learner.pk, selection.RECENT)), key=repr) == expected
+    assert len(expected) > 50  # answers with rules, masteries and banks are all there
+
+
+def test_a_learner_with_nothing_has_the_public_banks(pool):
+    nobody = UserFactory()
+    expected = sorted(map(tuple, spec_learner_rows(nobody)), key=repr)
+    assert sorted(map(tuple, learner_rows(nobody.pk, selection.RECENT)), key=repr) == expected
+
+
+def test_the_banks_offered_are_those_the_learner_may_see(learner, pool):
+    for user in (learner, UserFactory()):
+        spec = Bank.objects.visible_to(user).order_by("title", "id")
+        expected = [(bank.slug, str(bank)) for bank in spec]
+        assert visible_banks(user.pk) == expected
+    assert len(expected) == 1 and len(visible_banks(learner.pk)) == 3
+
+
+def levels_of_every_branch(skills, rules, bank):
+    """Each branch of `next_question` as levels: (hand-written, queryset) pairs."""
+    recent = skills.recent
+    hand, orm = skills.questions(), spec_questions(skills.bank_ids)
+    narrowed = [
+        (hand, orm),
+        (hand.of_level("L2"), orm.filter(level="L2")),
+        (hand.in_bank(bank.pk).of_level("L1"), orm.filter(bank=bank, level="L1")),
+    ]
+    missed = recent[1]
+    for hand, orm in narrowed:
+        yield from zip(
+            selection._mixed(hand, recent, True), spec_mixed(orm, recent, True), strict=True
+        )
+        for rule_ids in ([rules[0].pk], [rules[1].pk, rules[2].pk], []):
+            yield from zip(
+                selection._mixed(hand.with_rules(rule_ids), recent, False),
+                spec_mixed(orm.filter(with_rules(rule_ids)), recent, False),
+                strict=True,
+            )
+        others = hand.with_rules(missed.rule_ids).not_question(missed.question_id)
+        spec_others = orm.filter(with_rules(missed.rule_ids)).exclude(pk=missed.question_id)
+        yield (
+            others.not_from_scenario(missed.scenario_id),
+            spec_others.exclude(scenario_id=missed.scenario_id),
+        )
+    yield from zip(selection._mixed(hand, [], True), spec_mixed(orm, [], True), strict=True)
+
+
+@pytest.mark.parametrize("target", [-1.3, 0.0, 0.35, 2.5])
+def test_every_level_finds_the_querysets_question(learner, pool, target):
+    rules, bank = pool
+    skills = selection.Learner.of(learner)
+    compared = found = 0
+    for hand, orm in levels_of_every_branch(skills, rules, bank):
+        assert isinstance(hand, Questions)
+        assert sorted(
+            Question.objects.filter(pk__in=_ids(hand)).values_list("pk", flat=True)
+        ) == sorted(orm.values_list("pk", flat=True))
+        unseen = nearest_unseen(hand, learner.pk, target)
+        assert unseen == spec_nearest_unseen(orm, learner, target)
+        seen = least_seen(hand, learner.pk, target)
+        assert seen == spec_least_seen(orm, learner, target)
+        for picked, expected in ((unseen, spec_nearest_unseen), (seen, spec_least_seen)):
+            if picked is not None:
+                found += 1
+                fetched = expected(orm, learner, target)
+                assert _fields(picked) == _fields(fetched)
+                assert _fields(picked.scenario) == _fields(fetched.scenario)
+        compared += 1
+    assert compared > 50 and found > 20  # most levels have a question
+
+
+def _ids(questions: Questions) -> list[int]:
+    """Every question `questions` holds (to compare the conditions themselves)."""
+    query = f'SELECT q."id" {QUESTIONS} WHERE {questions.sql}'
+    return [row[0] for row in sql.rows(query, questions.params)]
+
+
+def _fields(instance) -> dict:
+    return {field.attname: getattr(instance, field.attname) for field in instance._meta.fields}
