@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from quizzes import answers
 from quizzes.rulings import variants
@@ -157,3 +159,43 @@ def test_cards_are_substituted_as_a_whole_catalog_reading_would():
             assert found == expected, path.stem
             substituted |= set(found)
     assert substituted - set(variants.BASIC_LANDS)  # plain cards other than basic lands too
+
+
+class Opaque:
+    """An object JSON can't write: the round trip gives its `str`."""
+
+    def __str__(self) -> str:
+        return "opaque"
+
+
+class Named(str):
+    pass
+
+
+_leaves = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=5)
+    | st.builds(Named, st.text(max_size=3))
+    | st.just(Opaque())
+    | st.frozensets(st.integers(), max_size=2)
+)
+_values = st.recursive(
+    _leaves,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.tuples(inner, inner)
+        | st.sets(st.integers() | st.text(max_size=3), max_size=3)
+        | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+        | st.dictionaries(st.integers() | st.booleans() | st.none() | st.text(max_size=2), inner)
+    ),
+    max_leaves=12,
+)
+
+
+@given(_values)
+def test_plain_values_are_what_the_json_round_trip_gives(value):
+    # repr tells True from 1 and 1.0, as == would not
+    assert repr(variants._plainly(value)) == repr(variants._plainly_through_json(value))
