@@ -1,31 +1,43 @@
 """The log-in backend: Django's, loading a session's user together with whether they are an
 instructor, which the navigation asks on every page (one query instead of two), and with a
-hand-written query: every page loads the user, and building the ORM's query cost more than
-the database's answer (docs/benchmarks.md)."""
+hand-written query: every page loads the user, and building the ORM's query (or a `raw()`
+one) cost more than the database's answer (docs/benchmarks.md)."""
 
 from __future__ import annotations
 
+import functools
+
 from django.contrib.auth import backends, get_user_model
 
-# The user's own columns, and authoring's `_instructor_cache`: in the instructors' group?
-USER_WITH_ROLE = (
-    "SELECT {user}.*, EXISTS(SELECT 1 FROM {groups} JOIN auth_group"
-    " ON auth_group.id = {groups}.group_id"
-    " WHERE {groups}.user_id = {user}.id AND auth_group.name = %s) AS _instructor_cache"
-    " FROM {user} WHERE {user}.id = %s"
-)
+from config import sql
+from config.model_rows import Columns
+
+
+@functools.cache
+def _user_columns() -> Columns:
+    return Columns(get_user_model(), "u")
+
+
+@functools.cache
+def _user_with_role() -> str:
+    """The user's own columns, and authoring's `_instructor_cache`: in the instructors' group?"""
+    groups = get_user_model().groups.through._meta.db_table
+    return (
+        f"SELECT {_user_columns().sql}, EXISTS(SELECT 1 FROM {groups} ug JOIN auth_group g"
+        " ON g.id = ug.group_id WHERE ug.user_id = u.id AND g.name = %s)"
+        f" FROM {get_user_model()._meta.db_table} u WHERE u.id = %s"
+    )
 
 
 class ModelBackend(backends.ModelBackend):
     def get_user(self, user_id):
         from quizzes.authoring import INSTRUCTORS_GROUP
 
-        model = get_user_model()
-        groups = model.groups.through._meta.db_table
-        query = USER_WITH_ROLE.format(user=model._meta.db_table, groups=groups)
-        # `raw` converts the model's columns as the ORM does (SQLite's text dates, 0/1 flags)
-        user = next(iter(model._default_manager.raw(query, [INSTRUCTORS_GROUP, user_id])), None)
-        if user is None or not self.user_can_authenticate(user):
+        row = sql.first(_user_with_role(), [INSTRUCTORS_GROUP, user_id])
+        if row is None:
             return None
-        user._instructor_cache = bool(user._instructor_cache)  # SQLite: 0/1
+        user = _user_columns().read(row)  # converted as the ORM does (SQLite's text dates)
+        if not self.user_can_authenticate(user):
+            return None
+        user._instructor_cache = bool(row[-1])  # SQLite: 0/1
         return user
