@@ -127,16 +127,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool below keeps connections instead
-    options = DATABASES["default"].setdefault("OPTIONS", {})
-    options["pool"] = {"min_size": 1, "max_size": 10}
-    # Parameters sent apart from the query and statements prepared after 5 runs: a page asks
-    # the same few queries every time, which PostgreSQL then plans once per pooled connection
-    # instead of on every request (planning was most of its time on an answer: 11 -> 2 ms of
-    # its CPU, docs/benchmarks.md). Behind a pooler that can't keep prepared statements
-    # (PgBouncer in transaction mode before 1.21), set DJANGO_DB_PREPARED=0.
-    if env_bool("DJANGO_DB_PREPARED", True):
-        options["server_side_binding"] = True
-        options["prepare_threshold"] = 5
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 10}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

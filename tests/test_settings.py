@@ -108,19 +108,6 @@ def test_sessions_are_cached_only_where_the_cache_is_shared():
     assert local.stdout.strip() == "config.sessions.db", local.stderr
 
 
-def test_postgresql_prepares_statements_unless_told_not_to():
-    code = (
-        "import django; django.setup(); from django.conf import settings as s; "
-        "o = s.DATABASES['default']['OPTIONS']; "
-        "print(o.get('server_side_binding'), o.get('prepare_threshold'))"
-    )
-    url = "postgres://postgres@127.0.0.1:5432/test"
-    result = run_python(code, DJANGO_DEBUG="1", DATABASE_URL=url)
-    assert result.stdout.split() == ["True", "5"], result.stderr
-    result = run_python(code, DJANGO_DEBUG="1", DATABASE_URL=url, DJANGO_DB_PREPARED="0")
-    assert result.stdout.split() == ["None", "None"], result.stderr
-
-
 def test_the_wsgi_process_collects_garbage_less_often_and_freezes_what_it_loaded():
     result = run_python(
         "import gc, config.wsgi; print(gc.get_threshold()[0], gc.get_freeze_count() > 10_000)",

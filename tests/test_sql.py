@@ -92,15 +92,3 @@ def test_an_insert_fills_the_defaults(db):
     stored = Presentation.objects.get(pk=presentation.pk)
     assert stored.token == presentation.token and len(stored.token) >= 32
     assert stored.created_at == presentation.created_at
-
-
-def test_a_query_run_again_is_prepared_on_postgresql():
-    query = "SELECT COUNT(*) FROM quizzes_mastery WHERE user_id = %s"
-    for _ in range(6):
-        sql.first(query, [1])
-    if connection.vendor == "postgresql":  # SQLite has no server to prepare on
-        (prepared,) = sql.first(
-            "SELECT COUNT(*) FROM pg_prepared_statements WHERE statement = %s",
-            [query.replace("%s", "$1")],
-        )
-        assert prepared == 1
