@@ -254,11 +254,11 @@ class Learner:
                     rules.add(row.rule_id)
             elif row.source == MASTERY:
                 theta[row.rule_id] = row.theta
-                if row.moment is not None:
-                    due[row.rule_id] = row.moment
+                if row.due is not None:
+                    due[row.rule_id] = row.due
             else:
                 bank_ids.add(row.pk)
-        latest_first = sorted(answers.values(), key=lambda a: (a[0].moment, a[0].pk), reverse=True)
+        latest_first = sorted(answers.values(), key=lambda answer: answer[0].place)
         recent = [
             Answered(row.question_id, row.scenario_id, row.correct, frozenset(rules), row.kind)
             for row, rules in latest_first

@@ -170,28 +170,44 @@ class LearnerRow(NamedTuple):
     kind: str | None
     rule_id: int | None
     theta: float | None
-    moment: datetime.datetime | None  # when answered; when the mastery is due
+    due: datetime.datetime | None  # when the mastery is due
+    place: int | None  # the answer's place among the learner's, latest first (1: the latest)
 
 
 def learner_rows(user_id: int, recent: int) -> list[LearnerRow]:
     """All `selection.Learner` holds, in one query: the learner's last `recent` answers (a row
-    per rule), their masteries, and the banks they may see (`Bank.objects.visible_to`)."""
+    per rule), their masteries, and the banks they may see (`Bank.objects.visible_to`).
+
+    An answer's order comes as its place, not its time: 150 dates were a sixth of the query's
+    time on PostgreSQL (Django reads them through a pure-Python loader) and text to parse on
+    SQLite."""
     query = (
         'SELECT \'answer\', a."id", a."question_id", q."scenario_id", a."correct",'
-        ' q."kind", qr."rule_id", NULL, a."created_at"'
-        ' FROM "quizzes_response" a INNER JOIN "quizzes_question" q ON q."id" = a."question_id"'
+        ' q."kind", qr."rule_id", NULL, NULL, recent."place"'
+        ' FROM (SELECT "id", ROW_NUMBER() OVER (ORDER BY "created_at" DESC, "id" DESC) AS "place"'
+        ' FROM "quizzes_response" WHERE "user_id" = %s'
+        ' ORDER BY "created_at" DESC, "id" DESC LIMIT %s) recent'
+        ' INNER JOIN "quizzes_response" a ON a."id" = recent."id"'
+        ' INNER JOIN "quizzes_question" q ON q."id" = a."question_id"'
         ' LEFT OUTER JOIN "quizzes_question_rules" qr ON qr."question_id" = q."id"'
-        ' WHERE a."id" IN (SELECT "id" FROM "quizzes_response" WHERE "user_id" = %s'
-        ' ORDER BY "created_at" DESC, "id" DESC LIMIT %s)'
         ' UNION ALL SELECT \'mastery\', NULL, NULL, NULL, NULL, NULL, m."rule_id", m."theta",'
-        ' m."due" FROM "quizzes_mastery" m WHERE m."user_id" = %s'
-        " UNION ALL SELECT 'bank', b.\"id\", NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+        ' m."due", NULL FROM "quizzes_mastery" m WHERE m."user_id" = %s'
+        " UNION ALL SELECT 'bank', b.\"id\", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
         f' FROM "quizzes_bank" b WHERE {VISIBLE_BANK}'
     )
     found = sql.rows(query, (user_id, recent, user_id, *_visible_bank_params(user_id)))
     return [
         LearnerRow(
-            source, pk, question, scenario, sql.flag(right), kind, rule, theta, sql.moment(at)
+            source,
+            pk,
+            question,
+            scenario,
+            sql.flag(right),
+            kind,
+            rule,
+            theta,
+            sql.moment(due),
+            place,
         )
-        for source, pk, question, scenario, right, kind, rule, theta, at in found
+        for source, pk, question, scenario, right, kind, rule, theta, due, place in found
     ]

@@ -70,7 +70,17 @@ def spec_learner_rows(user):
     banks = Bank.objects.visible_to(user).values_list(
         Value("bank"), "pk", no_id, no_id, no_bool, no_text, no_id, no_float, no_moment
     )
-    return answers.order_by().union(masteries.order_by(), banks.order_by(), all=True)
+    rows = answers.order_by().union(masteries.order_by(), banks.order_by(), all=True)
+    return [(*row[:8], *placed(row, rows)) for row in rows]
+
+
+def placed(row, rows) -> tuple:
+    """The row's last column as `learner_rows` gives it: a mastery's due date, an answer's
+    place among the answers (latest first, as `last` orders them) in a column of its own."""
+    if row[0] != "answer":
+        return (row[8], None)
+    answers = sorted({(r[8], r[1]) for r in rows if r[0] == "answer"}, reverse=True)
+    return (None, answers.index((row[8], row[1])) + 1)
 
 
 def with_rules(rule_ids):
