@@ -120,3 +120,11 @@ def test_a_changed_password_ends_the_other_cached_sessions(cached_sessions):
     user.set_password("another long passphrase 42")
     user.save()
     assert other.get(reverse("progress")).status_code == 302
+
+
+def test_every_page_names_its_icon_so_no_browser_asks_for_a_missing_favicon(client):
+    from django.contrib.staticfiles import finders
+
+    page = client.get(reverse("home")).content.decode()
+    icon = re.search(r'<link rel="icon" href="/static/([^"]+)" type="image/svg\+xml">', page)
+    assert icon and finders.find(icon.group(1)), "the icon is linked and shipped"
