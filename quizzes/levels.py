@@ -146,6 +146,10 @@ def first_answers(questions: QuerySet[Question]) -> dict[int, tuple[int, int]]:
     return {question_id: (answers, right) for question_id, answers, right in rows}
 
 
+# Ids per UPDATE: well under the databases' limits on parameters (SQLite 32,766, PostgreSQL 65,535).
+UPDATE_BATCH = 5_000
+
+
 def recompute(
     questions: QuerySet[Question],
     catalog=None,
@@ -159,8 +163,8 @@ def recompute(
     from quizzes.models import Scenario
 
     measured = first_answers(questions)
-    # A scenario's spec is read once, not with each of its questions (an import of 500
-    # scenarios has some 2,400 questions: their specs parsed again were a tenth of its time).
+    # A scenario's spec is read once, not again with each of its questions (an import of 500
+    # scenarios has some 2,400 questions).
     listed = list(
         questions.select_related("scenario__family")
         .defer("scenario__spec", "scenario__stored_expect")
@@ -190,7 +194,8 @@ def recompute(
         if level != question.level:
             changed.setdefault(level, []).append(question.pk)
     for level, ids in changed.items():  # a handful of levels: no CASE over every question
-        Question.objects.filter(pk__in=ids).update(level=level)
+        for start in range(0, len(ids), UPDATE_BATCH):
+            Question.objects.filter(pk__in=ids[start : start + UPDATE_BATCH]).update(level=level)
     return sum(len(ids) for ids in changed.values())
 
 

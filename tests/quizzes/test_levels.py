@@ -117,3 +117,13 @@ def test_recompute_levels_command_reports_the_levels():
     with open(os.devnull, "w") as quiet:
         call_command("recompute_levels", stdout=quiet)
     assert sorted(Question.objects.values_list("level", flat=True)) == [L1, L2]
+
+
+@pytest.mark.django_db
+def test_levels_are_stored_in_batches_of_ids(monkeypatch):
+    monkeypatch.setattr(levels, "UPDATE_BATCH", 2)
+    scenario = ScenarioFactory(spec=mindcensor_spec("censored"))
+    for n in range(3):
+        QuestionFactory(scenario=scenario, key=f"q{n}")
+    assert levels.recompute(Question.objects.all()) == 3  # two UPDATEs: 2 ids, then 1
+    assert list(Question.objects.values_list("level", flat=True)) == [L2, L2, L2]
