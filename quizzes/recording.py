@@ -22,7 +22,6 @@ from quizzes.models import Mastery, Response
 _quote = connection.ops.quote_name
 MASTERY = Columns(Mastery, "m")
 LEARNED = ("theta", "answers", "correct", "fsrs_card", "due", "updated_at")
-RESPONSE_FIELDS = [field for field in Response._meta.concrete_fields if not field.primary_key]
 
 QUESTION = """
 SELECT q.difficulty, q.answer_count,
@@ -38,10 +37,6 @@ SELECT {MASTERY.sql} FROM quizzes_mastery m
 WHERE m.user_id = %s
   AND m.rule_id IN (SELECT qr.rule_id FROM quizzes_question_rules qr WHERE qr.question_id = %s)
 ORDER BY m.rule_id"""
-INSERT_RESPONSE = (
-    f"INSERT INTO quizzes_response ({', '.join(_quote(f.column) for f in RESPONSE_FIELDS)})"
-    f" VALUES ({sql.placeholders(RESPONSE_FIELDS)}) RETURNING id"
-)
 SAVE_LEARNED = (
     f"UPDATE quizzes_mastery SET {', '.join(f'{_quote(name)} = %s' for name in LEARNED)}"
     " WHERE id = %s"
@@ -88,13 +83,7 @@ def locked_masteries(user_id: int, question_id: int) -> list[Mastery]:
 def insert_response(response: Response) -> Response:
     """`response` (unsaved) stored as `Response.objects.create` stores it (raises
     IntegrityError on a second response to a presentation, as it does)."""
-    values = [
-        field.get_db_prep_save(field.pre_save(response, True), connection)
-        for field in RESPONSE_FIELDS
-    ]
-    (response.pk,) = sql.first(INSERT_RESPONSE, values)
-    response._state.adding = False
-    response._state.db = connection.alias
+    sql.insert(response)  # no receiver listens to Response
     return response
 
 
