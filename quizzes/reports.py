@@ -15,12 +15,15 @@ from config import sql
 from quizzes import adaptive
 from quizzes.models import Mastery, Question
 from quizzes.rulings.verdict import Verdict
+from rules import texts
 
 
 @dataclass(frozen=True)
 class RuleProgress:
     mastery: Mastery
     value: float  # sigmoid(theta - median b)
+    title: str = ""  # the rule's section title ("Search" for 701.23b), as its page shows it
+    title_language: str = ""
 
     @property
     def percent(self) -> int:
@@ -75,11 +78,19 @@ def median_difficulties(rule_ids) -> dict[int, float]:
 
 
 def rule_progress(user) -> list[RuleProgress]:
-    """Mastery on every rule the learner has answered, weakest first (one query, and one for
-    the medians not cached)."""
+    """Mastery on every rule the learner has answered, weakest first, each with its section
+    title (one query, one for the medians not cached, and the rules' titles from the cache)."""
     masteries = Mastery.objects.with_rule_numbers(user)
     medians = median_difficulties(m.rule_id for m in masteries)
-    progress = [RuleProgress(m, adaptive.sigmoid(m.theta - medians[m.rule_id])) for m in masteries]
+    titles = texts.section_titles() if masteries else {}
+    progress = [
+        RuleProgress(
+            m,
+            adaptive.sigmoid(m.theta - medians[m.rule_id]),
+            *titles.get(m.rule.number, ("", "")),
+        )
+        for m in masteries
+    ]
     return sorted(progress, key=lambda item: (item.value, item.mastery.rule.number))
 
 

@@ -155,6 +155,35 @@ class RuleQuerySet(models.QuerySet):
         section = self.current().filter(number=rule.section_number, language=rule.language)
         return section.values_list("title", flat=True).first() or ""
 
+    def section_titles_in(self, language: str) -> dict[str, tuple[str, str]]:
+        """`section_title_in(rule, language)` of every current rule, in two queries:
+        {number: (title, the title's language)}. Rows are read in the model's order, so the
+        first of several (as `.first()` takes it) wins."""
+        current = list(self.current().values_list("number", "title", "language"))
+        titled: dict[tuple[str, str], str] = {}
+        for number, title, rule_language in current:
+            titled.setdefault((number, rule_language), title)
+        translated: dict[str, str] = {}
+        if language:
+            rows = (
+                self.filter(canonical__isnull=False, canonical__canonical__isnull=True)
+                .filter(language=language)
+                .exclude(title="")
+                .values_list("canonical__number", "title")
+            )
+            for number, title in rows:
+                translated.setdefault(number, title)
+        titles = {}
+        for number, title, rule_language in current:
+            section = section_number_of(number)
+            heading = number if title or not section else section
+            if language and language != rule_language and heading in translated:
+                titles[number] = (translated[heading], language)
+            else:
+                own = title if title or not section else titled.get((section, rule_language), "")
+                titles[number] = (own, rule_language)
+        return titles
+
     def section_title_in(self, rule: Rule, language: str) -> tuple[str, str]:
         """`section_title` in `language` where an official translation gives it ("Durchsuchen"
         for 701.23b in German), else as it is: (title, the title's language)."""
@@ -197,6 +226,12 @@ def _renumbered(
             if ratio > score:
                 best, score = number, ratio
     return best
+
+
+def section_number_of(number: str) -> str:
+    """The section a subrule's number belongs to: 701.23 for 701.23b; "" for a section's."""
+    match = re.fullmatch(r"(\d{3}\.\d+)[a-z]", number)
+    return match.group(1) if match else ""
 
 
 def _alias_note(old: str, rule: Rule) -> str:
@@ -262,8 +297,7 @@ class Rule(models.Model):
     @property
     def section_number(self) -> str:
         """The section a subrule belongs to: 701.23 for 701.23b; "" for a section itself."""
-        match = re.fullmatch(r"(\d{3}\.\d+)[a-z]", self.number)
-        return match.group(1) if match else ""
+        return section_number_of(self.number)
 
     @property
     def text_adds_to_title(self) -> bool:

@@ -96,6 +96,17 @@ def rule_page(number: str) -> RulePage | None:
     return page
 
 
+def section_titles() -> dict[str, tuple[str, str]]:
+    """Every current rule's section title in the active language, as its page shows it:
+    {number: (title, the title's language)}, from the cache (the progress page's rows)."""
+    key = _key("titles")
+    titles = cache.get(key)
+    if titles is None:
+        titles = Rule.objects.section_titles_in(get_language() or "en")
+        cache.set(key, titles, TIMEOUT)
+    return titles
+
+
 def cited_key(numbers: Iterable[str]) -> str:
     """What `cited_rules(numbers)` is a function of (the rules' version, the language, the
     numbers), as a key: the markup a page makes of those rules alone may be kept under it."""

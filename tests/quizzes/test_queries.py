@@ -40,9 +40,10 @@ ANSWER_QUERIES = 13 + texts.version_reads_database()
 # the session, the user (with the nav's instructor flag), the answers by day, their count with
 # the page of history, the masteries with their rules (the reviews due counted from them); the
 # rules' median
-# difficulties come from the cache (was 10: the count and the reviews due were queries of their
-# own; was 8: the difficulties were read on every visit)
-PROGRESS_QUERIES = 6
+# difficulties and the rules' section titles come from the cache (the rules' version read for
+# them: a query only without Redis); was 10: the count and the reviews due were queries of
+# their own; was 8: the difficulties were read on every visit
+PROGRESS_QUERIES = 6 + texts.version_reads_database()
 # the shared versions, rules' and banks', in one read (a query only without Redis: the rule,
 # its aliases, editions, former meanings and section title, and the banks this visitor may
 # practise from, come from the cache), the session, the user (with the nav's instructor flag),

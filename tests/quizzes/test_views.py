@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from quizzes.models import Question, Response
+from tests.factories import RuleFactory
 from tests.quizzes.conftest import QUESTION_SHAPES, make_question
 from tests.quizzes.pages import card_refs, ticked_statements, token_of, yes_no_statements
 
@@ -233,6 +234,19 @@ def test_progress_shows_mastery_after_an_answer(logged_in, question, search_rule
     after = logged_in.get(reverse("progress")).content.decode()
     assert "701.23b" in after and "Share of right answers per day" in after
     assert "Right" in after
+
+
+def test_progress_names_each_rule_by_its_section_title(
+    logged_in, question, search_rule, no_variants
+):
+    RuleFactory(number="701.23", title="Search", text="Search")
+    answer_cards(logged_in, logged_in.get(reverse("practice")))
+    page = logged_in.get(reverse("progress")).content.decode()
+    assert '701.23b <span class="rule-title">Search</span></a>' in page  # the mastery row
+    assert '<li><span class="rule-title">Search</span>: 701.23b (' in page  # a rule to work on
+    # a German reader, with no German edition of the section stored: the title marked as English
+    german = logged_in.get(reverse("progress"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '701.23b <span class="rule-title" lang="en">Search</span>' in german
 
 
 def test_progress_history_pages_with_htmx(logged_in, question, no_variants):

@@ -97,3 +97,28 @@ def test_resolve_numbers_resolves_many_at_once():
         "701.19b": current,
         "701.14b": current,
     }
+
+
+@pytest.mark.parametrize("language", ["en", "de", "it", ""])
+def test_section_titles_in_are_each_rules_section_title_in(db, language):
+    search = RuleFactory(number="701.23", title="Search", text="Search")
+    RuleFactory(number="701.23b", text="If a player is searching a hidden zone ...")
+    RuleFactory(number="701.23z", text="A subrule of a section with a title ...")
+    RuleFactory(number="106.7", text="Some abilities produce mana ...")  # no section
+    RuleFactory(number="999.1a", text="A subrule whose section is not stored ...")
+    RuleFactory(
+        number="701.14",
+        title="Durchsuchen",
+        text="Durchsuchen",
+        language="de",
+        edition_name="Duskmourn",
+        canonical=search,
+    )
+    titles = Rule.objects.section_titles_in(language)
+    one_by_one = {
+        rule.number: Rule.objects.section_title_in(rule, language)
+        for rule in Rule.objects.current()
+    }
+    assert titles == one_by_one
+    assert titles["701.23b"] == (("Durchsuchen", "de") if language == "de" else ("Search", "en"))
+    assert titles["106.7"] == ("", "en")
