@@ -33,7 +33,7 @@ class ModelBackend(backends.ModelBackend):
     def get_user(self, user_id):
         from quizzes.authoring import INSTRUCTORS_GROUP
 
-        row = sql.first(_user_with_role(), [INSTRUCTORS_GROUP, user_id])
+        row = sql.first(_user_with_role(), [INSTRUCTORS_GROUP, user_id], prepared=True)
         if row is None:
             return None
         user = _user_columns().read(row)  # converted as the ORM does (SQLite's text dates)

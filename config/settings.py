@@ -128,6 +128,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool below keeps connections instead
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 10}
+    # Only the hand-written queries that ask for it are prepared (config/sql.py): psycopg
+    # prepares nothing by itself below this many runs, and nothing at all with None.
+    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2**31 - 1
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

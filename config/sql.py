@@ -5,6 +5,12 @@ cursor adapts them). Each such query has a test that it returns what its queryse
 
 What a raw cursor gives back differs by database, so values are read through these helpers:
 SQLite returns a `DateTimeField` as text and a `BooleanField` as 0/1.
+
+On PostgreSQL a query run with `prepared=True` is parsed and planned once per connection (the
+pool keeps connections, so once per process and connection), then only executed: planning a
+page's queries cost PostgreSQL more than running them (docs/benchmarks.md). Only for queries of
+one shape whose plan does not hang on their values: the selection's walks stay planned for
+each target, where a generic plan walked the whole question table.
 """
 
 from __future__ import annotations
@@ -20,25 +26,34 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 
-def rows(sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+def rows(sql: str, params: Sequence[Any] = (), *, prepared: bool = False) -> list[tuple]:
     """Every row `sql` returns, as tuples."""
-    with connection.cursor() as cursor:
+    with _cursor(prepared) as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
 
 
-def first(sql: str, params: Sequence[Any] = ()) -> tuple | None:
+def first(sql: str, params: Sequence[Any] = (), *, prepared: bool = False) -> tuple | None:
     """The first row `sql` returns, or None."""
-    with connection.cursor() as cursor:
+    with _cursor(prepared) as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone()
 
 
-def run(sql: str, params: Sequence[Any] = ()) -> int:
+def run(sql: str, params: Sequence[Any] = (), *, prepared: bool = False) -> int:
     """Run a statement that returns no rows (an INSERT, UPDATE or DELETE); the rows it touched."""
-    with connection.cursor() as cursor:
+    with _cursor(prepared) as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
+
+
+def _cursor(prepared: bool):
+    """Django's cursor; on PostgreSQL with `prepared`, one that prepares what it runs."""
+    if not prepared or connection.vendor != "postgresql":
+        return connection.cursor()
+    from config import prepared_statements
+
+    return prepared_statements.cursor(connection)
 
 
 def placeholders(values: Iterable[Any]) -> str:
@@ -104,6 +119,6 @@ def insert(instance: Model) -> None:
         f'INSERT INTO "{meta.db_table}" ({names}) VALUES ({placeholders(values)})'
         f' RETURNING "{meta.pk.column}"'
     )
-    instance.pk = first(statement, values)[0]
+    instance.pk = first(statement, values, prepared=True)[0]
     instance._state.adding = False
     instance._state.db = connection.alias

@@ -111,7 +111,7 @@ def find(user, token: str, since) -> Found:
         user.pk,
         str(Attempt.Kind.PRACTICE),
     ]
-    row = sql.first(LOOKUP, params)
+    row = sql.first(LOOKUP, params, prepared=True)
     start = 1
     parts = []
     for columns in (PRESENTATION, QUESTION, SCENARIO, VERSION, RESPONSE, ATTEMPT):
@@ -146,9 +146,9 @@ def open_attempt(user, found: Found) -> Attempt:
         return attempt
     now = timezone.now()
     if attempt is not None:
-        sql.run(CLOSE_ATTEMPT, [sql.at(now), attempt.pk])
+        sql.run(CLOSE_ATTEMPT, [sql.at(now), attempt.pk], prepared=True)
     kind = str(Attempt.Kind.PRACTICE)
-    (pk,) = sql.first(NEW_ATTEMPT, [user.pk, kind, sql.at(now)])
+    (pk,) = sql.first(NEW_ATTEMPT, [user.pk, kind, sql.at(now)], prepared=True)
     made = Attempt.from_db(
         connection.alias,
         ["id", "user_id", "kind", "started_at", "finished_at", "deadline"],

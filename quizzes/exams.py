@@ -193,7 +193,7 @@ def unfinished_sittings(user_id: int) -> list[ExamSitting]:
         ' WHERE a."user_id" = %s AND a."finished_at" IS NULL ORDER BY a."started_at" DESC'
     )
     sittings = []
-    for row in sql.rows(query, [user_id]):
+    for row in sql.rows(query, [user_id], prepared=True):
         sitting, attempt = SITTING.read(row), ATTEMPT.read(row, len(SITTING))
         ExamSitting.attempt.field.set_cached_value(sitting, attempt)  # as `select_related`
         ExamSitting.attempt.field.remote_field.set_cached_value(attempt, sitting)

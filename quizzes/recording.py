@@ -68,7 +68,7 @@ def lock_question(question_id: int, user_id: int, response_id: int) -> LockedQue
     """The question's counters, its row locked (the first row lock an answer takes), whether
     `user_id` answered it before `response_id` (the response just stored), how many rules it
     links and of how many they have a mastery."""
-    row = sql.first(_locking(QUESTION), [user_id, response_id, user_id, question_id])
+    row = sql.first(_locking(QUESTION), [user_id, response_id, user_id, question_id], prepared=True)
     difficulty, answer_count, answered, rule_count, mastery_count = row
     return LockedQuestion(
         float(difficulty), int(answer_count), bool(answered), int(rule_count), int(mastery_count)
@@ -77,7 +77,10 @@ def lock_question(question_id: int, user_id: int, response_id: int) -> LockedQue
 
 def locked_masteries(user_id: int, question_id: int) -> list[Mastery]:
     """The learner's masteries of the question's rules, locked in rule-id order."""
-    return [MASTERY.read(row) for row in sql.rows(_locking(MASTERIES), [user_id, question_id])]
+    return [
+        MASTERY.read(row)
+        for row in sql.rows(_locking(MASTERIES), [user_id, question_id], prepared=True)
+    ]
 
 
 def insert_response(response: Response) -> Response:
@@ -91,9 +94,9 @@ def save_learned(mastery: Mastery) -> None:
     """`mastery.save(update_fields=[*LEARNED])`: updated_at is now."""
     mastery.updated_at = timezone.now()
     values: dict[str, Any] = {name: getattr(mastery, name) for name in LEARNED}
-    sql.run(SAVE_LEARNED, [*MASTERY.prepared(values), mastery.pk])
+    sql.run(SAVE_LEARNED, [*MASTERY.prepared(values), mastery.pk], prepared=True)
 
 
 def count_answer(question_id: int, difficulty: float) -> None:
     """One more answer to the question, and its difficulty as Elo moved it."""
-    sql.run(COUNT_ANSWER, [difficulty, question_id])
+    sql.run(COUNT_ANSWER, [difficulty, question_id], prepared=True)

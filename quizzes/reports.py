@@ -121,6 +121,7 @@ def accuracy_by_day(user, days: int = 30) -> list[Day]:
         f"SELECT {day_sql}, COUNT(*), SUM(CASE WHEN correct THEN 1 ELSE 0 END)"
         " FROM quizzes_response WHERE user_id = %s AND created_at >= %s GROUP BY 1 ORDER BY 1",
         [*day_params, user.pk, sql.at(since)],
+        prepared=True,
     )
     return [Day(sql.day(day), answers, right) for day, answers, right in rows]
 
@@ -156,12 +157,14 @@ class History:
 
     def count(self) -> int:
         return sql.first(
-            "SELECT COUNT(*) FROM quizzes_response WHERE user_id = %s", [self.user_id]
+            "SELECT COUNT(*) FROM quizzes_response WHERE user_id = %s",
+            [self.user_id],
+            prepared=True,
         )[0]
 
     def __getitem__(self, window: slice) -> list[Verdict]:
         start, stop = window.start or 0, window.stop
-        rows = sql.rows(self.PAGE, [self.user_id, stop - start, start])
+        rows = sql.rows(self.PAGE, [self.user_id, stop - start, start], prepared=True)
         return [
             Verdict.from_json(sql.document(verdict), Answer(pk, title, sql.moment(created_at)))
             for pk, verdict, created_at, title in rows

@@ -156,7 +156,7 @@ def visible_banks(user_id: int) -> list[tuple[str, str]]:
     query = (
         f'SELECT b."slug", b."title" FROM "quizzes_bank" b WHERE {VISIBLE_BANK} ORDER BY 2, b."id"'
     )
-    return sql.rows(query, _visible_bank_params(user_id))
+    return sql.rows(query, _visible_bank_params(user_id), prepared=True)
 
 
 class LearnerRow(NamedTuple):
@@ -195,7 +195,8 @@ def learner_rows(user_id: int, recent: int) -> list[LearnerRow]:
         " UNION ALL SELECT 'bank', b.\"id\", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
         f' FROM "quizzes_bank" b WHERE {VISIBLE_BANK}'
     )
-    found = sql.rows(query, (user_id, recent, user_id, *_visible_bank_params(user_id)))
+    params = (user_id, recent, user_id, *_visible_bank_params(user_id))
+    found = sql.rows(query, params, prepared=True)
     return [
         LearnerRow(
             source,

@@ -38,7 +38,7 @@ GENERATION = f"SELECT {GENERATION_COLUMNS}"
 
 def generation() -> tuple:
     """Changes whenever a card row is created, saved or deleted."""
-    return generation_of(*sql.first(GENERATION))
+    return generation_of(*sql.first(GENERATION, prepared=True))
 
 
 def generation_of(count, latest) -> tuple:

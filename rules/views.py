@@ -97,7 +97,7 @@ def scenario_rows(rule: Rule, user) -> tuple[ScenarioRow, ...]:
     params = [*([user.pk] if signed_in else []), rule.pk, *banks, *banks]
     return tuple(
         ScenarioRow(pk, title, count, bool(answered))
-        for pk, title, count, answered in sql.rows(query, params)
+        for pk, title, count, answered in sql.rows(query, params, prepared=True)
     )
 
 

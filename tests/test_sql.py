@@ -92,3 +92,37 @@ def test_an_insert_fills_the_defaults(db):
     stored = Presentation.objects.get(pk=presentation.pk)
     assert stored.token == presentation.token and len(stored.token) >= 32
     assert stored.created_at == presentation.created_at
+
+
+def test_a_prepared_query_reads_back_as_an_unprepared_one(django_assert_num_queries):
+    user, rule = UserFactory(), RuleFactory()
+    due = timezone.now().replace(microsecond=654321)
+    Mastery.objects.create(user=user, rule=rule, fsrs_card={"state": 1}, due=due)
+    query = "SELECT due, fsrs_card, theta, user_id = %s FROM quizzes_mastery WHERE due >= %s"
+    params = [user.pk, sql.at(due)]
+    with django_assert_num_queries(2) as captured:
+        unprepared = sql.first(query, params)
+        prepared = sql.first(query, params, prepared=True)
+    assert prepared == unprepared
+    assert sql.moment(prepared[0]) == due and sql.document(prepared[1]) == {"state": 1}
+    # the query log shows the prepared query with its values, as any other query
+    logged = captured.captured_queries[1]["sql"]
+    assert logged == captured.captured_queries[0]["sql"] and str(user.pk) in logged
+    assert sql.rows(query, params, prepared=True) == [unprepared]
+    if connection.vendor == "postgresql":  # parsed and planned once, on the server
+        statements = sql.rows("SELECT statement FROM pg_prepared_statements")
+        assert any("FROM quizzes_mastery WHERE due >= $2" in text for (text,) in statements)
+
+
+def test_a_prepared_statement_runs_in_the_callers_transaction():
+    from django.db import transaction
+
+    user, rule = UserFactory(), RuleFactory()
+    Mastery.objects.create(user=user, rule=rule, fsrs_card={}, due=timezone.now())
+    update = "UPDATE quizzes_mastery SET answers = answers + 1 WHERE user_id = %s"
+    with pytest.raises(RuntimeError), transaction.atomic():
+        assert sql.run(update, [user.pk], prepared=True) == 1
+        raise RuntimeError("rolled back")
+    assert Mastery.objects.get(user=user).answers == 0  # rolled back with the transaction
+    assert sql.run(update, [user.pk], prepared=True) == 1
+    assert Mastery.objects.get(user=user).answers == 1

@@ -30,6 +30,7 @@ def unexpired(session_key: str | None) -> Stored | None:
         "SELECT session_data, expire_date FROM django_session"
         " WHERE session_key = %s AND expire_date > %s",
         [session_key, sql.at(timezone.now())],
+        prepared=True,
     )
     return None if row is None else Stored(session_key, row[0], sql.moment(row[1]))
 

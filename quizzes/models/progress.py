@@ -7,6 +7,7 @@ already holds, `Attempt.objects.open_practice_for` closes that attempt and start
 
 from __future__ import annotations
 
+import functools
 import secrets
 
 from django.conf import settings
@@ -210,12 +211,17 @@ class MasteryQuerySet(models.QuerySet):
 
     def of_rule(self, user, rule) -> Mastery | None:
         """`user`'s mastery of `rule`, if any: `owned_by(user).filter(rule=rule).first()` in a
-        hand-written query (`raw` converts the columns as the ORM does), which a rule page asks
-        on every visit."""
-        found = self.raw(
-            "SELECT * FROM quizzes_mastery WHERE user_id = %s AND rule_id = %s", [user.pk, rule.pk]
+        hand-written, prepared query (its columns converted as the ORM does), which a rule page
+        asks on every visit."""
+        from config import sql
+
+        columns = _mastery_columns()
+        row = sql.first(
+            f"SELECT {columns.sql} FROM quizzes_mastery m WHERE m.user_id = %s AND m.rule_id = %s",
+            [user.pk, rule.pk],
+            prepared=True,
         )
-        return next(iter(found), None)
+        return None if row is None else columns.read(row)
 
     def with_rule_numbers(self, user) -> list[Mastery]:
         """`owned_by(user).select_related("rule")` in a hand-written query, each rule read
@@ -262,3 +268,12 @@ class Mastery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on {self.rule_id}: theta {self.theta:.2f}"
+
+
+@functools.cache
+def _mastery_columns():
+    """`Mastery`'s columns for `MasteryQuerySet.of_rule` (made at first use: they need the
+    connection's quoting)."""
+    from config.model_rows import Columns
+
+    return Columns(Mastery, "m")
