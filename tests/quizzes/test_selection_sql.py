@@ -283,3 +283,31 @@ def _ids(questions: Questions) -> list[int]:
 
 def _fields(instance) -> dict:
     return {field.attname: getattr(instance, field.attname) for field in instance._meta.fields}
+
+
+def test_the_walks_are_planned_for_their_target_and_the_rest_prepared(learner, pool, monkeypatch):
+    """A walk's plan hangs on its target and filters: PostgreSQL's generic plan for one (a
+    prepared statement run often) walked the whole table at 100,000 questions, 200-570 ms
+    instead of 8 (docs/benchmarks.md). What every pick reads besides is prepared."""
+    asked = []  # (query, prepared) of every hand-written query run
+    cursor = sql._cursor
+
+    def noting(prepared):
+        made = cursor(prepared)
+        execute = made.execute
+
+        def noted(query, params=None):
+            asked.append((query, prepared))
+            return execute(query, params)
+
+        made.execute = noted
+        return made
+
+    monkeypatch.setattr(sql, "_cursor", noting)
+    rules, _ = pool
+    for rule in (None, *rules[:2]):
+        selection.next_question(learner, rule)
+    walks = [prepared for query, prepared in asked if 'q."difficulty"' in query]
+    others = [prepared for query, prepared in asked if 'q."difficulty"' not in query]
+    assert walks and not any(walks)
+    assert others and all(others)
