@@ -40,7 +40,9 @@ class AnswerForm(forms.Form):
         cleaned = super().clean()
         low, high = cleaned.get("low"), cleaned.get("high")
         if low is not None and high is not None and low > high:
-            raise forms.ValidationError(_("The lower bound can't be above the upper bound."))
+            # beside the fields it is about (a form's own errors show above its fields)
+            self.add_error("high", _("The lower bound can't be above the upper bound."))
+            return cleaned
         places = [cleaned.get(name) for name in self.fields if name.startswith("order_")]
         if None in places:  # a place out of range: its field says so
             return cleaned

@@ -148,6 +148,39 @@ def test_an_incomplete_answer_shows_errors_in_the_form(logged_in, question, no_v
     assert not Response.objects.exists()
 
 
+def _answer_section(html: str) -> str:
+    """The page's "Your answer" section, where the form's errors belong: the board above it can
+    be a phone's whole screen, so an error drawn above the board is never seen."""
+    return html[html.index('id="answer-title"') :]
+
+
+def test_a_range_upside_down_is_refused_beside_its_fields(logged_in, scenario, bank, no_variants):
+    make_question(scenario, bank, Question.Kind.COUNT_RANGE)
+    page = logged_in.get(reverse("practice"))
+    answer = {"token": token_of(page), "low": "3", "high": "1"}
+    posted = logged_in.post(reverse("answer"), answer, **HTMX)
+    html = posted.content.decode()
+    error = "The lower bound can&#x27;t be above the upper bound."
+    assert html.count(error) == 1 and error in _answer_section(html)
+    at_most = html[html.index('name="high"') :]
+    assert at_most.index(error) < at_most.index("</div>")  # in the "At most" field's row
+    assert 'value="3"' in html and 'value="1"' in html  # what was typed is kept
+    assert not Response.objects.exists()
+
+
+def test_the_forms_own_errors_show_in_the_answer_section(logged_in, scenario, bank, no_variants):
+    order = [{"claim": "decision_order"}]
+    Question.objects.create(
+        scenario=scenario, bank=bank, kind=Question.Kind.VALUE, prompt="Order?", claims=order
+    )
+    page = logged_in.get(reverse("practice"))
+    answer = {"token": token_of(page), "order_0": "1", "order_1": "1"}
+    html = logged_in.post(reverse("answer"), answer, **HTMX).content.decode()
+    error = "Give each player a different place in the order."
+    assert html.count(error) == 1 and error in _answer_section(html)
+    assert not Response.objects.exists()
+
+
 def test_a_forged_token_is_refused(logged_in, question):
     posted = logged_in.post(reverse("answer"), {"token": "nope", "claim_0": "may"})
     assert posted.status_code == 400
