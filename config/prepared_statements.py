@@ -37,6 +37,7 @@ class LoggedCursor(CursorDebugWrapper):
 def cursor(connection) -> CursorWrapper:
     """A wrapped preparing cursor on Django's `connection` (opened if need be), its time zone
     set as Django's `create_cursor` sets it."""
+    connection.validate_thread_sharing()
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     raw = PreparingCursor(connection.connection)
