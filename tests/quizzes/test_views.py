@@ -276,7 +276,7 @@ def test_progress_names_each_rule_by_its_section_title(
     answer_cards(logged_in, logged_in.get(reverse("practice")))
     page = logged_in.get(reverse("progress")).content.decode()
     assert '701.23b <span class="rule-title">Search</span></a>' in page  # the mastery row
-    assert '<li><span class="rule-title">Search</span>: 701.23b (' in page  # a rule to work on
+    assert '<li>701.23b <span class="rule-title">Search</span> (' in page  # a rule to work on
     # a German reader, with no German edition of the section stored: the title marked as English
     german = logged_in.get(reverse("progress"), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert '701.23b <span class="rule-title" lang="en">Search</span>' in german
