@@ -116,6 +116,36 @@
     var id = event.detail.target && event.detail.target.id;
     if (editsWhenSent && id in editsWhenSent && edits[id] !== editsWhenSent[id]) {
       event.detail.shouldSwap = false;
+    } else if (id in edits) {
+      keepCaret(event.detail.target);
+    }
+  });
+
+  // htmx gives focus back to the field being edited after the swap, but drops its caret and
+  // selection when they start at 0 (it tests the start for truth): keys typed over a selected
+  // field then went in before the server's copy ("rampant-grovemy-new-scenario"). Kept here.
+  var caret = null;
+  function keepCaret(target) {
+    var active = document.activeElement;
+    if (!active || !active.id || !target.contains(active)) return; // another part swapped
+    try {
+      if (active.selectionStart === null) return; // a checkbox or a number: no text selection
+      caret = { id: active.id, start: active.selectionStart, end: active.selectionEnd,
+                direction: active.selectionDirection };
+    } catch (error) {
+      caret = null;
+    }
+  }
+  document.addEventListener("htmx:afterSwap", function () {
+    var kept = caret;
+    caret = null;
+    if (!kept) return;
+    var field = document.getElementById(kept.id);
+    if (!field || field !== document.activeElement) return;
+    try {
+      field.setSelectionRange(kept.start, kept.end, kept.direction);
+    } catch (error) {
+      // a field type without a selection: nothing to put back
     }
   });
 

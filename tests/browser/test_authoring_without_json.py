@@ -119,3 +119,28 @@ def test_card_then_scenario_without_json(page, live_server, bank):
     assert scenario.spec["zones"]["Alice"]["library"][0] == "Grove of Study#g1"
     assert Question.objects.filter(bank=bank, scenario=scenario, is_active=True).exists()
     assert list(card.scenarios.all()) == [scenario]  # the card's page lists it
+
+
+def test_typing_over_a_selected_field_as_the_builder_comes_back(page, live_server, bank):
+    """The builder's re-render (another field's change) can arrive while a field's whole text is
+    selected to be typed over: the typed text replaces it, as it would without the re-render."""
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/banks/week-2/scenarios/new/")
+    held = []  # the preview's reply waits until the field is selected
+
+    def hold(route):
+        held.append(route)
+
+    page.route("**/scenarios/new/preview/", hold)
+    page.get_by_label("Title", exact=True).fill("Rampant Growth and a nonbasic Forest")
+    scenario_id = page.get_by_label("Id", exact=True)
+    scenario_id.focus()  # the title's change goes out
+    until(page, lambda: bool(held))
+    scenario_id.evaluate("field => field.select()")
+    page.evaluate("window.swaps = 0; document.addEventListener('htmx:afterSettle', () => swaps++)")
+    held[0].continue_()
+    page.unroute("**/scenarios/new/preview/")
+    until(page, lambda: page.evaluate("window.swaps") > 0)
+    assert page.evaluate("document.activeElement.id") == "b-id"  # a new field, focused again
+    page.keyboard.type("rampant-grove")
+    assert scenario_id.input_value() == "rampant-grove"
