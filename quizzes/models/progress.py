@@ -7,7 +7,6 @@ already holds, `Attempt.objects.open_practice_for` closes that attempt and start
 
 from __future__ import annotations
 
-import functools
 import secrets
 
 from django.conf import settings
@@ -214,8 +213,8 @@ class MasteryQuerySet(models.QuerySet):
         hand-written, prepared query (its columns converted as the ORM does), which a rule page
         asks on every visit."""
         from config import sql
+        from quizzes.recording import MASTERY as columns  # the answer's reader of these rows
 
-        columns = _mastery_columns()
         row = sql.first(
             f"SELECT {columns.sql} FROM quizzes_mastery m WHERE m.user_id = %s AND m.rule_id = %s",
             [user.pk, rule.pk],
@@ -268,12 +267,3 @@ class Mastery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on {self.rule_id}: theta {self.theta:.2f}"
-
-
-@functools.cache
-def _mastery_columns():
-    """`Mastery`'s columns for `MasteryQuerySet.of_rule` (made at first use: they need the
-    connection's quoting)."""
-    from config.model_rows import Columns
-
-    return Columns(Mastery, "m")
