@@ -51,9 +51,7 @@ def description(phrase: Phrase) -> str:
         return str(phrase)
     words = _words(phrase.filter)
     count = phrase.count
-    if count is None:
-        if phrase.filter.different_names and not _other_quality(phrase.filter):
-            return words  # "cards with different names" takes no article
+    if count is None:  # one card (`Phrase.of`: never "with different names")
         return gettext("a %(description)s") % {"description": words}
     if count == "all":
         return gettext("all %(description)s") % {"description": words}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from .words import with_article
@@ -111,11 +112,14 @@ class Phrase(str):
 
     @classmethod
     def of(cls, wanted: Any) -> Phrase:
-        """ "a basic land card", "an instant card"."""
+        """ "a basic land card", "an instant card": what each card is. "Different names" is said
+        of the cards found together, so one card of such a search is "a card", not "a cards with
+        different names" (the filter without it)."""
         # A filter never changes: kept on it, as its description is (Filter.describe).
         phrase = wanted.__dict__.get("_phrase")
         if phrase is None:
-            phrase = wanted.__dict__["_phrase"] = cls._make(with_article(wanted.describe()), wanted)
+            each = replace(wanted, different_names=False) if wanted.different_names else wanted
+            phrase = wanted.__dict__["_phrase"] = cls._make(with_article(each.describe()), each)
         return phrase
 
     @classmethod

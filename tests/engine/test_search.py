@@ -334,3 +334,17 @@ def test_701_23j_a_card_another_player_owns_outside_the_game_cannot_be_chosen() 
 
 def test_701_23j_the_filter_still_applies_outside_the_game() -> None:
     assert _value(_wish_scenario(), "finds", card="instant") == "cannot"
+
+
+def test_a_card_of_a_different_names_search_is_worded_as_one_card() -> None:
+    """Different names" is said of the cards found together; one of them is "a card" (a
+    learner read "Mystical Teachings is a cards with different names in a hidden zone")."""
+    spec = _tutor_scenario(
+        ["Lightning Bolt#bolt", "Island"],
+        count=4,
+        up_to=True,
+        card_filter={"different_names": True},
+    )
+    reason = evaluate_claim(spec, claim("finds", card="bolt")).reason
+    assert reason.startswith("Lightning Bolt is a card in a hidden zone (library)")
+    assert "a cards" not in reason
