@@ -6,3 +6,17 @@ document.addEventListener("htmx:afterSwap", function (event) {
     if (heading) heading.focus();
   }
 });
+
+// An answer sent back with errors replaces the whole form (views.answer retargets it), and the
+// button that had focus goes with it: focus the first field in error, or the form's own error,
+// so a keyboard user is not sent back to the top of the page (found walking the app).
+document.addEventListener("htmx:afterSettle", function (event) {
+  var xhr = event.detail.xhr;
+  if (!xhr || xhr.getResponseHeader("HX-Retarget") !== "#answer-form") return;
+  var form = document.getElementById("answer-form");
+  if (!form) return;
+  var wrong = form.querySelector('[aria-invalid="true"]') || form.querySelector(".errors");
+  if (!wrong) return;
+  if (!wrong.matches("input, select, textarea, button")) wrong.setAttribute("tabindex", "-1");
+  wrong.focus();
+});

@@ -80,3 +80,23 @@ def test_phone_layout_has_no_serious_violations(chromium, live_server, seeded):
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 375 + 1, "no horizontal scrolling on a phone"
     context.close()
+
+
+def test_an_answer_sent_back_with_errors_keeps_the_keyboard_at_the_error(page, live_server, seeded):
+    """An upside-down range comes back beside its field, and focus goes there, not to <body>
+    (the swapped form took the focused button with it; found walking the app)."""
+    Question.objects.update(is_active=False)
+    Question.objects.filter(kind=Question.Kind.COUNT_RANGE).update(is_active=True)
+    page.goto(f"{live_server.url}/accounts/signup/")
+    page.get_by_label("Username").fill("ranges")
+    page.get_by_label("Password", exact=True).fill("a-long-pass-9")
+    page.get_by_label("Password confirmation").fill("a-long-pass-9")
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url("**/practice/")
+    page.get_by_label("At least").fill("3")
+    page.get_by_label("At most").fill("0")
+    page.get_by_role("button", name="Check my answer").click()
+    page.locator("#answer-form .errors").wait_for()
+    focused = page.evaluate("[document.activeElement.name, document.activeElement.tagName]")
+    assert focused == ["high", "INPUT"], "focus on the field the error is about"
+    assert page.locator("#feedback .feedback").count() == 0, "not graded"
