@@ -48,6 +48,7 @@ REPO = Path(__file__).resolve().parents[1]
 PG_BENCH_DB = "tutor_bench_selection"
 SCENARIOS = 1000
 RULES = 40
+FAMILIES = 25  # five of six boards a family's
 ANSWERS = 500
 KINDS = ("cards", "yes_no", "value", "count_range", "multiple_choice", "legal_set")
 CASES = (
@@ -117,7 +118,7 @@ def setup_base(rng: random.Random):
 
     from django.contrib.auth.models import User
 
-    from quizzes.models import Bank, Scenario
+    from quizzes.models import Bank, Family, Scenario
     from rules.models import Rule
 
     rules = Rule.objects.bulk_create(
@@ -131,8 +132,18 @@ def setup_base(rng: random.Random):
     )
     bank = Bank.objects.create(slug="bench", title="Bench", visibility=Bank.Visibility.PUBLIC)
     Bank.objects.create(slug=SMALL_BANK, title="Cohort", visibility=Bank.Visibility.PUBLIC)
+    # Most boards are a family's, as the generated content's are (the mix keeps families apart).
+    families = Family.objects.bulk_create(
+        Family(slug=f"bench-family-{index}", title="Bench", level="L1", definition={})
+        for index in range(FAMILIES)
+    )
     scenarios = Scenario.objects.bulk_create(
-        Scenario(slug=f"bench-{index}", title=f"Bench {index}", spec=spec(index))
+        Scenario(
+            slug=f"bench-{index}",
+            title=f"Bench {index}",
+            spec=spec(index),
+            family=families[index % FAMILIES] if index % 6 else None,
+        )
         for index in range(SCENARIOS)
     )
     fresh = User.objects.create(username="bench-fresh")

@@ -10,10 +10,10 @@ Among the questions the learner may see, unseen ones come first, then the least 
 one whose difficulty is nearest the difficulty at which the predicted success is 70%
 (P = sigmoid(theta - b) is monotonic in b, so "P nearest 0.7" is "b nearest the target").
 Never the question just answered; the mix: never two in a row from one scenario (first choice:
-none of the last 150), first choice a kind neither of the last two answers had, and outside
-steps 1-2 no rule of the last two questions (no rule twice in three), each wish relaxed only
-when nothing else is left. With the practice filter (a level, a rule, a bank) all of it happens
-within the filtered questions.
+none of the last 150, and no family of the last five), first choice a kind neither of the last
+two answers had, and outside steps 1-2 no rule of the last two questions (no rule twice in
+three), each wish relaxed only when nothing else is left. With the practice filter (a level, a
+rule, a bank) all of it happens within the filtered questions.
 Two queries a pick, whatever the size of the bank (bench/selection.py): the learner
 (`Learner.of`), then the unseen question nearest the target, found by walking the difficulty
 index out from it in both directions (two `LIMIT 1` subqueries of one query). Both are written
@@ -44,12 +44,16 @@ UNSERVABLE = (Scenario.EngineStatus.INVALID, Scenario.EngineStatus.DISAGREES)
 # (no rule twice in three questions); first choice, a scenario none of the last 150 answers came
 # from (a new learner's first thirty questions come from thirty boards, 200 from about 150).
 # Kinds mix too: first choice, a kind none of the last two answers had (else the easiest kind,
-# one-answer questions, would fill a new learner's first questions).
+# one-answer questions, would fill a new learner's first questions). So do families: first
+# choice, a family none of the last five answers came from (a family's boards are one situation
+# with other cards: a new learner met four Lobotomy boards, all "nothing can be found", in
+# seventeen questions).
 RELEARN_AFTER = 1
 RULE_GAP = 2
 SCENARIO_GAP = 150
 KIND_GAP = 2
-RECENT = max(RELEARN_AFTER + 1, RULE_GAP, SCENARIO_GAP, KIND_GAP)  # answers the mix reads
+FAMILY_GAP = 5
+RECENT = max(RELEARN_AFTER + 1, RULE_GAP, SCENARIO_GAP, KIND_GAP, FAMILY_GAP)  # answers read
 
 
 @dataclass(frozen=True)
@@ -63,13 +67,15 @@ class Pick:
 
 @dataclass(frozen=True)
 class Answered:
-    """One of the learner's recent answers: which question, its scenario, kind and rules, right?"""
+    """One of the learner's recent answers: which question, its scenario (and the scenario's
+    family, if any), kind and rules, right?"""
 
     question_id: int
     scenario_id: int
     correct: bool
     rule_ids: frozenset[int]
     kind: str = ""
+    family_id: int | None = None
 
 
 def available_questions(user) -> QuerySet[Question]:
@@ -126,26 +132,33 @@ def _with_rules(rule_ids: Iterable[int]) -> Exists:
 
 def _mixed(questions: Questions, recent: list[Answered], avoid_rules: bool) -> Iterator[Questions]:
     """`questions` as the mix wants them, then with its wishes relaxed one by one: none of the
-    last few scenarios, nor the kinds of the last two answers (nor, with `avoid_rules`, their
-    rules); then any kind; not the last scenario; not the question just answered. Each built
-    only when the ones before it had nothing."""
+    last few scenarios nor families, nor the kinds of the last two answers (nor, with
+    `avoid_rules`, their rules); then any kind; then any family; not the last scenario; not the
+    question just answered. Each built only when the ones before it had nothing."""
     if not recent:
         yield questions
         return
     last = recent[0]
     scenarios = {answer.scenario_id for answer in recent[:SCENARIO_GAP]}
+    families = {a.family_id for a in recent[:FAMILY_GAP] if a.family_id is not None}
     recent_kinds = {answer.kind for answer in recent[:KIND_GAP]}
     if avoid_rules:
         recent_rules = frozenset().union(*(answer.rule_ids for answer in recent[:RULE_GAP]))
         fresh_rules = questions.without_rules(recent_rules)
         away = fresh_rules.not_from_scenarios(scenarios)
-        yield away.not_of_kinds(recent_kinds)
-        yield away
+        apart = away.not_from_families(families)
+        yield apart.not_of_kinds(recent_kinds)
+        yield apart
+        if families:
+            yield away
         yield fresh_rules.not_from_scenario(last.scenario_id)
     else:
         away = questions.not_from_scenarios(scenarios)
-        yield away.not_of_kinds(recent_kinds)
-        yield away
+        apart = away.not_from_families(families)
+        yield apart.not_of_kinds(recent_kinds)
+        yield apart
+        if families:
+            yield away
     yield questions.not_from_scenario(last.scenario_id)
     yield questions.not_question(last.question_id)
 
@@ -260,7 +273,14 @@ class Learner:
                 bank_ids.add(row.pk)
         latest_first = sorted(answers.values(), key=lambda answer: answer[0].place)
         recent = [
-            Answered(row.question_id, row.scenario_id, row.correct, frozenset(rules), row.kind)
+            Answered(
+                row.question_id,
+                row.scenario_id,
+                row.correct,
+                frozenset(rules),
+                row.kind,
+                row.family_id,
+            )
             for row, rules in latest_first
         ]
         return cls(recent, theta, due, frozenset(bank_ids))

@@ -64,6 +64,13 @@ class Questions:
         listed, params = any_of('q."scenario_id"', scenario_ids, connection.vendor)
         return self.where(f"NOT ({listed})", *params)
 
+    def not_from_families(self, family_ids) -> Questions:
+        """Not of the families given (a question of no family, a seed scenario's, stays)."""
+        if not family_ids:
+            return self
+        listed, params = any_of('s."family_id"', family_ids, connection.vendor)
+        return self.where(f'(s."family_id" IS NULL OR NOT ({listed}))', *params)
+
     def not_of_kinds(self, kinds) -> Questions:
         kinds = sorted(kinds)
         if not kinds:  # as `exclude(kind__in=[])`: nothing excluded
@@ -166,6 +173,7 @@ class LearnerRow(NamedTuple):
     pk: int | None  # the answer's or the bank's
     question_id: int | None
     scenario_id: int | None
+    family_id: int | None  # the answer's scenario's family (None: a scenario of no family)
     correct: bool | None
     kind: str | None
     rule_id: int | None
@@ -182,17 +190,18 @@ def learner_rows(user_id: int, recent: int) -> list[LearnerRow]:
     time on PostgreSQL (Django reads them through a pure-Python loader) and text to parse on
     SQLite."""
     query = (
-        'SELECT \'answer\', a."id", a."question_id", q."scenario_id", a."correct",'
-        ' q."kind", qr."rule_id", NULL, NULL, recent."place"'
+        'SELECT \'answer\', a."id", a."question_id", q."scenario_id", s."family_id",'
+        ' a."correct", q."kind", qr."rule_id", NULL, NULL, recent."place"'
         ' FROM (SELECT "id", ROW_NUMBER() OVER (ORDER BY "created_at" DESC, "id" DESC) AS "place"'
         ' FROM "quizzes_response" WHERE "user_id" = %s'
         ' ORDER BY "created_at" DESC, "id" DESC LIMIT %s) recent'
         ' INNER JOIN "quizzes_response" a ON a."id" = recent."id"'
         ' INNER JOIN "quizzes_question" q ON q."id" = a."question_id"'
+        ' INNER JOIN "quizzes_scenario" s ON s."id" = q."scenario_id"'
         ' LEFT OUTER JOIN "quizzes_question_rules" qr ON qr."question_id" = q."id"'
-        ' UNION ALL SELECT \'mastery\', NULL, NULL, NULL, NULL, NULL, m."rule_id", m."theta",'
-        ' m."due", NULL FROM "quizzes_mastery" m WHERE m."user_id" = %s'
-        " UNION ALL SELECT 'bank', b.\"id\", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+        " UNION ALL SELECT 'mastery', NULL, NULL, NULL, NULL, NULL, NULL, m.\"rule_id\","
+        ' m."theta", m."due", NULL FROM "quizzes_mastery" m WHERE m."user_id" = %s'
+        " UNION ALL SELECT 'bank', b.\"id\", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
         f' FROM "quizzes_bank" b WHERE {VISIBLE_BANK}'
     )
     params = (user_id, recent, user_id, *_visible_bank_params(user_id))
@@ -203,6 +212,7 @@ def learner_rows(user_id: int, recent: int) -> list[LearnerRow]:
             pk,
             question,
             scenario,
+            family,
             sql.flag(right),
             kind,
             rule,
@@ -210,5 +220,5 @@ def learner_rows(user_id: int, recent: int) -> list[LearnerRow]:
             sql.moment(due),
             place,
         )
-        for source, pk, question, scenario, right, kind, rule, theta, due, place in found
+        for source, pk, question, scenario, family, right, kind, rule, theta, due, place in found
     ]

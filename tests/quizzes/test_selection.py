@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from quizzes import answers, selection
-from quizzes.models import Attempt, Mastery, Question, Response, Scenario
+from quizzes.models import Attempt, Family, Mastery, Question, Response, Scenario
 from tests.factories import BankFactory, RuleFactory, ScenarioFactory
 from tests.quizzes.conftest import land_tutor_spec, make_question
 
@@ -242,16 +242,27 @@ def test_selection_queries_stay_constant(learner, bank, size, answered, django_a
         assert selection.next_question(learner).question is not None
 
 
-def big_pool(bank, boards=300, per_board=2, rule_count=40):
+def big_pool(bank, boards=300, per_board=2, rule_count=40, family_count=0):
     """A large pool as the scenario families make: many boards, a few questions each, every
-    kind, forty rules, difficulties from a prior that favours one-answer questions."""
+    kind, forty rules, difficulties from a prior that favours one-answer questions; with
+    `family_count`, most boards are a family's (one in six of none, as seed scenarios)."""
     import random
 
     rng = random.Random(12)
     rules = [RuleFactory(number=f"7{n // 10:02d}.{n % 10 + 1}a") for n in range(rule_count)]
     spec = land_tutor_spec("pool")
+    families = [
+        Family.objects.create(slug=f"family-{n}", title="f", level="L1", definition={})
+        for n in range(family_count)
+    ]
     scenarios = Scenario.objects.bulk_create(
-        Scenario(slug=f"pool-{n}", title=f"Pool {n}", source="tests", spec=spec)
+        Scenario(
+            slug=f"pool-{n}",
+            title=f"Pool {n}",
+            source="tests",
+            spec=spec,
+            family=families[n % family_count] if families and n % 6 else None,
+        )
         for n in range(boards)
     )
     kinds = Question.Kind.values
@@ -308,6 +319,19 @@ def test_a_large_pool_is_mixed_from_the_first_question(learner, bank):
         earlier = served[index - 1][1] | served[index - 2][1]
         assert not rules & earlier or pick.relearning or pick.due_rule_id
     assert len(set(boards)) >= 150
+
+
+def test_a_family_comes_back_only_after_five_others(learner, bank):
+    """A family's boards are one situation with other cards: none of the last five answers'
+    families first (a new learner met four Lobotomy boards in seventeen questions)."""
+    big_pool(bank, family_count=10)
+    served = served_in_order(learner, 120)
+    families = [question.scenario.family_id for question, _, _ in served]
+    assert len(set(families[:30]) - {None}) >= 8
+    for index, (_, _, pick) in enumerate(served):
+        before = set(families[max(0, index - selection.FAMILY_GAP) : index]) - {None}
+        if families[index] in before:  # only a relearning step or a due rule may repeat one
+            assert pick.relearning or pick.due_rule_id, index
 
 
 def test_a_missed_rule_still_comes_back_as_another_board(learner, bank):

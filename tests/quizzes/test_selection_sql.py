@@ -32,6 +32,7 @@ from quizzes.models import (
     Bank,
     Cohort,
     CohortMembership,
+    Family,
     Mastery,
     Question,
     Response,
@@ -61,26 +62,27 @@ def spec_learner_rows(user):
     )
     last = Response.objects.filter(user=user).order_by("-created_at", "-id")[: selection.RECENT]
     answers = Response.objects.filter(pk__in=Subquery(last.values("pk"))).values_list(
-        Value("answer"), "pk", "question_id", "question__scenario_id", "correct",
-        "question__kind", "question__rules", no_float, "created_at",
+        Value("answer"), "pk", "question_id", "question__scenario_id",
+        "question__scenario__family_id", "correct", "question__kind", "question__rules",
+        no_float, "created_at",
     )  # fmt: skip
     masteries = Mastery.objects.owned_by(user).values_list(
-        Value("mastery"), no_id, no_id, no_id, no_bool, no_text, "rule_id", "theta", "due"
-    )
+        Value("mastery"), no_id, no_id, no_id, no_id, no_bool, no_text, "rule_id", "theta", "due"
+    )  # fmt: skip
     banks = Bank.objects.visible_to(user).values_list(
-        Value("bank"), "pk", no_id, no_id, no_bool, no_text, no_id, no_float, no_moment
-    )
+        Value("bank"), "pk", no_id, no_id, no_id, no_bool, no_text, no_id, no_float, no_moment
+    )  # fmt: skip
     rows = answers.order_by().union(masteries.order_by(), banks.order_by(), all=True)
-    return [(*row[:8], *placed(row, rows)) for row in rows]
+    return [(*row[:9], *placed(row, rows)) for row in rows]
 
 
 def placed(row, rows) -> tuple:
     """The row's last column as `learner_rows` gives it: a mastery's due date, an answer's
     place among the answers (latest first, as `last` orders them) in a column of its own."""
     if row[0] != "answer":
-        return (row[8], None)
-    answers = sorted({(r[8], r[1]) for r in rows if r[0] == "answer"}, reverse=True)
-    return (None, answers.index((row[8], row[1])) + 1)
+        return (row[9], None)
+    answers = sorted({(r[9], r[1]) for r in rows if r[0] == "answer"}, reverse=True)
+    return (None, answers.index((row[9], row[1])) + 1)
 
 
 def with_rules(rule_ids):
@@ -106,18 +108,25 @@ def spec_mixed(questions, recent, avoid_rules):
     last = recent[0]
     scenarios = {answer.scenario_id for answer in recent[: selection.SCENARIO_GAP]}
     recent_scenarios = AnyOf("scenario_id", scenarios)
+    families = {a.family_id for a in recent[: selection.FAMILY_GAP]} - {None}
     recent_kinds = {answer.kind for answer in recent[: selection.KIND_GAP]}
     if avoid_rules:
         recent_rules = frozenset().union(*(a.rule_ids for a in recent[: selection.RULE_GAP]))
         fresh_rules = questions.exclude(with_rules(recent_rules))
         away = fresh_rules.exclude(recent_scenarios)
-        yield away.exclude(kind__in=recent_kinds)
-        yield away
+        apart = away.exclude(scenario__family__in=families)
+        yield apart.exclude(kind__in=recent_kinds)
+        yield apart
+        if families:
+            yield away
         yield fresh_rules.exclude(scenario_id=last.scenario_id)
     else:
         away = questions.exclude(recent_scenarios)
-        yield away.exclude(kind__in=recent_kinds)
-        yield away
+        apart = away.exclude(scenario__family__in=families)
+        yield apart.exclude(kind__in=recent_kinds)
+        yield apart
+        if families:
+            yield away
     yield questions.exclude(scenario_id=last.scenario_id)
     yield questions.exclude(pk=last.question_id)
 
@@ -143,6 +152,10 @@ def spec_least_seen(questions, user, target):
 
 
 # --- the data --------------------------------------------------------------------------------
+
+
+def make_family(slug):
+    return Family.objects.create(slug=slug, title=slug, level="L1", definition={})
 
 
 def answer(user, question, correct=True, when=None):
@@ -171,11 +184,13 @@ def pool(learner):
     Cohort.objects.create(name="d", instructor=owner, join_code="other").banks.add(unshared)
     rules = [RuleFactory(number=f"702.{n}a") for n in range(6)]
     statuses = list(Scenario.EngineStatus.values)
+    families = [None, *(make_family(f"pool-family-{n}") for n in range(4))]
     boards = [
         ScenarioFactory(
             slug=f"pool-{n}",
             spec=land_tutor_spec(f"pool-{n}"),
             engine_status=statuses[n % len(statuses)],
+            family=families[n % len(families)],
         )
         for n in range(60)
     ]
