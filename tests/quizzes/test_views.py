@@ -282,6 +282,20 @@ def test_progress_names_each_rule_by_its_section_title(
     assert '701.23b <span class="rule-title" lang="en">Search</span>' in german
 
 
+@pytest.mark.parametrize("language", ["en", "de", "it"])
+def test_progress_chart_coordinates_are_numbers_in_every_language(
+    logged_in, question, no_variants, language
+):
+    """SVG attributes take a dot: German and Italian decimal commas ("30,0") drew no dots and
+    logged an error each in the browser (found walking the app in German)."""
+    answer_cards(logged_in, logged_in.get(reverse("practice")))
+    page = logged_in.get(reverse("progress"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    coordinates = re.findall(r'<circle class="dot" cx="([^"]*)" cy="([^"]*)"', page)
+    assert coordinates, "a dot for the day answered"
+    for value in (value for pair in coordinates for value in pair):
+        assert re.fullmatch(r"\d+(\.\d+)?", value), value
+
+
 def test_progress_history_pages_with_htmx(logged_in, question, no_variants):
     answer_cards(logged_in, logged_in.get(reverse("practice")))
     fragment = logged_in.get(reverse("progress"), **HTMX).content.decode()
