@@ -11,6 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.template.loader import render_to_string
 from django.test import RequestFactory
+from django.utils import translation
 
 from quizzes import rulings
 from quizzes.models import Question
@@ -123,3 +124,28 @@ def test_guessing_by_position_scores_at_chance(seeded):
                 total += len(verdict.parts)
     assert total > 500
     assert 0.4 <= right / total <= 0.6, f"{right}/{total}"
+
+
+# A card's phrase ("die Karte „Sol Ring“ unter der Kontrolle von Farah", "la carta «Sol Ring»
+# controllata da Farah") is a nominative with its article: after "von" or "di" it would need a
+# case or a contraction a placeholder can't give ("von die Karte", "di la carta").
+UNGRAMMATICAL = {
+    "de": re.compile(r"\b(?:von|auf|mit|aus|bei|zu) die\b|, die \S+ kontrolliert [a-zäöü]"),
+    "it": re.compile(r"\b(?:di|a|da|su|in) (?:la|il|lo|le|gli|i)\b"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(UNGRAMMATICAL))
+def test_every_seed_question_names_its_cards_grammatically(seeded, language):
+    """Found walking the app in German: "Die Fähigkeit von die Karte „Sol Ring“, die Farah
+    kontrolliert kann jetzt aktiviert werden." """
+    questions, learner = seeded
+    problems = []
+    with translation.override(language):
+        for question in questions:
+            ruling = rulings.ruling_for(question, 0, learner.pk)
+            text = " ".join(visible_text(page_of(question, ruling, learner)).split())
+            for found in UNGRAMMATICAL[language].finditer(text):
+                around = text[max(0, found.start() - 60) : found.end() + 60]
+                problems.append(f"{question.scenario.slug}/{question.key}: ...{around}...")
+    assert not problems, json.dumps(problems[:20], indent=1, ensure_ascii=False)
