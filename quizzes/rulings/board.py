@@ -349,6 +349,10 @@ def _step_text(step: Any, board_cards: Mapping[str, CardView], catalog: Any) -> 
     return StackItem(verbs.get(step.kind, f"{step.kind} {source}"), card, targets)
 
 
+def _is_cast(step: Any) -> bool:
+    return getattr(step, "kind", None) == "cast" and hasattr(step, "by")
+
+
 def card_ref(label: str, salt: str) -> str:
     """An opaque reference for a card (no label, and no author's label can equal it)."""
     return "card-" + salted_hmac("quizzes.rulings.board", f"{salt}:{label}").hexdigest()[:12]
@@ -372,6 +376,11 @@ def build_board(scenario: Any, asked: frozenset[str] = frozenset(), salt: str = 
                 views[instance.label] = _card_view(
                     instance, card_ref(instance.label, salt), _phrase(instance, same_named)
                 )
+    cast = getattr(scenario.resolve, "source", None) if _is_cast(scenario.resolve) else None
+    if cast in views and [view.name for view in views.values()].count(views[cast].name) == 1:
+        # The spell being cast leaves its zone as it resolves: "the Hangarback Walker", as on
+        # the stack, not "the Hangarback Walker in Jonas's hand" (it ends on the battlefield).
+        views[cast] = replace(views[cast], phrase=views[cast].name)
     for label, view in views.items():
         states = _states(state.card(label), views)
         if states:

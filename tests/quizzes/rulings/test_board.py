@@ -62,6 +62,16 @@ def test_cards_are_named_by_name_and_place():
     assert board.name("f") == "the Forest in Alice's graveyard"
 
 
+def test_the_spell_being_cast_is_named_as_the_spell():
+    """It leaves the hand as it resolves: "How many +1/+1 counters are on the Hangarback Walker
+    in Jonas's hand afterwards?" misled a learner walking the app (it ends on the battlefield).
+    With another card of its name on the board, its place still tells them apart."""
+    spec = content_spec("x-in-enters-ability")
+    assert board_of(spec).name("walker") == "Hangarback Walker"
+    spec["zones"]["Alice"]["library"] = ["Hangarback Walker#other"]
+    assert board_of(spec).name("walker") == "the Hangarback Walker in Alice's hand"
+
+
 def test_references_are_opaque_and_map_back():
     board = board_of(two_player_spec())
     refs = [card.ref for card in board.cards.values()]
