@@ -67,19 +67,18 @@ def ruling_of_spec(spec: dict[str, Any], catalog=None, kind: str = "value") -> R
 def prompt(question, ruling: Ruling, written: str | None = None) -> str:
     """The question's prompt as shown, in the reader's language.
 
-    Prompts are stored in English, in the original names. A generated prompt (the one
-    `generate.build_questions` words for this scenario) is worded again in the reader's language
-    from the question as shown; an authored prompt stays as its author wrote it. `written`: the
-    prompt as the version it was given on stored it (default: the question's own).
+    Prompts are stored in English, in the original names, each card by name only. A generated
+    prompt (the one `generate.build_questions` words for this scenario) is worded again from the
+    question as shown: in the reader's language, its card by name and place on this board; an
+    authored prompt stays as its author wrote it. `written`: the prompt as the version it was
+    given on stored it (default: the question's own).
     """
     stored = ruling.rename(question.prompt if written is None else written)
-    if (translation.get_language() or "en").startswith("en"):
-        return stored
     with translation.override("en"):
         generated = generated_prompt(question.kind, ruling, ruling.claims)
     if generated != stored:
         return stored
-    return generated_prompt(question.kind, ruling, ruling.claims)
+    return generated_prompt(question.kind, ruling, ruling.claims, placed=True)
 
 
 def grade(ruling: Ruling, answer: dict[str, Any]) -> Verdict:

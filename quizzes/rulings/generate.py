@@ -120,8 +120,11 @@ def _named(ruling: Ruling, claim: Claim, names: dict[str, str]) -> str:
     return text.ask(named)
 
 
-def question_text(kind: str, ruling: Ruling, claims: list[Claim], names: dict[str, str]) -> str:
-    """What a generated question of `kind` asks, after the situation."""
+def question_text(
+    kind: str, ruling: Ruling, claims: list[Claim], names: dict[str, str], placed: bool = False
+) -> str:
+    """What a generated question of `kind` asks, after the situation; `placed`: its card by name
+    and place on the board as shown (a stored prompt names it by name only)."""
     if kind == "cards":
         return _("For each highlighted card: must, may or can't it be found?")
     if kind == "legal_set":
@@ -135,14 +138,17 @@ def question_text(kind: str, ruling: Ruling, claims: list[Claim], names: dict[st
         return _("Is each statement true or false?")
     if kind == "multiple_choice":
         return _("Which of these statements are true? (Several may be.)")
-    return _named(ruling, claims[0], names)
+    return ruling.ask(claims[0]) if placed else _named(ruling, claims[0], names)
 
 
-def generated_prompt(kind: str, ruling: Ruling, claims: list[Claim]) -> str:
-    """The prompt `build_questions` gives a question of `kind`, for the scenario as shown."""
+def generated_prompt(kind: str, ruling: Ruling, claims: list[Claim], placed: bool = False) -> str:
+    """The prompt `build_questions` gives a question of `kind`, for the scenario as shown;
+    `placed`: as a page shows it, its card by name and place ("Where does the Swamp in Jonas's
+    graveyard end up?", where "Where does Swamp end up?" fits two Swamps)."""
     spec = ruling.shown.spec
     names = card_names(spec)
-    return f"{describe_situation(spec, names)} {question_text(kind, ruling, claims, names)}".strip()
+    asked = question_text(kind, ruling, claims, names, placed)
+    return f"{describe_situation(spec, names)} {asked}".strip()
 
 
 def build_questions(

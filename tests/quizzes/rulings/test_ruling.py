@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from quizzes.models import Question
 from quizzes.rulings import Ruling, grade
 from quizzes.rulings.ruling import shown_order
 from tests.quizzes.conftest import land_tutor_spec
@@ -43,3 +44,29 @@ def test_an_order_is_asked_with_a_place_per_player_not_every_permutation():
 
     fields = kind_of("value").fields(ruling)
     assert len(fields) == 9 and all(len(field.choices) == 9 for field in fields.values())
+
+
+def test_a_generated_prompt_names_its_card_by_place_on_the_board_shown():
+    """A stored prompt names a card by name only ("Where does Swamp end up?"); with two Swamps
+    on the board a learner could not tell which (found walking an exam). The page words it
+    from the board as shown, as the answer's own label does."""
+    from quizzes import rulings
+    from quizzes.rulings.generate import build_questions
+    from tests.factories import ScenarioFactory
+
+    spec = land_tutor_spec()
+    spec["zones"]["Alice"]["graveyard"] = ["Forest#f2"]
+    spec["expect"] = [{"claim": "zone_after", "card": "f1", "given": {"Alice": {"find": ["f1"]}}}]
+    generated = next(q for q in build_questions(spec) if q.kind == "value")
+    assert generated.prompt.endswith("Where does Forest end up?")  # stored: by name only
+    scenario = ScenarioFactory.build(spec=spec)
+    question = Question(
+        scenario=scenario, kind="value", prompt=generated.prompt, claims=generated.claims
+    )
+    ruling = Ruling.build("value", spec, generated.claims, 0)
+    shown = rulings.prompt(question, ruling)
+    assert shown.endswith("Where does the Forest on top of Alice's library end up?"), shown
+    authored = Question(
+        scenario=scenario, kind="value", prompt="Where to?", claims=generated.claims
+    )
+    assert rulings.prompt(authored, ruling) == "Where to?"  # an author's words stay theirs
