@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import shutil
 import time
 
@@ -15,7 +16,7 @@ from config import settings as production_settings
 from quizzes.loading import CONTENT_DIR, ContentError
 from quizzes.loading.generated import GENERATED_BANK, read_families
 from quizzes.models import Family, Question, Scenario
-from quizzes.rulings.families import FamilyError, read_family
+from quizzes.rulings.families import FamilyError, instance_spec, read_family
 from quizzes.rulings.instances import conclusions_of, expand, rule_instance
 from quizzes.rulings.ruling import asked_claim
 from rules.engine import Session, default_catalog
@@ -176,3 +177,45 @@ def test_the_default_amount_reaches_2000_questions_on_40_rules_in_under_a_minute
         stdout=again,
     )
     assert "generated changes: none" in again.getvalue()
+
+
+# A shared acceptance case, kept in content unchanged (test_load_content): Nadia casts Demonic
+# Tutor with no "active", so Alice is the active player. Its ruling doesn't hang on whose turn it
+# is; the case is reported to its owners rather than edited here.
+SHARED_CASES_OUT_OF_TURN = {"mindcensor-demonic-tutor.json"}
+
+
+def cast_out_of_turn(spec: dict, catalog) -> str:
+    """The card a player who is not the active player casts at sorcery speed, or "" (CR 307.1:
+    a sorcery is cast in a main phase of its controller's own turn; instants and flash are not)."""
+    from rules.engine import ScenarioError, parse_scenario
+
+    try:
+        scenario = parse_scenario(spec, catalog)
+    except ScenarioError:  # a combination the family refuses (never stored)
+        return ""
+    step = scenario.resolve
+    if step is None or step.kind != "cast" or step.by == scenario.state.active:
+        return ""
+    on_board = scenario.state.card(step.source)  # a label on the board, or None for a name
+    definition = on_board.definition if on_board is not None else catalog.get(step.source)
+    instant = "Instant" in definition.types or "Flash" in definition.keyword_names
+    return "" if instant else definition.name
+
+
+def test_no_seed_scenario_or_family_instance_casts_a_sorcery_out_of_turn():
+    """Nadia cast Demonic Tutor while Alice was the active player (a learner met it in an exam
+    walk): the board must be one the rules allow."""
+    catalog = default_catalog()
+    problems = []
+    for path in sorted((CONTENT_DIR / "scenarios").glob("*.json")):
+        if path.name in SHARED_CASES_OUT_OF_TURN:
+            continue
+        if card := cast_out_of_turn(json.loads(path.read_text()), catalog):
+            problems.append(f"{path.name}: {card}")
+    for family in read_families(catalog=catalog):
+        for chosen in family.combinations(random.Random(family.id), 200):
+            spec, _ = family.fill(chosen)
+            if card := cast_out_of_turn(instance_spec(family, spec, [], "check"), catalog):
+                problems.append(f"{family.id}: {card}")
+    assert not problems, sorted(set(problems))
