@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config.inputs import form_fields_are_text
 from quizzes import analysis, authoring, cohorts, interchange, limits
 from quizzes.instructors import builder, importing
 from quizzes.instructors.forms import (
@@ -165,6 +166,7 @@ def _scenario_page(
     return context | _scenario_urls(bank, scenario)
 
 
+@form_fields_are_text  # the builder's fields are text: its own checks place an error beside one
 @require_http_methods(["GET", "POST"])
 @instructor_required
 def scenario_edit(
@@ -203,6 +205,7 @@ def scenario_edit(
     return render(request, SCENARIO_PAGE, context, status=400)
 
 
+@form_fields_are_text
 @require_POST
 @instructor_required
 def scenario_preview(

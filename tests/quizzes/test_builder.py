@@ -256,3 +256,19 @@ def test_a_private_scenario_is_no_seed(teacher_client, other_instructor, own_ban
     url = reverse("scenario_create", args=[own_bank.slug])
     started = teacher_client.get(url, {"from": secret.slug})
     assert "secret" not in started.context["form"]["document"].value()
+
+
+def test_a_huge_number_typed_in_the_builder_is_an_error_beside_its_field(teacher_client, own_bank):
+    # found walking the builder: a 20-digit choice value got the door's plain-text 400 for "a
+    # number too large for any id" in place of the page (no field of the builder is an id)
+    page = teacher_client.get(reverse("scenario_create", args=[own_bank.slug])).content.decode()
+    huge = "9" * 20
+    data = posted_fields(page, source=["builder"], **{"b-resolve-targets": [huge]})
+    url = reverse("scenario_preview_new", args=[own_bank.slug])
+    reply = teacher_client.post(url, data, **HTMX)
+    assert reply.status_code == 200
+    assert f"&#x27;{huge}&#x27; is neither a player nor a card label" in reply.content.decode()
+    response = teacher_client.post(reverse("scenario_create", args=[own_bank.slug]), data)
+    assert response.status_code == 400 and not Scenario.objects.exists()
+    assert 'id="builder"' in response.content.decode()  # the page, with what was typed
+    assert f'value="{huge}"' in response.content.decode()
