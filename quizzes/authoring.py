@@ -173,8 +173,13 @@ def copy_text(scenario: Scenario) -> str:
 
 
 def seed_scenarios(user) -> QuerySet[Scenario]:
-    """The site's seed scenarios `user` may read, to start a new scenario from."""
-    return Scenario.objects.visible_to(user).filter(bank__isnull=True).order_by("title")
+    """The site's seed scenarios `user` may read, to start a new scenario from: the written ones,
+    not a family's generated instances (hundreds, dozens sharing a title)."""
+    return (
+        Scenario.objects.visible_to(user)
+        .filter(bank__isnull=True, family__isnull=True)
+        .order_by("title")
+    )
 
 
 def card_names_for(user) -> list[str]:

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from quizzes import authoring
 from quizzes.instructors.builder import Builder
-from quizzes.models import Scenario
+from quizzes.models import Family, Scenario
 from tests.factories import BankFactory, ScenarioFactory, simple_spec
 from tests.quizzes.instructor_fixtures import document, text
 
@@ -272,3 +272,19 @@ def test_a_huge_number_typed_in_the_builder_is_an_error_beside_its_field(teacher
     assert response.status_code == 400 and not Scenario.objects.exists()
     assert 'id="builder"' in response.content.decode()  # the page, with what was typed
     assert f'value="{huge}"' in response.content.decode()
+
+
+def test_a_familys_generated_instances_are_no_seeds(teacher_client, own_bank):
+    # found walking: the seed list held all 853 scenarios, 35 of them "Archive Trap this turn"
+    written = ScenarioFactory(slug="seed-one", spec=simple_spec("seed-one"), title="Seed one")
+    family = Family.objects.create(slug="fam", title="Fam", level="L1", definition={})
+    generated = ScenarioFactory(slug="fam-1", spec=simple_spec("fam-1"), title="Generated one")
+    generated.family = family
+    for scenario in (written, generated):
+        scenario.bank = None
+        scenario.save()
+        BankFactory().questions.create(
+            scenario=scenario, kind="value", claims=[], prompt="?", key="k"
+        )
+    page = teacher_client.get(reverse("scenario_create", args=[own_bank.slug])).content.decode()
+    assert "Seed one" in page and "Generated one" not in page
