@@ -429,7 +429,8 @@ class _SetAside:
 
     def remove(self, path: str) -> bool:
         """Remove the part an error's `path` names (a card in a zone, a history step, a claim, a
-        card definition, a choice, the resolving step); False when nothing can be removed."""
+        card definition, a choice, the resolving step; an empty title or source is stood in
+        for); False when nothing can be removed."""
         raw = self.raw
         if not isinstance(raw, dict):
             return False
@@ -457,6 +458,9 @@ class _SetAside:
             return True
         if path == "active" and "active" in raw:
             del raw["active"]
+            return True
+        if path in ("title", "source") and raw.get(path) != "…":
+            raw[path] = "…"  # Tutor's own keys, which the engine does not read: a stand-in
             return True
         return False
 
