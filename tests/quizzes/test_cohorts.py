@@ -182,6 +182,25 @@ def test_recent_answers_show_the_question_and_what_was_answered(
     assert f"{forest} — {said}" in first
 
 
+def test_recent_answers_keep_the_title_and_prompt_answered_after_an_edit(
+    teacher_client, learner, cohort, own_bank, scenario
+):
+    # found walking: after the instructor retitled a scenario the learner had answered, the
+    # member page listed the old answers under the new title and prompt
+    cohorts.do_join(learner, cohort)
+    question = make_question(scenario, own_bank)
+    answer(learner, question, right=True)
+    answered_title = scenario.title
+    scenario.title = "Retitled after the answer"
+    scenario.save()  # a new version; the old one keeps its title and freezes the questions
+    question.prompt = "A reworded prompt."
+    question.save()
+    url = reverse("cohort_member", args=[cohort.pk, learner.pk])
+    recent = teacher_client.get(url).content.decode().split('id="recent-title"', 1)[1]
+    assert answered_title in recent and "Retitled after the answer" not in recent
+    assert "A cards question about Land Tutor." in recent and "A reworded prompt." not in recent
+
+
 def test_a_non_member_or_another_instructors_cohort_is_a_404(
     client, teacher_client, other_instructor, other_learner, cohort
 ):
