@@ -341,7 +341,9 @@ def _cohort_context(
 def cohort_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     cohort = _cohort(request, pk)
     form = CohortBanksForm(instructor=request.user, initial={"banks": cohort.banks.all()})
-    return render(request, "instructors/cohort_detail.html", _cohort_context(request, cohort, form))
+    context = _cohort_context(request, cohort, form)
+    context["banks_saved"] = request.GET.get("saved") == "banks"
+    return render(request, "instructors/cohort_detail.html", context)
 
 
 @require_POST
@@ -351,7 +353,8 @@ def cohort_banks(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = CohortBanksForm(request.POST, instructor=request.user)
     if form.is_valid():
         cohorts.do_assign_banks(cohort, form.cleaned_data["banks"])
-        return redirect("cohort_detail", pk=cohort.pk)
+        # back to the banks, saying so: the page as it was is no sign anything happened
+        return redirect(reverse("cohort_detail", args=[cohort.pk]) + "?saved=banks#banks-title")
     context = _cohort_context(request, cohort, form)
     return render(request, "instructors/cohort_detail.html", context, status=400)
 

@@ -121,6 +121,18 @@ def test_assigning_banks_through_the_page(teacher_client, instructor, cohort, ow
     assert list(cohort.banks.all()) == [second]
 
 
+def test_saving_the_banks_says_so(teacher_client, cohort, own_bank):
+    # found walking: "Save the banks" came back to the same page with no word that it had saved
+    response = teacher_client.post(
+        reverse("cohort_banks", args=[cohort.pk]), {"banks": [own_bank.pk]}, follow=True
+    )
+    page = response.content.decode()
+    assert response.redirect_chain[-1][0].endswith("#banks-title")
+    assert 'role="status">Saved: the cohort practises the banks ticked below.' in page
+    plain = teacher_client.get(reverse("cohort_detail", args=[cohort.pk])).content.decode()
+    assert "Saved: the cohort practises" not in plain
+
+
 def answer(user, question, right: bool):
     attempt = Attempt.objects.open_practice_for(user, question)
     given = {"parts": ["may", "cannot"]} if right else {"parts": ["cannot", "may"]}
