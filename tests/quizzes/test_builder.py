@@ -288,3 +288,14 @@ def test_a_familys_generated_instances_are_no_seeds(teacher_client, own_bank):
         )
     page = teacher_client.get(reverse("scenario_create", args=[own_bank.slug])).content.decode()
     assert "Seed one" in page and "Generated one" not in page
+
+
+def test_each_describe_it_even_when_empty_box_names_its_zone(teacher_client, own_bank):
+    # found walking with the keyboard: twelve boxes all read "Describe it even when empty"
+    page = teacher_client.get(reverse("scenario_create", args=[own_bank.slug])).content.decode()
+    boxes = re.findall(r'<input type="checkbox" name="b-written"[^>]*>', page)
+    assert len(boxes) == 12  # two players, six zones each
+    for box in boxes:
+        zone = re.search(r'value="([^"]+)"', box).group(1)
+        assert f'aria-describedby="b-{zone}-title"' in box
+        assert f'id="b-{zone}-title"' in page
