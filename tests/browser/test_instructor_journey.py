@@ -91,3 +91,15 @@ def test_the_instructors_tables_scroll_on_a_phone_not_the_page(chromium, live_se
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390 + 1, path
     assert serious_violations(phone) == [], "the cohort page on a phone"
     context.close()
+
+
+def test_the_builders_fields_are_styled_like_every_other_field(page, live_server, bank):
+    # found walking the builder: its inputs have no type attribute, so input[type=text] missed
+    # them: 13 px text in 21 px boxes beside the 16 px, 44 px selects of the same form
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/banks/week-1/scenarios/new/")
+    size = "el => [getComputedStyle(el).fontSize, el.getBoundingClientRect().height]"
+    for field in ("#b-title", "#b-player-0", "#b-zone-0-library-0", "#b-choice-value-new"):
+        font, height = page.locator(field).evaluate(size)
+        assert font == page.locator("#b-active").evaluate(size)[0], field
+        assert height >= 44, field
