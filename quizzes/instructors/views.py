@@ -188,6 +188,9 @@ def scenario_edit(
         shown = authoring.preview(text, author=request.user)
         context = _scenario_page(request, bank, scenario, form, shown)
         context["saved"] = scenario is not None and "saved" in request.GET
+        if context["saved"]:  # what learners are served: unticked claims' questions are kept off
+            active = scenario.questions.filter(bank=bank, is_active=True)
+            context["question_count"] = active.count()
         context["flagged"] = scenario is not None and scenario.engine_status in authoring.FLAGGED
         return render(request, SCENARIO_PAGE, context)
     posted = builder.read_post(request.POST)

@@ -299,3 +299,20 @@ def test_each_describe_it_even_when_empty_box_names_its_zone(teacher_client, own
         zone = re.search(r'value="([^"]+)"', box).group(1)
         assert f'aria-describedby="b-{zone}-title"' in box
         assert f'id="b-{zone}-title"' in page
+
+
+def test_the_saved_note_counts_the_questions_learners_get(teacher_client, instructor, own_bank):
+    # found walking: unticking a claim deactivates its questions (answers point at them), but
+    # the note after saving still counted them among "questions in this bank"
+    scenario = saved(instructor, own_bank, document("tutor-three"))
+    page = teacher_client.get(edit_url(own_bank, scenario)).content.decode()
+    data = posted_fields(page, source=["builder"])
+    data["b-ask"] = [t for t in ask_values(page) if '"shuffles"' in t or '"searches"' in t][:2]
+    teacher_client.post(edit_url(own_bank, scenario), data)
+    active = scenario.questions.filter(is_active=True).count()
+    data["b-ask"] = data["b-ask"][:1]  # untick one of the two
+    response = teacher_client.post(edit_url(own_bank, scenario), data, follow=True)
+    now = scenario.questions.filter(is_active=True).count()
+    assert 0 < now < active and scenario.questions.count() > now
+    note = response.content.decode().split('class="saved-note', 1)[1].split("</p>", 1)[0]
+    assert f"; {now} question" in note
