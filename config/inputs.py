@@ -75,22 +75,37 @@ def problem_in_field(text: str) -> str | None:
     return problem_in(text)
 
 
+def form_fields_are_text(view):
+    """Marks a view none of whose form fields is an id (the scenario builder: titles, card names,
+    counts an instructor types): there a number past 18 digits is for the view's own checks to
+    refuse beside its field, not a 400 page in place of everything typed."""
+    view.form_fields_are_text = True
+    return view
+
+
 def _request_texts(request: HttpRequest) -> Iterator[tuple[str, str, Callable]]:
     yield "the address", request.path_info, problem_in
     for source, data in (("query", request.GET), ("form", request.POST)):
         for key, values in data.lists():
             yield f"the {source} field name {key[:40]!r}", key, problem_in
-            # a password is never an id (and Django already refuses all-digit passwords)
-            check = problem_in if "password" in key else problem_in_field
+            # a password is never an id (and Django already refuses all-digit passwords); a
+            # form field's number waits for its view (`process_view`)
+            check = problem_in if "password" in key or source == "form" else problem_in_field
             for value in values:
                 yield f"the {source} field {key[:40]!r}", value, check
     for name, value in request.COOKIES.items():
         yield f"the cookie {name[:40]!r}", name + value, problem_in
 
 
+def _bad_request(where: str, problem: str) -> HttpResponse:
+    return HttpResponseBadRequest(
+        f"Bad request: {where} {problem}.", content_type="text/plain; charset=utf-8"
+    )
+
+
 class RejectUnstorableInput:
     """400 for a request whose address, query, form fields or cookies hold unstorable text, or
-    whose query or form value is a number no id can be."""
+    whose query or form value is a number no id can be (a form's only when its view takes ids)."""
 
     def __init__(self, get_response) -> None:
         self.get_response = get_response
@@ -98,7 +113,15 @@ class RejectUnstorableInput:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         for where, text, check in _request_texts(request):
             if problem := check(text):
-                return HttpResponseBadRequest(
-                    f"Bad request: {where} {problem}.", content_type="text/plain; charset=utf-8"
-                )
+                return _bad_request(where, problem)
         return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func: Callable, *args) -> HttpResponse | None:
+        if getattr(view_func, "form_fields_are_text", False):
+            return None
+        for key, values in request.POST.lists():
+            if "password" not in key:
+                for value in values:
+                    if problem := problem_in_field(value):
+                        return _bad_request(f"the form field {key[:40]!r}", problem)
+        return None

@@ -173,8 +173,13 @@ def copy_text(scenario: Scenario) -> str:
 
 
 def seed_scenarios(user) -> QuerySet[Scenario]:
-    """The site's seed scenarios `user` may read, to start a new scenario from."""
-    return Scenario.objects.visible_to(user).filter(bank__isnull=True).order_by("title")
+    """The site's seed scenarios `user` may read, to start a new scenario from: the written ones,
+    not a family's generated instances (hundreds, dozens sharing a title)."""
+    return (
+        Scenario.objects.visible_to(user)
+        .filter(bank__isnull=True, family__isnull=True)
+        .order_by("title")
+    )
 
 
 def card_names_for(user) -> list[str]:
@@ -424,7 +429,8 @@ class _SetAside:
 
     def remove(self, path: str) -> bool:
         """Remove the part an error's `path` names (a card in a zone, a history step, a claim, a
-        card definition, a choice, the resolving step); False when nothing can be removed."""
+        card definition, a choice, the resolving step; an empty title or source is stood in
+        for); False when nothing can be removed."""
         raw = self.raw
         if not isinstance(raw, dict):
             return False
@@ -452,6 +458,9 @@ class _SetAside:
             return True
         if path == "active" and "active" in raw:
             del raw["active"]
+            return True
+        if path in ("title", "source") and raw.get(path) != "…":
+            raw[path] = "…"  # Tutor's own keys, which the engine does not read: a stand-in
             return True
         return False
 

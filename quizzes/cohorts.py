@@ -92,7 +92,7 @@ def members_of(cohort: Cohort):
 class MemberProgress:
     member: object
     rules: list[reports.RuleProgress]
-    recent: QuerySet[Response]
+    recent: list[Response]  # each with `title_given` and `prompt_given`, its version's
 
 
 def member_progress(cohort: Cohort, member) -> MemberProgress:
@@ -104,12 +104,18 @@ def member_progress(cohort: Cohort, member) -> MemberProgress:
         )
     )
     rules = [item for item in reports.rule_progress(member) if item.mastery.rule_id in rule_ids]
-    recent = (
+    recent = list(
         Response.objects.owned_by(member)
         .filter(question__bank__in=bank_ids)
         .with_repeat_flag()
-        .select_related("question__scenario")[:20]
+        .select_related("question__scenario", "scenario_version")[:20]
     )
+    for response in recent:  # as answered: an edit since starts a version, not a new past
+        version, question = response.scenario_version, response.question
+        response.title_given = (version and version.title) or question.scenario.title
+        response.prompt_given = (
+            version.question_as_given(question).prompt if version else question.prompt
+        )
     return MemberProgress(member, rules, recent)
 
 

@@ -63,3 +63,10 @@ def test_a_json_document_with_unstorable_text_names_the_field(changes, path):
 def test_a_long_all_digit_password_is_not_taken_for_an_id(client):
     response = client.post(reverse("login"), {"username": "x", "password": "1" * 25})
     assert response.status_code == 200  # the form's own "enter a correct username and password"
+
+
+def test_a_huge_number_in_a_form_is_still_refused_where_a_field_may_be_an_id(client):
+    client.force_login(UserFactory())
+    response = client.post(reverse("cohort_join"), {"code": "9" * 20})
+    assert response.status_code == 400
+    assert "the form field 'code' holds a number too large for any id" in response.content.decode()

@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config.inputs import form_fields_are_text
 from quizzes import analysis, authoring, cohorts, interchange, limits
 from quizzes.instructors import builder, importing
 from quizzes.instructors.forms import (
@@ -165,6 +166,7 @@ def _scenario_page(
     return context | _scenario_urls(bank, scenario)
 
 
+@form_fields_are_text  # the builder's fields are text: its own checks place an error beside one
 @require_http_methods(["GET", "POST"])
 @instructor_required
 def scenario_edit(
@@ -186,6 +188,9 @@ def scenario_edit(
         shown = authoring.preview(text, author=request.user)
         context = _scenario_page(request, bank, scenario, form, shown)
         context["saved"] = scenario is not None and "saved" in request.GET
+        if context["saved"]:  # what learners are served: unticked claims' questions are kept off
+            active = scenario.questions.filter(bank=bank, is_active=True)
+            context["question_count"] = active.count()
         context["flagged"] = scenario is not None and scenario.engine_status in authoring.FLAGGED
         return render(request, SCENARIO_PAGE, context)
     posted = builder.read_post(request.POST)
@@ -203,6 +208,7 @@ def scenario_edit(
     return render(request, SCENARIO_PAGE, context, status=400)
 
 
+@form_fields_are_text
 @require_POST
 @instructor_required
 def scenario_preview(
@@ -338,7 +344,9 @@ def _cohort_context(
 def cohort_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     cohort = _cohort(request, pk)
     form = CohortBanksForm(instructor=request.user, initial={"banks": cohort.banks.all()})
-    return render(request, "instructors/cohort_detail.html", _cohort_context(request, cohort, form))
+    context = _cohort_context(request, cohort, form)
+    context["banks_saved"] = request.GET.get("saved") == "banks"
+    return render(request, "instructors/cohort_detail.html", context)
 
 
 @require_POST
@@ -348,7 +356,8 @@ def cohort_banks(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = CohortBanksForm(request.POST, instructor=request.user)
     if form.is_valid():
         cohorts.do_assign_banks(cohort, form.cleaned_data["banks"])
-        return redirect("cohort_detail", pk=cohort.pk)
+        # back to the banks, saying so: the page as it was is no sign anything happened
+        return redirect(reverse("cohort_detail", args=[cohort.pk]) + "?saved=banks#banks-title")
     context = _cohort_context(request, cohort, form)
     return render(request, "instructors/cohort_detail.html", context, status=400)
 

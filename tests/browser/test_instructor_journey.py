@@ -8,7 +8,7 @@ import re
 import pytest
 from django.contrib.auth.models import Group
 
-from quizzes import authoring
+from quizzes import authoring, cohorts
 from quizzes.models import Bank, Scenario
 from tests.browser.conftest import serious_violations
 from tests.factories import BankFactory, UserFactory
@@ -74,3 +74,32 @@ def test_edit_a_scenario_with_the_live_preview(page, live_server, bank):
     scenario = Scenario.objects.get(slug="tutor-three")
     assert scenario.engine_status == Scenario.EngineStatus.DISAGREES
     assert scenario.spec["expect"][0]["value"] == "no"
+
+
+def test_the_instructors_tables_scroll_on_a_phone_not_the_page(chromium, live_server, bank):
+    # found walking at 390 px: the banks table (536 px) and the cohort's learners table (642 px)
+    # pushed the whole page sideways, header and footer left behind at the screen's width
+    teacher = bank.owner
+    cohort = cohorts.do_create_cohort(teacher, "Spring L1 class with a long name")
+    cohorts.do_assign_banks(cohort, Bank.objects.filter(pk=bank.pk))
+    cohorts.do_join(UserFactory(username="a-learner-with-a-long-username"), cohort)
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone = context.new_page()
+    log_in(phone, live_server.url)
+    for path in ("/banks/", "/banks/week-1/", "/cohorts/", f"/cohorts/{cohort.pk}/"):
+        phone.goto(f"{live_server.url}{path}")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390 + 1, path
+    assert serious_violations(phone) == [], "the cohort page on a phone"
+    context.close()
+
+
+def test_the_builders_fields_are_styled_like_every_other_field(page, live_server, bank):
+    # found walking the builder: its inputs have no type attribute, so input[type=text] missed
+    # them: 13 px text in 21 px boxes beside the 16 px, 44 px selects of the same form
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/banks/week-1/scenarios/new/")
+    size = "el => [getComputedStyle(el).fontSize, el.getBoundingClientRect().height]"
+    for field in ("#b-title", "#b-player-0", "#b-zone-0-library-0", "#b-choice-value-new"):
+        font, height = page.locator(field).evaluate(size)
+        assert font == page.locator("#b-active").evaluate(size)[0], field
+        assert height >= 44, field

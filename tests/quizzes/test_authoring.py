@@ -85,6 +85,18 @@ def test_the_preview_never_raises_for_an_unknown_claim():
     assert shown.error.path == "expect[0].claim" and "unknown claim" in shown.error.message
 
 
+@pytest.mark.parametrize("key", ["title", "source"])
+def test_an_empty_title_or_source_does_not_blank_the_preview(key):
+    # found walking the builder: clearing the title to retype it emptied the board, the claims
+    # and the "Ask this" ticks (shown as raw JSON), though the engine reads neither key
+    shown = authoring.preview(text(**{key: ""}), default_catalog())
+    assert shown.error.path == key and "non-empty" in shown.error.message
+    assert shown.set_aside == [key]
+    assert shown.board is not None and shown.computed and shown.expect
+    with pytest.raises(authoring.AuthoringError):  # saving still asks for it
+        authoring.read_document(document(**{key: " "}), default_catalog())
+
+
 def test_the_starter_document_is_valid_and_agrees():
     shown = authoring.preview(authoring.starter_text(), default_catalog())
     assert shown.error is None and shown.status == Scenario.EngineStatus.AGREES

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from quizzes import authoring
 from quizzes.instructors.builder import Builder
-from quizzes.models import Scenario
+from quizzes.models import Family, Scenario
 from tests.factories import BankFactory, ScenarioFactory, simple_spec
 from tests.quizzes.instructor_fixtures import document, text
 
@@ -256,3 +256,63 @@ def test_a_private_scenario_is_no_seed(teacher_client, other_instructor, own_ban
     url = reverse("scenario_create", args=[own_bank.slug])
     started = teacher_client.get(url, {"from": secret.slug})
     assert "secret" not in started.context["form"]["document"].value()
+
+
+def test_a_huge_number_typed_in_the_builder_is_an_error_beside_its_field(teacher_client, own_bank):
+    # found walking the builder: a 20-digit choice value got the door's plain-text 400 for "a
+    # number too large for any id" in place of the page (no field of the builder is an id)
+    page = teacher_client.get(reverse("scenario_create", args=[own_bank.slug])).content.decode()
+    huge = "9" * 20
+    data = posted_fields(page, source=["builder"], **{"b-resolve-targets": [huge]})
+    url = reverse("scenario_preview_new", args=[own_bank.slug])
+    reply = teacher_client.post(url, data, **HTMX)
+    assert reply.status_code == 200
+    assert f"&#x27;{huge}&#x27; is neither a player nor a card label" in reply.content.decode()
+    response = teacher_client.post(reverse("scenario_create", args=[own_bank.slug]), data)
+    assert response.status_code == 400 and not Scenario.objects.exists()
+    assert 'id="builder"' in response.content.decode()  # the page, with what was typed
+    assert f'value="{huge}"' in response.content.decode()
+
+
+def test_a_familys_generated_instances_are_no_seeds(teacher_client, own_bank):
+    # found walking: the seed list held all 853 scenarios, 35 of them "Archive Trap this turn"
+    written = ScenarioFactory(slug="seed-one", spec=simple_spec("seed-one"), title="Seed one")
+    family = Family.objects.create(slug="fam", title="Fam", level="L1", definition={})
+    generated = ScenarioFactory(slug="fam-1", spec=simple_spec("fam-1"), title="Generated one")
+    generated.family = family
+    for scenario in (written, generated):
+        scenario.bank = None
+        scenario.save()
+        BankFactory().questions.create(
+            scenario=scenario, kind="value", claims=[], prompt="?", key="k"
+        )
+    page = teacher_client.get(reverse("scenario_create", args=[own_bank.slug])).content.decode()
+    assert "Seed one" in page and "Generated one" not in page
+
+
+def test_each_describe_it_even_when_empty_box_names_its_zone(teacher_client, own_bank):
+    # found walking with the keyboard: twelve boxes all read "Describe it even when empty"
+    page = teacher_client.get(reverse("scenario_create", args=[own_bank.slug])).content.decode()
+    boxes = re.findall(r'<input type="checkbox" name="b-written"[^>]*>', page)
+    assert len(boxes) == 12  # two players, six zones each
+    for box in boxes:
+        zone = re.search(r'value="([^"]+)"', box).group(1)
+        assert f'aria-describedby="b-{zone}-title"' in box
+        assert f'id="b-{zone}-title"' in page
+
+
+def test_the_saved_note_counts_the_questions_learners_get(teacher_client, instructor, own_bank):
+    # found walking: unticking a claim deactivates its questions (answers point at them), but
+    # the note after saving still counted them among "questions in this bank"
+    scenario = saved(instructor, own_bank, document("tutor-three"))
+    page = teacher_client.get(edit_url(own_bank, scenario)).content.decode()
+    data = posted_fields(page, source=["builder"])
+    data["b-ask"] = [t for t in ask_values(page) if '"shuffles"' in t or '"searches"' in t][:2]
+    teacher_client.post(edit_url(own_bank, scenario), data)
+    active = scenario.questions.filter(is_active=True).count()
+    data["b-ask"] = data["b-ask"][:1]  # untick one of the two
+    response = teacher_client.post(edit_url(own_bank, scenario), data, follow=True)
+    now = scenario.questions.filter(is_active=True).count()
+    assert 0 < now < active and scenario.questions.count() > now
+    note = response.content.decode().split('class="saved-note', 1)[1].split("</p>", 1)[0]
+    assert f"; {now} question" in note

@@ -121,6 +121,18 @@ def test_assigning_banks_through_the_page(teacher_client, instructor, cohort, ow
     assert list(cohort.banks.all()) == [second]
 
 
+def test_saving_the_banks_says_so(teacher_client, cohort, own_bank):
+    # found walking: "Save the banks" came back to the same page with no word that it had saved
+    response = teacher_client.post(
+        reverse("cohort_banks", args=[cohort.pk]), {"banks": [own_bank.pk]}, follow=True
+    )
+    page = response.content.decode()
+    assert response.redirect_chain[-1][0].endswith("#banks-title")
+    assert 'role="status">Saved: the cohort practises the banks ticked below.' in page
+    plain = teacher_client.get(reverse("cohort_detail", args=[cohort.pk])).content.decode()
+    assert "Saved: the cohort practises" not in plain
+
+
 def answer(user, question, right: bool):
     attempt = Attempt.objects.open_practice_for(user, question)
     given = {"parts": ["may", "cannot"]} if right else {"parts": ["cannot", "may"]}
@@ -180,6 +192,25 @@ def test_recent_answers_show_the_question_and_what_was_answered(
     forest = "Must, may or can&#x27;t the Forest on top of Alice&#x27;s library be found?"
     said = "answered <strong>can&#x27;t be found</strong>; the ruling: may be found (701.23b)"
     assert f"{forest} — {said}" in first
+
+
+def test_recent_answers_keep_the_title_and_prompt_answered_after_an_edit(
+    teacher_client, learner, cohort, own_bank, scenario
+):
+    # found walking: after the instructor retitled a scenario the learner had answered, the
+    # member page listed the old answers under the new title and prompt
+    cohorts.do_join(learner, cohort)
+    question = make_question(scenario, own_bank)
+    answer(learner, question, right=True)
+    answered_title = scenario.title
+    scenario.title = "Retitled after the answer"
+    scenario.save()  # a new version; the old one keeps its title and freezes the questions
+    question.prompt = "A reworded prompt."
+    question.save()
+    url = reverse("cohort_member", args=[cohort.pk, learner.pk])
+    recent = teacher_client.get(url).content.decode().split('id="recent-title"', 1)[1]
+    assert answered_title in recent and "Retitled after the answer" not in recent
+    assert "A cards question about Land Tutor." in recent and "A reworded prompt." not in recent
 
 
 def test_a_non_member_or_another_instructors_cohort_is_a_404(

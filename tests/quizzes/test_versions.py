@@ -212,10 +212,15 @@ def test_the_bank_page_shows_each_version(
     make_question(scenario, bank, rules=[search_rule])
     learner = UserFactory(username="dee")
     answer_in_practice(client, learner, WRONG)
+    answered_title = scenario.title
     edit(scenario)
     teacher_client.force_login(instructor)
     page = teacher_client.get(reverse("bank_detail", args=[bank.slug])).content.decode()
     assert "(earlier)" in page and page.count("<time datetime=") == 2
+    # found walking: the earlier version's row was titled with the edit's new title
+    rows = page.split('class="instructor-table item-analysis"')[1].split("<tr>")[2:]
+    titles = [row.split('class="muted">', 1)[1].split("<", 1)[0] for row in rows]
+    assert titles == ["Land Tutor with a mountain on top", answered_title]
 
 
 def test_an_admin_edit_of_a_question_starts_a_new_version(admin_client, question):
