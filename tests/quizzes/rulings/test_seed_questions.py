@@ -128,10 +128,13 @@ def test_guessing_by_position_scores_at_chance(seeded):
 
 # A card's phrase ("die Karte „Sol Ring“ unter der Kontrolle von Farah", "la carta «Sol Ring»
 # controllata da Farah") is a nominative with its article: after "von" or "di" it would need a
-# case or a contraction a placeholder can't give ("von die Karte", "di la carta").
+# case or a contraction a placeholder can't give ("von die Karte", "di la carta"); nor may it end
+# in an apposition whose closing comma the sentence would have to add.
 UNGRAMMATICAL = {
-    "de": re.compile(r"\b(?:von|auf|mit|aus|bei|zu) die\b|, die \S+ kontrolliert [a-zäöü]"),
-    "it": re.compile(r"\b(?:di|a|da|su|in) (?:la|il|lo|le|gli|i)\b"),
+    "de": re.compile(
+        r"\b(?:von|auf|mit|aus|bei|zu) die\b|, die \S+ kontrolliert [a-zäöü]|“, \S+ von oben"
+    ),
+    "it": re.compile(r"\b(?:di|a|da|su|in) (?:la|il|lo|le|gli|i)\b|», \S+ dall'alto"),
 }
 
 
