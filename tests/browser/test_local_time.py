@@ -41,3 +41,33 @@ def test_the_deadline_shows_in_local_time_with_seconds(tokyo_page, live_server):
     shown = page.locator("#exam-clock time").inner_text()
     assert shown.startswith(in_tokyo.strftime("%H:%M:%S")), shown
     assert "UTC" not in shown
+
+
+def test_when_an_exam_was_sat_shows_in_local_time(tokyo_page, live_server):
+    """The report and the list of past exams gave the start in UTC with no zone ("03 Dec 2026
+    09:37" for a candidate in New York; found walking an exam)."""
+    with open("/dev/null", "w") as quiet:
+        call_command("load_content", stdout=quiet)
+    UserFactory(username="candidate", password="a-long-pass-9")
+    page = tokyo_page
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.get_by_label("Username").fill("candidate")
+    page.get_by_label("Password").fill("a-long-pass-9")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_load_state()
+    page.goto(f"{live_server.url}/exams/")
+    page.get_by_role("button", name=re.compile("Start Searching")).click()
+    page.wait_for_url(re.compile(r".*/exams/\d+/q/1/$"))
+    page.goto(page.url.split("/q/")[0] + "/")
+    page.get_by_role("button", name="Finish the exam").click()
+    page.wait_for_load_state()
+    started = Attempt.objects.get(kind="exam").started_at
+    in_tokyo = started.astimezone(datetime.timezone(datetime.timedelta(hours=9)))
+    clock = (in_tokyo.strftime("%H:%M"), in_tokyo.strftime("%I:%M"))  # 24 or 12 hours
+    report = page.locator("main .eyebrow time").inner_text()
+    page.goto(f"{live_server.url}/exams/")
+    listed = page.locator("main table time").first.inner_text()
+    for shown in (report, listed):  # in the page's language: "December 4, 2026 at 03:12 AM GMT+9"
+        assert f"{in_tokyo:%B} {in_tokyo.day}, {in_tokyo.year}" in shown, shown
+        assert any(time in shown for time in clock) and "GMT+9" in shown, shown
+        assert "UTC" not in shown
