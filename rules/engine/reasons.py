@@ -553,7 +553,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(card)s has %(counters)s, fewer than the %(amount)s the cost removes."
     ),
     "too_few_for_cost": gettext_noop(
-        "The cost “%(cost)s” needs %(cards)s; %(player)s has only %(size)s."
+        "The cost “%(cost)s” needs %(cards)s; %(player)s has %(size)s that could pay it."
     ),
     # Mana (mana.py).
     "mana_multiplied": gettext_noop(

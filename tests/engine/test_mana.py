@@ -123,3 +123,17 @@ def test_mana_claims_carry_a_citation() -> None:
     result = evaluate_claim(spec, claim("mana_produced", card="pool"))
     assert result.rule.startswith("106.")
     assert result.reason
+
+
+def test_118_3_a_cost_no_permanent_can_pay_says_how_many_could() -> None:
+    """ "needs 1 card; Alice has only 0" read oddly to a learner walking the app."""
+    spec = scenario(
+        zones={"Alice": {"battlefield": ["Springleaf Drum#drum"]}},
+        resolve=activate("drum", "Alice"),
+    )
+    result = evaluate_claim(spec, claim("can_activate", card="drum"))
+    assert result.value is False and result.rule == "118.3"
+    assert result.reason == (
+        "The cost “Tap an untapped creature you control” needs 1 card; Alice has 0 that could "
+        "pay it."
+    )
