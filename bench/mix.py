@@ -6,8 +6,9 @@ In a temporary SQLite database it migrates and loads the seed content (`load_con
 each count a new learner, through Django's test client as a browser would, asks for
 `/practice/` and answers the question from the form on the page (the first choice of every
 group), `count` times. It reports how many different scenarios (boards) and rules the questions
-came from, how often one scenario came twice in a row, how often a rule came back within three
-questions, and how often a missed rule came back within the next two questions.
+came from (and families: generated boards of one situation), how often one scenario came twice
+in a row, how often a family came back within six questions, how often a rule came back within
+three questions, and how often a missed rule came back within the next two questions.
 """
 
 from __future__ import annotations
@@ -50,13 +51,17 @@ def figures(user) -> dict[str, Any]:
         .values_list("question__kind", "question__level")
     )
     kinds = Counter(kind for kind, _ in rows)
+    answered = (
+        Response.objects.filter(user=user)
+        .order_by("created_at", "id")
+        .select_related("question__scenario")
+        .prefetch_related("question__rules")
+    )
     served = [
         (response.question.scenario_id, set(response.question.rules.all()), response.correct)
-        for response in Response.objects.filter(user=user)
-        .order_by("created_at", "id")
-        .select_related("question")
-        .prefetch_related("question__rules")
+        for response in answered
     ]
+    families = [response.question.scenario.family_id for response in answered]
     scenarios = [scenario for scenario, _, _ in served]
     missed = [index for index, (_, _, correct) in enumerate(served) if not correct]
     back_soon = [
@@ -70,6 +75,12 @@ def figures(user) -> dict[str, Any]:
         "rules": len(set().union(*(rules for _, rules, _ in served))) if served else 0,
         "same_scenario_twice_in_a_row": sum(
             a == b for a, b in zip(scenarios, scenarios[1:], strict=False)
+        ),
+        "families": len(set(families) - {None}),
+        # a family's board within five questions of another of the same family
+        "family_again_within_six": sum(
+            family is not None and family in families[max(0, index - 5) : index]
+            for index, family in enumerate(families)
         ),
         "rule_again_within_three": sum(
             bool(served[index][1] & (served[index - 1][1] | served[index - 2][1]))
@@ -138,11 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
-    print(f"{'first':>6} {'boards':>6} {'rules':>5} {'same twice':>10} {'rule in 3':>9} "
-          f"{'missed':>6} {'back in 2':>9} {'top kind':>8}  kinds")  # fmt: skip
+    print(f"{'first':>6} {'boards':>6} {'families':>8} {'family in 6':>11} {'rules':>5} "
+          f"{'same twice':>10} {'rule in 3':>9} {'missed':>6} {'back in 2':>9} {'top kind':>8}  "
+          "kinds")  # fmt: skip
     for count, row in results.items():
         print(
-            f"{int(count):>6} {row['scenarios']:>6} {row['rules']:>5} "
+            f"{int(count):>6} {row['scenarios']:>6} {row['families']:>8} "
+            f"{row['family_again_within_six']:>11} {row['rules']:>5} "
             f"{row['same_scenario_twice_in_a_row']:>10} {row['rule_again_within_three']:>9} "
             f"{row['missed']:>6} {row['missed_back_within_two']:>9} "
             f"{row['most_common_kind']:>8}  {row['kinds']}"
