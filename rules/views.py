@@ -124,6 +124,9 @@ def listed(scenarios, user):
 
 @require_GET
 def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
+    # The visitor first: without Redis their session's read brings the rules' version with it
+    # (config/versions.py), so that the rule's text then costs no query.
+    signed_in = request.user.is_authenticated
     page = texts.rule_page(number)
     if page is None:
         current = Rule.objects.resolve_number(number)
@@ -136,7 +139,7 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
         return redirect(f"{target}?{urlencode({'from': number})}")
     rule = page.rule
     mastery = None
-    if request.user.is_authenticated:
+    if signed_in:
         mastery = Mastery.objects.of_rule(request.user, rule)
     mastery_value = None
     if mastery:

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from django.utils import timezone
 
-from config import sql
+from config import sql, versions
 
 
 class Stored(NamedTuple):
@@ -26,13 +26,21 @@ def unexpired(session_key: str | None) -> Stored | None:
     `Session.objects.get(session_key=..., expire_date__gt=now)`)."""
     if not session_key:
         return None
-    row = sql.first(
-        "SELECT session_data, expire_date FROM django_session"
-        " WHERE session_key = %s AND expire_date > %s",
-        [session_key, sql.at(timezone.now())],
-        prepared=True,
+    query = (
+        "SELECT NULL, session_data, expire_date FROM django_session"
+        " WHERE session_key = %s AND expire_date > %s"
     )
-    return None if row is None else Stored(session_key, row[0], sql.moment(row[1]))
+    params = [session_key, sql.at(timezone.now())]
+    # Without Redis, the shared versions (config/versions.py) come with it: no query of their own.
+    tokens = versions.table_rows()
+    if tokens is not None:
+        query = f"{query} UNION ALL {tokens[0]}"
+        params += tokens[1]
+    rows = sql.rows(query, params, prepared=True)
+    if tokens is not None:
+        versions.take_rows(row for row in rows if row[0] is not None)
+    row = next((row for row in rows if row[0] is None), None)
+    return None if row is None else Stored(session_key, row[1], sql.moment(row[2]))
 
 
 class ReadByHand:

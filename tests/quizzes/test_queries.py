@@ -8,7 +8,6 @@ import pytest
 from django.urls import reverse
 
 from quizzes.models import Question
-from rules import texts
 from tests.factories import RuleFactory, ScenarioFactory
 from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec
 
@@ -35,21 +34,25 @@ FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # the rules that decide it come from the cache (one read of the rules' version, a query only
 # without Redis, instead of three), and the open attempt says in the same query whether it
 # holds the question. Was 19: the response is stored in the answer's one transaction with no
-# savepoint of its own (a conflict rolls the whole of it back).
-ANSWER_QUERIES = 13 + texts.version_reads_database()
+# savepoint of its own (a conflict rolls the whole of it back). Without Redis the rules'
+# version is read with the session (config/versions.py `table_rows`): no query of its own
+# either way (was 13 + 1 without Redis).
+ANSWER_QUERIES = 13
 # the session, the user (with the nav's instructor flag), the answers by day, their count with
 # the page of history, the masteries with their rules (the reviews due counted from them); the
 # rules' median
 # difficulties and the rules' section titles come from the cache (the rules' version read for
 # them: a query only without Redis); was 10: the count and the reviews due were queries of
-# their own; was 8: the difficulties were read on every visit
-PROGRESS_QUERIES = 6 + texts.version_reads_database()
-# the shared versions, rules' and banks', in one read (a query only without Redis: the rule,
-# its aliases, editions, former meanings and section title, and the banks this visitor may
-# practise from, come from the cache), the session, the user (with the nav's instructor flag),
-# the mastery and the scenarios this visitor may practise (was 11; was 7: the rule's
-# difficulties were read on every visit, and the nav's group)
-RULE_PAGE_QUERIES = 4 + texts.version_reads_database()
+# their own; was 8: the difficulties were read on every visit; without Redis the version comes
+# with the session (was 6 + 1 without Redis)
+PROGRESS_QUERIES = 6
+# the session with the shared versions, rules' and banks' (read with it without Redis, from
+# Redis with it: the rule, its aliases, editions, former meanings and section title, and the
+# banks this visitor may practise from, come from the cache), the user (with the nav's
+# instructor flag), the mastery and the scenarios this visitor may practise (was 11; was 7:
+# the rule's difficulties were read on every visit, and the nav's group; was 4 + 1 without
+# Redis: the versions were a query of their own)
+RULE_PAGE_QUERIES = 4
 
 
 def fill_bank(scenario, bank, rule, size: int) -> None:
