@@ -58,11 +58,12 @@ def current(name: str) -> str:
     return read.get(name, "")
 
 
-def table_rows() -> tuple[str, list[str]] | None:
+def table_rows(padding: int = 0) -> tuple[str, list[str]] | None:
     """For a query this request makes anyway on the default database (the session's read): a
-    `SELECT` of the tokens' rows in the shared cache's table, as (key, value, expires), to join
-    to it with `UNION ALL`, and its parameters. None when the tokens are not rows of that
-    database (Redis), outside a request, or when this request has read them already."""
+    `SELECT` of the tokens' rows in the shared cache's table, as (key, value, expires) and
+    `padding` NULL columns, to join to it with `UNION ALL`, and its parameters. None when the
+    tokens are not rows of that database (Redis), outside a request, or when this request has
+    read them already."""
     read = getattr(_request, "read", None)
     if read is None or read:
         return None
@@ -74,7 +75,9 @@ def table_rows() -> tuple[str, list[str]] | None:
     keys = [shared.make_and_validate_key(name) for name in NAMES]
     table = connection.ops.quote_name(shared._table)
     listed = sql.placeholders(keys)
-    query = f'SELECT "cache_key", "value", "expires" FROM {table} WHERE "cache_key" IN ({listed})'
+    nulls = ", NULL" * padding
+    where = f'"cache_key" IN ({listed})'
+    query = f'SELECT "cache_key", "value", "expires"{nulls} FROM {table} WHERE {where}'
     return query, keys
 
 

@@ -36,12 +36,13 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 RIGHT = {"claim_0": "may", "claim_1": "cannot"}  # Land Tutor: may fail to find the Forest (701.23b)
 WRONG = {"claim_0": "must", "claim_1": "may"}
-# session, user (with whether an instructor: the nav; config/auth.py), sitting, item statuses,
-# the item with its scenario, the card catalog's generation (rules/cards.py)
-QUESTION_PAGE_QUERIES = 6
+# session with its user (with whether an instructor: the nav; config/auth.py; the user is read
+# with the session once the process has met it: config/sessions), sitting, item statuses, the
+# item with its scenario, the card catalog's generation (rules/cards.py); was 6
+QUESTION_PAGE_QUERIES = 5
 # the same, then the attempt's row lock and one UPDATE that keeps the answer, in a transaction
 # (a savepoint inside the test's transaction: two statements more)
-ANSWER_QUERIES = 10
+ANSWER_QUERIES = 9  # was 10: the user read with the session
 
 
 @pytest.fixture

@@ -23,7 +23,11 @@ pytestmark = pytest.mark.django_db
 # card catalog's generation (rules/cards.py: a card saved in any worker is seen at once) comes
 # with the exam check (was a query of its own: 10 -> 9). Was 14: the learner's answers, due
 # rule and mean skill were three queries, and the unseen question above and below two.
-PRACTICE_QUERIES = 8
+# The session's user comes with the session once the process has read that session before
+# (config/sessions: a session key is one user's all its life), so every page here reads one
+# query less than these notes count (was one more each: practice 8, answer 13, progress 6, rule
+# page 4).
+PRACTICE_QUERIES = 7
 # filtered by level and bank: one more, the bank looked up among the ones the learner may see
 FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # one, written by hand (quizzes/answer_lookup.py): is an exam running, the presentation with
@@ -39,7 +43,7 @@ FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # savepoint of its own (a conflict rolls the whole of it back). Without Redis the rules'
 # version is read with the session (config/versions.py `table_rows`): no query of its own
 # either way (was 13 + 1 without Redis).
-ANSWER_QUERIES = 13
+ANSWER_QUERIES = 12
 # the session, the user (with the nav's instructor flag), the answers by day, their count with
 # the page of history, the masteries with their rules (the reviews due counted from them); the
 # rules' median
@@ -47,14 +51,14 @@ ANSWER_QUERIES = 13
 # them: a query only without Redis); was 10: the count and the reviews due were queries of
 # their own; was 8: the difficulties were read on every visit; without Redis the version comes
 # with the session (was 6 + 1 without Redis)
-PROGRESS_QUERIES = 6
+PROGRESS_QUERIES = 5
 # the session with the shared versions, rules' and banks' (read with it without Redis, from
 # Redis with it: the rule, its aliases, editions, former meanings and section title, and the
 # banks this visitor may practise from, come from the cache), the user (with the nav's
 # instructor flag), the mastery and the scenarios this visitor may practise (was 11; was 7:
 # the rule's difficulties were read on every visit, and the nav's group; was 4 + 1 without
 # Redis: the versions were a query of their own)
-RULE_PAGE_QUERIES = 4
+RULE_PAGE_QUERIES = 3
 
 
 def fill_bank(scenario, bank, rule, size: int) -> None:
