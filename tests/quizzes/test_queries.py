@@ -57,8 +57,9 @@ PROGRESS_QUERIES = 5
 # banks this visitor may practise from, come from the cache), the user (with the nav's
 # instructor flag), the mastery and the scenarios this visitor may practise (was 11; was 7:
 # the rule's difficulties were read on every visit, and the nav's group; was 4 + 1 without
-# Redis: the versions were a query of their own)
-RULE_PAGE_QUERIES = 3
+# Redis: the versions were a query of their own); the mastery comes with the scenarios, in one
+# query (rules.views.scenario_rows_and_mastery: was 3)
+RULE_PAGE_QUERIES = 2
 
 
 def fill_bank(scenario, bank, rule, size: int) -> None:
