@@ -19,25 +19,37 @@ def _user_columns() -> Columns:
 
 
 @functools.cache
-def _user_with_role() -> str:
-    """The user's own columns, and authoring's `_instructor_cache`: in the instructors' group?"""
+def user_select() -> str:
+    """The user's own columns on `u`, then authoring's `_instructor_cache` (in the instructors'
+    group?), for a query that reads the user; one parameter: the group's name."""
     groups = get_user_model().groups.through._meta.db_table
     return (
-        f"SELECT {_user_columns().sql}, EXISTS(SELECT 1 FROM {groups} ug JOIN auth_group g"
+        f"{_user_columns().sql}, EXISTS(SELECT 1 FROM {groups} ug JOIN auth_group g"
         " ON g.id = ug.group_id WHERE ug.user_id = u.id AND g.name = %s)"
-        f" FROM {get_user_model()._meta.db_table} u WHERE u.id = %s"
     )
+
+
+def user_select_width() -> int:
+    """How many columns `user_select` reads."""
+    return len(_user_columns()) + 1
+
+
+@functools.cache
+def _user_with_role() -> str:
+    return f"SELECT {user_select()} FROM {get_user_model()._meta.db_table} u WHERE u.id = %s"
 
 
 class ModelBackend(backends.ModelBackend):
     def get_user(self, user_id):
+        from config import sessions
         from quizzes.authoring import INSTRUCTORS_GROUP
 
-        row = sql.first(_user_with_role(), [INSTRUCTORS_GROUP, user_id], prepared=True)
+        # read with the request's session when it could be (config/sessions), else now
+        row = sessions.user_read_with_session(user_id)
         if row is None:
-            return None
-        user = _user_columns().read(row)  # converted as the ORM does (SQLite's text dates)
-        if not self.user_can_authenticate(user):
+            row = sql.first(_user_with_role(), [INSTRUCTORS_GROUP, user_id], prepared=True)
+        user = None if row is None else _user_columns().read(row)  # None: no such user
+        if user is None or not self.user_can_authenticate(user):
             return None
         user._instructor_cache = bool(row[-1])  # SQLite: 0/1
         return user

@@ -3,16 +3,27 @@ data changes, so that entries cached under an older token are never read again.
 
 The tokens live in the `shared` cache (Redis, or the database table every worker reads). A
 request reads all of them at its first need, in one round trip (one query without Redis), and
-keeps them until it ends; outside a request each read asks the cache again.
+keeps them until it ends; outside a request each read asks the cache again. Without Redis, a
+request with a session reads them with its session, in the same query (`table_rows`,
+config/sessions): no query of their own.
 """
 
 from __future__ import annotations
 
+import base64
+import pickle
 import secrets
+from collections.abc import Iterable
+from typing import Any
 
 from asgiref.local import Local
 from django.core.cache import caches
+from django.core.cache.backends.db import DatabaseCache
 from django.core.signals import request_finished, request_started
+from django.db import DEFAULT_DB_ALIAS, connection, router
+from django.utils import timezone
+
+from config import sql
 
 RULES = "rules-version"  # rule texts (rules/texts.py)
 BANKS = "banks-version"  # the banks each visitor may practise from (quizzes/visibility.py)
@@ -45,6 +56,48 @@ def current(name: str) -> str:
     if name not in read:
         read |= _read_all()
     return read.get(name, "")
+
+
+def table_rows(padding: int = 0) -> tuple[str, list[str]] | None:
+    """For a query this request makes anyway on the default database (the session's read): a
+    `SELECT` of the tokens' rows in the shared cache's table, as (key, value, expires) and
+    `padding` NULL columns, to join to it with `UNION ALL`, and its parameters. None when the
+    tokens are not rows of that database (Redis), outside a request, or when this request has
+    read them already."""
+    read = getattr(_request, "read", None)
+    if read is None or read:
+        return None
+    shared = caches["shared"]
+    if not isinstance(shared, DatabaseCache):
+        return None
+    if router.db_for_read(shared.cache_model_class) != DEFAULT_DB_ALIAS:
+        return None
+    keys = [shared.make_and_validate_key(name) for name in NAMES]
+    table = connection.ops.quote_name(shared._table)
+    listed = sql.placeholders(keys)
+    nulls = ", NULL" * padding
+    where = f'"cache_key" IN ({listed})'
+    query = f'SELECT "cache_key", "value", "expires"{nulls} FROM {table} WHERE {where}'
+    return query, keys
+
+
+def take_rows(rows: Iterable[tuple[str, str, Any]]) -> None:
+    """The tokens among `rows` (as `table_rows` reads them) become this request's, each decoded
+    as `DatabaseCache.get_many` decodes it. One missing or expired is not taken: the first
+    `current` that needs it reads them all from the cache as without this (which adds a
+    missing one and deletes an expired one)."""
+    read = getattr(_request, "read", None)
+    if read is None or read:
+        return
+    shared = caches["shared"]
+    names = {shared.make_and_validate_key(name): name for name in NAMES}
+    found = {}
+    now = timezone.now()
+    for key, value, expires in rows:
+        if key in names and sql.moment(expires) >= now:
+            found[names[key]] = pickle.loads(base64.b64decode(value.encode()))
+    if len(found) == len(NAMES):
+        read |= found
 
 
 def bump(name: str) -> None:

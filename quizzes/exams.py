@@ -57,6 +57,7 @@ from quizzes.models import (
     SittingQuota,
 )
 from quizzes.models.exams import rule_is_under
+from rules import cards
 from rules.models import Rule
 
 # A form sent in the last seconds still counts when it arrives just after the deadline.
@@ -170,10 +171,13 @@ def draw(user, blueprint: ExamBlueprint, rng: random.Random | None = None) -> li
     return drawn
 
 
-def running_sitting(user, now=None) -> ExamSitting | None:
-    """The learner's sitting still running, after finishing any whose time is up."""
+def running_sitting(
+    user, now=None, sittings: list[ExamSitting] | None = None
+) -> ExamSitting | None:
+    """The learner's sitting still running, after finishing any whose time is up. `sittings`:
+    their unfinished sittings when the caller has just read them (default: read now)."""
     now = now or timezone.now()
-    for sitting in unfinished_sittings(user.pk):
+    for sitting in unfinished_sittings(user.pk) if sittings is None else sittings:
         if not close_if_over(sitting, now):
             return sitting
     return None
@@ -192,13 +196,30 @@ def unfinished_sittings(user_id: int) -> list[ExamSitting]:
         ' FROM "quizzes_examsitting" es INNER JOIN "quizzes_attempt" a ON a."id" = es."attempt_id"'
         ' WHERE a."user_id" = %s AND a."finished_at" IS NULL ORDER BY a."started_at" DESC'
     )
-    sittings = []
-    for row in sql.rows(query, [user_id], prepared=True):
-        sitting, attempt = SITTING.read(row), ATTEMPT.read(row, len(SITTING))
-        ExamSitting.attempt.field.set_cached_value(sitting, attempt)  # as `select_related`
-        ExamSitting.attempt.field.remote_field.set_cached_value(attempt, sitting)
-        sittings.append(sitting)
-    return sittings
+    return [_sitting_of(row) for row in sql.rows(query, [user_id], prepared=True)]
+
+
+def unfinished_sittings_and_cards(user_id: int) -> tuple[list[ExamSitting], tuple]:
+    """`unfinished_sittings(user_id)` and the card table's generation (`rules.cards.generation`)
+    in one query: the practice page needs both (whether it pauses; the catalog its variant is
+    drawn with), and a query of its own cost more than the answer. A row even with no sitting
+    (the outer join's, its sitting's columns NULL)."""
+    query = (
+        f"SELECT {SITTING.sql}, {ATTEMPT.sql}, {cards.GENERATION_COLUMNS} FROM (SELECT 1) page"
+        ' LEFT JOIN ("quizzes_examsitting" es INNER JOIN "quizzes_attempt" a'
+        ' ON a."id" = es."attempt_id") ON a."user_id" = %s AND a."finished_at" IS NULL'
+        ' ORDER BY a."started_at" DESC'
+    )
+    found = sql.rows(query, [user_id], prepared=True)
+    sittings = [_sitting_of(row) for row in found if row[0] is not None]
+    return sittings, cards.generation_of(*found[0][-2:])
+
+
+def _sitting_of(row: tuple) -> ExamSitting:
+    sitting, attempt = SITTING.read(row), ATTEMPT.read(row, len(SITTING))
+    ExamSitting.attempt.field.set_cached_value(sitting, attempt)  # as `select_related`
+    ExamSitting.attempt.field.remote_field.set_cached_value(attempt, sitting)
+    return sitting
 
 
 def check_can_start(user, blueprint: ExamBlueprint) -> list[Drawn]:

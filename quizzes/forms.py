@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from quizzes import selection_sql
+from quizzes import visibility
 from quizzes.kept import Kept
 from quizzes.models import Bank, Question
 from quizzes.rulings import Ruling, kind_of
@@ -113,10 +113,11 @@ class PracticeFilterForm(forms.Form):
     def fields_html(self) -> SafeString:
         """The fields as `_form_fields.html` renders them (Django's widget templates cost a
         sixth of the practice page), kept per process under everything they show: language,
-        values, errors and the banks offered (read in the one query the select needs, by hand:
-        the banks `Bank.objects.visible_to` gives, each labelled by its title as `str(bank)`)."""
+        values, errors and the banks offered (the banks `Bank.objects.visible_to` gives, each
+        labelled by its title as `str(bank)`, kept per visitor until a bank or who may see it
+        changes: quizzes/visibility.py)."""
         bank = self.fields["bank"]
-        offered = tuple(selection_sql.visible_banks(self.user.pk))
+        offered = visibility.offered_banks(self.user)
         bank.widget.choices = [("", bank.empty_label), *offered]
         key = (
             get_language(),

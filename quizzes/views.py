@@ -114,9 +114,12 @@ def _practice_url(filters: str) -> str:
     return f"{url}?{filters}" if filters else url
 
 
-def _paused_by_exam(request: HtmxHttpRequest, status: int = 200) -> HttpResponse | None:
-    """While the learner sits an exam, practice (feedback at once, on the exam's pool) waits."""
-    sitting = exams.running_sitting(request.user)
+def _paused_by_exam(
+    request: HtmxHttpRequest, status: int = 200, sittings: list[ExamSitting] | None = None
+) -> HttpResponse | None:
+    """While the learner sits an exam, practice (feedback at once, on the exam's pool) waits.
+    `sittings`: the learner's unfinished ones, when just read (default: read now)."""
+    sitting = exams.running_sitting(request.user, sittings=sittings)
     if sitting is None:
         return None
     page = render(request, "quizzes/practice_paused.html", {"sitting": sitting}, status=status)
@@ -128,7 +131,10 @@ def _paused_by_exam(request: HtmxHttpRequest, status: int = 200) -> HttpResponse
 @require_GET
 @login_required
 def practice(request: HtmxHttpRequest) -> HttpResponse:
-    if paused := _paused_by_exam(request):
+    # one query: the learner's unfinished sittings, and the card table's generation for the
+    # catalog the variant is drawn with
+    sittings, card_generation = exams.unfinished_sittings_and_cards(request.user.pk)
+    if paused := _paused_by_exam(request, sittings=sittings):
         return paused
     filter_form = PracticeFilterForm(request.GET, user=request.user)
     context: dict[str, Any] = {"question": None, "filter_form": filter_form}
@@ -145,7 +151,8 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
     context |= {"rule": chosen["rule"], "level": chosen["level"], "bank": chosen["bank"]}
     if pick.question is not None:
         question = pick.question
-        ruling = rulings.ruling_for(question, rulings.new_seed(), request.user.pk)
+        catalog = rulings.catalog_of(question.scenario, card_generation)
+        ruling = rulings.ruling_for(question, rulings.new_seed(), request.user.pk, catalog)
         presentation = Presentation(
             user=request.user,
             question=question,

@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from config import versions
+from quizzes import selection_sql
 from quizzes.models import Bank
 
 TIMEOUT = 60 * 60  # ids of a replaced version, or of a visitor gone, age out unread
@@ -27,6 +28,18 @@ def bank_ids(user) -> tuple[int, ...]:
         ids = tuple(Bank.objects.visible_to(user).order_by("pk").values_list("pk", flat=True))
         cache.set(key, ids, TIMEOUT)
     return ids
+
+
+def offered_banks(user) -> tuple[tuple[str, str], ...]:
+    """The slug and title of each bank `user` (signed in) may practise from, by title: the
+    practice filter's choice of banks (`selection_sql.visible_banks`), kept as the ids are: a
+    saved bank (its title, its slug) replaces the banks' version as any visibility change does."""
+    key = f"offered-banks:{versions.current(versions.BANKS)}:{user.pk}"
+    offered = cache.get(key)
+    if offered is None:
+        offered = tuple(map(tuple, selection_sql.visible_banks(user.pk)))
+        cache.set(key, offered, TIMEOUT)
+    return offered
 
 
 def bump() -> None:

@@ -24,6 +24,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from config import versions
+from quizzes.kept import Kept
 from rules.models import Rule, RuleAlias
 
 TIMEOUT = 60 * 60 * 24  # entries of a replaced version age out (or are culled) unread
@@ -73,10 +74,22 @@ class RulePage:
         return next((alias for alias in self.rule.aliases.all() if alias.number == number), None)
 
 
+# Rule pages as read from the cache, kept in the process under the same key (the rules'
+# version, the language, the number): reading one back from the cache unpickled the rule with
+# its aliases and editions, about 0.1 ms of every rule page. A kept page is shared by the
+# process's requests: nothing changes it once built.
+PAGES: Kept[RulePage | None] = Kept(512)
+
+
 def rule_page(number: str) -> RulePage | None:
     """The current rule numbered exactly `number`, ready to show; None when there is none (the
-    caller then follows an earlier number or says it is unknown)."""
+    caller then follows an earlier number or says it is unknown). A new rule replaces the
+    version, so a number unknown under one version is looked up again under the next."""
     key = _key("page", number)
+    return PAGES.get(key, lambda: _cached_rule_page(key, number))
+
+
+def _cached_rule_page(key: str, number: str) -> RulePage | None:
     page = cache.get(key)
     if page is None:
         rule = (

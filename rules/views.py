@@ -61,13 +61,12 @@ def scenarios_for(rule: Rule, user):
 SCENARIO_ROWS = """
 SELECT s.id, s.title,
   (SELECT COUNT(*) FROM quizzes_question q WHERE q.scenario_id = s.id AND q.is_active),
-  {answered}
+  {answered}{padding}
 FROM quizzes_scenario s
 JOIN quizzes_scenario_rules_exercised exercised ON exercised.scenario_id = s.id
 WHERE exercised.rule_id = %s
   AND (s.bank_id IN ({banks}) OR EXISTS (SELECT 1 FROM quizzes_question q
        WHERE q.scenario_id = s.id AND q.is_active AND q.bank_id IN ({banks})))
-ORDER BY s.id
 """
 # From the scenario's few questions to the learner's answer to each (the (user, question)
 # index): SQLite would otherwise walk all of the learner's answers for every scenario (1 ms at
@@ -89,16 +88,36 @@ class ScenarioRow(NamedTuple):
 def scenario_rows(rule: Rule, user) -> tuple[ScenarioRow, ...]:
     """`scenarios_for(rule, user)` in one hand-written query: a tuple of rows, so that the
     page renders the list once per process for each list it shows (`{% fixed_part %}`)."""
+    return scenario_rows_and_mastery(rule, user)[0]
+
+
+def scenario_rows_and_mastery(rule: Rule, user) -> tuple[tuple[ScenarioRow, ...], Mastery | None]:
+    """`scenario_rows(rule, user)` and, for a signed-in visitor, their mastery of `rule`
+    (`Mastery.objects.of_rule`), in one query: the mastery's row joined to the list's rows with
+    `UNION ALL` (each row's other columns NULL)."""
+    from quizzes.recording import MASTERY  # the mastery's reader (as `of_rule`)
+
     banks = sorted(visibility.bank_ids(user))
     signed_in = user.is_authenticated
     query = SCENARIO_ROWS.format(
-        answered=ANSWERED if signed_in else "1 = 0", banks=sql.placeholders(banks)
+        answered=ANSWERED if signed_in else "1 = 0",
+        banks=sql.placeholders(banks),
+        padding=", NULL" * len(MASTERY) if signed_in else "",
     )
     params = [*([user.pk] if signed_in else []), rule.pk, *banks, *banks]
-    return tuple(
-        ScenarioRow(pk, title, count, bool(answered))
-        for pk, title, count, answered in sql.rows(query, params, prepared=True)
+    if signed_in:
+        query += (
+            f"UNION ALL SELECT NULL, NULL, NULL, NULL, {MASTERY.sql} FROM quizzes_mastery m"
+            " WHERE m.user_id = %s AND m.rule_id = %s"
+        )
+        params += [user.pk, rule.pk]
+    query += " ORDER BY 1"  # the scenarios by id
+    found = sql.rows(query, params, prepared=True)
+    rows = tuple(
+        ScenarioRow(row[0], row[1], row[2], bool(row[3])) for row in found if row[0] is not None
     )
+    mastery = next((MASTERY.read(row, 4) for row in found if row[0] is None), None)
+    return rows, mastery
 
 
 def listed(scenarios, user):
@@ -124,6 +143,9 @@ def listed(scenarios, user):
 
 @require_GET
 def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
+    # The visitor first: without Redis their session's read brings the rules' version with it
+    # (config/versions.py), so that the rule's text then costs no query.
+    request.user.is_authenticated  # noqa: B018 (read for its query)
     page = texts.rule_page(number)
     if page is None:
         current = Rule.objects.resolve_number(number)
@@ -135,9 +157,8 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
         # Say on the page which edition the number followed belongs to.
         return redirect(f"{target}?{urlencode({'from': number})}")
     rule = page.rule
-    mastery = None
-    if request.user.is_authenticated:
-        mastery = Mastery.objects.of_rule(request.user, rule)
+    # the visitor's scenarios and mastery of the rule, in one query
+    scenarios, mastery = scenario_rows_and_mastery(rule, request.user)
     mastery_value = None
     if mastery:
         median = reports.median_difficulties([rule.pk])[rule.pk]
@@ -147,7 +168,7 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
         "section_title": page.section_title,
         "section_title_language": page.section_title_language,
         "rule_text": page.text,
-        "scenarios": scenario_rows(rule, request.user),
+        "scenarios": scenarios,
         "followed": page.alias_named(request.GET.get("from", "")[:20]),
         "mastery": mastery,
         "mastery_value": mastery_value,

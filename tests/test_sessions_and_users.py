@@ -8,8 +8,10 @@ import datetime
 import pytest
 from django.contrib.auth.models import Group
 from django.contrib.sessions.models import Session
+from django.urls import reverse
 from django.utils import timezone
 
+from config import sessions
 from config.auth import ModelBackend
 from config.sessions import db, unexpired
 from quizzes.authoring import INSTRUCTORS_GROUP
@@ -68,3 +70,70 @@ def test_an_inactive_or_missing_user_is_nobody():
     inactive = UserFactory(is_active=False)
     assert backend.get_user(inactive.pk) is None
     assert backend.get_user(inactive.pk + 1000) is None
+
+
+# The user read with the session (config/sessions): only ever the user the session names.
+
+
+def _page_user(client) -> str:
+    page = client.get(reverse("progress"))
+    assert page.status_code == 200
+    return page.content.decode().split('class="visually-hidden">')[1].split("<")[0]
+
+
+def _reads(queries) -> list[str]:
+    """Which of the session and the user each query of a page read."""
+    reads = []
+    for query in queries.captured_queries:
+        text = query["sql"]
+        if "django_session" in text:
+            reads.append("session with user" if "auth_user" in text else "session")
+        elif text.startswith("SELECT u."):
+            reads.append("user")
+    return reads
+
+
+def test_the_user_comes_with_the_session_once_the_process_has_met_it(
+    client, django_assert_max_num_queries
+):
+    user = UserFactory(username="reader")
+    client.force_login(user)
+    with django_assert_max_num_queries(20) as first:
+        client.get(reverse("progress"))
+    with django_assert_max_num_queries(20) as second:
+        client.get(reverse("progress"))
+    assert _reads(first) == ["session", "user"]
+    assert _reads(second) == ["session with user"]
+    assert _page_user(client) == "reader"
+
+
+def test_a_wrong_guess_of_the_sessions_user_is_never_taken(client, django_assert_max_num_queries):
+    user, other = UserFactory(username="owner-of-it"), UserFactory(username="someone-else")
+    client.force_login(user)
+    sessions._remember(client.session.session_key, other.pk)  # as if it were other's
+    with django_assert_max_num_queries(20) as queries:
+        assert _page_user(client) == "owner-of-it"
+    # other's row came with the session and was left: the session's own user was read
+    assert _reads(queries) == ["session with user", "user"]
+    assert sessions._user_of(client.session.session_key) == user.pk  # learnt from the session
+
+
+def test_a_deleted_or_deactivated_user_read_with_the_session_is_nobody(client):
+    user = UserFactory()
+    client.force_login(user)
+    assert client.get(reverse("progress")).status_code == 200
+    type(user).objects.filter(pk=user.pk).update(is_active=False)
+    assert client.get(reverse("progress")).status_code == 302  # to the log-in page
+    client.force_login(other := UserFactory())
+    assert client.get(reverse("progress")).status_code == 200
+    other.delete()
+    assert client.get(reverse("progress")).status_code == 302
+
+
+def test_outside_a_request_the_session_reads_no_user():
+    user = UserFactory()
+    store = stored_session(**{"_auth_user_id": str(user.pk)})
+    assert db.SessionStore(store.session_key).load()["_auth_user_id"] == str(user.pk)
+    assert sessions._user_of(store.session_key) == user.pk
+    assert unexpired(store.session_key) is not None
+    assert sessions.user_read_with_session(user.pk) is None

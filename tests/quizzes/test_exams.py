@@ -36,12 +36,13 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 RIGHT = {"claim_0": "may", "claim_1": "cannot"}  # Land Tutor: may fail to find the Forest (701.23b)
 WRONG = {"claim_0": "must", "claim_1": "may"}
-# session, user (with whether an instructor: the nav; config/auth.py), sitting, item statuses,
-# the item with its scenario, the card catalog's generation (rules/cards.py)
-QUESTION_PAGE_QUERIES = 6
+# session with its user (with whether an instructor: the nav; config/auth.py; the user is read
+# with the session once the process has met it: config/sessions), sitting, item statuses, the
+# item with its scenario, the card catalog's generation (rules/cards.py); was 6
+QUESTION_PAGE_QUERIES = 5
 # the same, then the attempt's row lock and one UPDATE that keeps the answer, in a transaction
 # (a savepoint inside the test's transaction: two statements more)
-ANSWER_QUERIES = 10
+ANSWER_QUERIES = 9  # was 10: the user read with the session
 
 
 @pytest.fixture
@@ -269,6 +270,32 @@ def test_the_unfinished_sittings_by_hand_are_the_querysets(learner, other_learne
     finish_now(sitting)
     same(learner)
     assert exams.unfinished_sittings(learner.pk) == []
+
+
+def test_the_unfinished_sittings_with_the_cards_are_both_queries(learner, other_learner, sitting):
+    """exams.unfinished_sittings_and_cards (one query, the practice page's) is
+    `unfinished_sittings` and the card table's generation, with a sitting running or none."""
+    from rules import cards
+    from tests.factories import CardFactory
+
+    def same(user) -> None:
+        sittings, generation = exams.unfinished_sittings_and_cards(user.pk)
+        assert sittings == exams.unfinished_sittings(user.pk)
+        assert [s.attempt.pk for s in sittings] == [
+            s.attempt.pk for s in exams.unfinished_sittings(user.pk)
+        ]
+        assert generation == cards.generation_by_orm()
+
+    same(learner)
+    same(other_learner)
+    assert exams.unfinished_sittings_and_cards(learner.pk)[0] == [sitting]
+    assert exams.unfinished_sittings_and_cards(other_learner.pk)[0] == []
+    CardFactory()
+    same(learner)
+    same(other_learner)
+    finish_now(sitting)
+    same(learner)
+    assert exams.unfinished_sittings_and_cards(learner.pk)[0] == []
 
 
 def test_one_open_exam_per_learner_is_a_database_constraint(learner, sitting):

@@ -8,7 +8,6 @@ import pytest
 from django.urls import reverse
 
 from quizzes.models import Question
-from rules import texts
 from tests.factories import RuleFactory, ScenarioFactory
 from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec
 
@@ -18,11 +17,17 @@ pytestmark = pytest.mark.django_db
 # comes with the user (config/auth.py); one: the learner as selection reads them (last
 # answers, masteries, banks); one: the nearest unseen question above and below the target
 # difficulty, and two more here: this bank has one kind, so the mix's first wish (another kind
-# than the last answers') finds nothing (no unseen, then no least seen); one: the banks the
-# learner may choose from in the practice filter; one: the card catalog's generation
-# (rules/cards.py: a card saved in any worker is seen at once). Was 14: the learner's answers,
-# due rule and mean skill were three queries, and the unseen question above and below two.
-PRACTICE_QUERIES = 10
+# than the last answers') finds nothing (no unseen, then no least seen); the banks the
+# learner may choose from in the practice filter come from the cache (quizzes/visibility.py,
+# under the banks' version, read with the session without Redis: was a query, 9 -> 8); the
+# card catalog's generation (rules/cards.py: a card saved in any worker is seen at once) comes
+# with the exam check (was a query of its own: 10 -> 9). Was 14: the learner's answers, due
+# rule and mean skill were three queries, and the unseen question above and below two.
+# The session's user comes with the session once the process has read that session before
+# (config/sessions: a session key is one user's all its life), so every page here reads one
+# query less than these notes count (was one more each: practice 8, answer 13, progress 6, rule
+# page 4).
+PRACTICE_QUERIES = 7
 # filtered by level and bank: one more, the bank looked up among the ones the learner may see
 FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # one, written by hand (quizzes/answer_lookup.py): is an exam running, the presentation with
@@ -35,21 +40,26 @@ FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # the rules that decide it come from the cache (one read of the rules' version, a query only
 # without Redis, instead of three), and the open attempt says in the same query whether it
 # holds the question. Was 19: the response is stored in the answer's one transaction with no
-# savepoint of its own (a conflict rolls the whole of it back).
-ANSWER_QUERIES = 13 + texts.version_reads_database()
+# savepoint of its own (a conflict rolls the whole of it back). Without Redis the rules'
+# version is read with the session (config/versions.py `table_rows`): no query of its own
+# either way (was 13 + 1 without Redis).
+ANSWER_QUERIES = 12
 # the session, the user (with the nav's instructor flag), the answers by day, their count with
 # the page of history, the masteries with their rules (the reviews due counted from them); the
 # rules' median
 # difficulties and the rules' section titles come from the cache (the rules' version read for
 # them: a query only without Redis); was 10: the count and the reviews due were queries of
-# their own; was 8: the difficulties were read on every visit
-PROGRESS_QUERIES = 6 + texts.version_reads_database()
-# the shared versions, rules' and banks', in one read (a query only without Redis: the rule,
-# its aliases, editions, former meanings and section title, and the banks this visitor may
-# practise from, come from the cache), the session, the user (with the nav's instructor flag),
-# the mastery and the scenarios this visitor may practise (was 11; was 7: the rule's
-# difficulties were read on every visit, and the nav's group)
-RULE_PAGE_QUERIES = 4 + texts.version_reads_database()
+# their own; was 8: the difficulties were read on every visit; without Redis the version comes
+# with the session (was 6 + 1 without Redis)
+PROGRESS_QUERIES = 5
+# the session with the shared versions, rules' and banks' (read with it without Redis, from
+# Redis with it: the rule, its aliases, editions, former meanings and section title, and the
+# banks this visitor may practise from, come from the cache), the user (with the nav's
+# instructor flag), the mastery and the scenarios this visitor may practise (was 11; was 7:
+# the rule's difficulties were read on every visit, and the nav's group; was 4 + 1 without
+# Redis: the versions were a query of their own); the mastery comes with the scenarios, in one
+# query (rules.views.scenario_rows_and_mastery: was 3)
+RULE_PAGE_QUERIES = 2
 
 
 def fill_bank(scenario, bank, rule, size: int) -> None:

@@ -67,3 +67,27 @@ def test_the_mastery_read_by_hand_is_the_querysets(search_rule, scenarios_by_ban
     fields = [field.attname for field in Mastery._meta.concrete_fields]
     assert [getattr(found, f) for f in fields] == [getattr(expected, f) for f in fields]
     assert Mastery.objects.of_rule(other, search_rule) is None
+
+
+def test_the_list_with_the_mastery_is_both_reads(visitors, search_rule):
+    """`scenario_rows_and_mastery` (the rule page's one query) is `scenario_rows` and
+    `Mastery.objects.of_rule`: for every kind of visitor, with a mastery or none."""
+    from quizzes.models import Mastery
+    from rules.views import scenario_rows_and_mastery
+
+    owner = visitors[0]
+    Mastery.objects.create(
+        user=owner, rule=search_rule, theta=-0.7, answers=5, correct=1,
+        fsrs_card={"state": 1}, due=timezone.now(),
+    )  # fmt: skip
+    fields = [field.attname for field in Mastery._meta.concrete_fields]
+    for visitor in visitors:
+        rows, mastery = scenario_rows_and_mastery(search_rule, visitor)
+        assert [row._asdict() for row in rows] == as_rows(search_rule, visitor)
+        if not visitor.is_authenticated:
+            assert mastery is None
+            continue
+        expected = Mastery.objects.of_rule(visitor, search_rule)
+        assert (mastery is None) is (expected is None) is (visitor != owner)
+        if expected is not None:
+            assert [getattr(mastery, f) for f in fields] == [getattr(expected, f) for f in fields]

@@ -89,3 +89,53 @@ def test_the_version_moves_only_after_the_commit(
     for callback in callbacks:
         callback()
     assert visibility.versions.current(visibility.versions.BANKS) != before
+
+
+def offered(client, user) -> str:
+    """The practice filter's bank choice as `user` sees it."""
+    from django.urls import reverse
+
+    client.force_login(user)
+    page = client.get(reverse("practice")).content.decode()
+    return page.split('name="bank"')[1].split("</select>")[0]
+
+
+def test_the_filters_banks_are_each_visitors_own_and_read_once(
+    client, scenarios_by_bank, django_assert_num_queries
+):
+    from quizzes import selection_sql
+
+    owner, member = scenarios_by_bank["owner"], scenarios_by_bank["member"]
+    assert visibility.offered_banks(owner) == tuple(
+        map(tuple, selection_sql.visible_banks(owner.pk))
+    )
+    assert len(visibility.offered_banks(owner)) == 3
+    assert len(visibility.offered_banks(member)) == 2
+    assert offered(client, member).count("<option") == 3  # "Every bank" and the two
+    with django_assert_num_queries(0 + visibility.versions.shared_reads_database()):
+        assert len(visibility.offered_banks(member)) == 2
+
+
+def test_a_renamed_bank_is_offered_renamed_at_once(
+    client, scenarios_by_bank, django_capture_on_commit_callbacks
+):
+    member = scenarios_by_bank["member"]
+    assert "Renamed bank" not in offered(client, member)
+    with django_capture_on_commit_callbacks(execute=True):
+        bank = Bank.objects.get(visibility="public")
+        bank.title = "Renamed bank"
+        bank.save()
+    assert "Renamed bank" in offered(client, member)
+
+
+def test_a_bank_the_member_may_no_longer_see_is_offered_no_more(
+    client, scenarios_by_bank, django_capture_on_commit_callbacks
+):
+    member = scenarios_by_bank["member"]
+    shared = Bank.objects.get(visibility="shared")
+    assert f'value="{shared.slug}"' in offered(client, member)
+    with django_capture_on_commit_callbacks(execute=True):
+        CohortMembership.objects.get(user=member).delete()
+    assert f'value="{shared.slug}"' not in offered(client, member)
+    # and another visitor never gets this one's list
+    assert f'value="{shared.slug}"' in offered(client, scenarios_by_bank["owner"])
