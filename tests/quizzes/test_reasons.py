@@ -16,7 +16,8 @@ from quizzes.loading.generated import read_families
 from quizzes.rulings.instances import expand
 from quizzes.rulings.reasons import say
 from rules.engine import check_find_choice, default_catalog, parse_scenario, resolve
-from rules.engine.reasons import AND, MESSAGES, OR, WORDS, ZONE_WORDS, Reason, because
+from rules.engine.cards import parse_filter
+from rules.engine.reasons import AND, MESSAGES, OR, WORDS, ZONE_WORDS, Phrase, Reason, because
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "rules" / "engine"
@@ -156,3 +157,11 @@ def test_no_reason_in_the_engine_is_written_as_a_string():
             if literal:
                 written.append(f"{path.name}:{node.lineno}")
     assert not written
+
+
+def test_a_card_that_doesnt_fit_says_what_is_looked_for_in_german():
+    """ "Die Karte „Blood Crypt“ ist nicht eine Karte (Wald)" read oddly (found walking the app)."""
+    forest = parse_filter({"subtypes": ["Forest"]}, "filter")
+    reason = because("no_match", card="Blood Crypt", description=Phrase.of(forest))
+    with translation.override("de"):
+        assert say(reason) == "Die Karte „Blood Crypt“ passt nicht: Gesucht ist eine Karte (Wald)."
