@@ -36,13 +36,18 @@ def answer_on_the_board(page) -> None:
         page.locator(".board label.card-pick:visible").first.click()
 
 
-def test_learner_journey(page, live_server, seeded):
+def sign_up(page, live_server, username: str) -> None:
+    """A new learner signed up through the form, landing on practice."""
     page.goto(f"{live_server.url}/accounts/signup/")
-    page.get_by_label("Username").fill("journey")
+    page.get_by_label("Username").fill(username)
     page.get_by_label("Password", exact=True).fill("a-long-pass-9")
     page.get_by_label("Password confirmation").fill("a-long-pass-9")
     page.get_by_role("button", name="Sign up").click()
     page.wait_for_url("**/practice/")
+
+
+def test_learner_journey(page, live_server, seeded):
+    sign_up(page, live_server, "journey")
 
     page.goto(f"{live_server.url}/progress/")
     assert "No answers yet" in page.content()
@@ -87,12 +92,7 @@ def test_an_answer_sent_back_with_errors_keeps_the_keyboard_at_the_error(page, l
     (the swapped form took the focused button with it; found walking the app)."""
     Question.objects.update(is_active=False)
     Question.objects.filter(kind=Question.Kind.COUNT_RANGE).update(is_active=True)
-    page.goto(f"{live_server.url}/accounts/signup/")
-    page.get_by_label("Username").fill("ranges")
-    page.get_by_label("Password", exact=True).fill("a-long-pass-9")
-    page.get_by_label("Password confirmation").fill("a-long-pass-9")
-    page.get_by_role("button", name="Sign up").click()
-    page.wait_for_url("**/practice/")
+    sign_up(page, live_server, "ranges")
     page.get_by_label("At least").fill("3")
     page.get_by_label("At most").fill("0")
     page.get_by_role("button", name="Check my answer").click()

@@ -23,11 +23,11 @@ def tokyo_page(chromium):
     context.close()
 
 
-def test_the_deadline_shows_in_local_time_with_seconds(tokyo_page, live_server):
+def start_an_exam(page, live_server):
+    """A candidate logged in on `page`, at the first question of the quick check."""
     with open("/dev/null", "w") as quiet:
         call_command("load_content", stdout=quiet)
     UserFactory(username="candidate", password="a-long-pass-9")
-    page = tokyo_page
     page.goto(f"{live_server.url}/accounts/login/")
     page.get_by_label("Username").fill("candidate")
     page.get_by_label("Password").fill("a-long-pass-9")
@@ -36,6 +36,11 @@ def test_the_deadline_shows_in_local_time_with_seconds(tokyo_page, live_server):
     page.goto(f"{live_server.url}/exams/")
     page.get_by_role("button", name=re.compile("Start Searching")).click()
     page.wait_for_url(re.compile(r".*/exams/\d+/q/1/$"))
+    return page
+
+
+def test_the_deadline_shows_in_local_time_with_seconds(tokyo_page, live_server):
+    page = start_an_exam(tokyo_page, live_server)
     deadline = Attempt.objects.get(kind="exam").deadline
     in_tokyo = deadline.astimezone(datetime.timezone(datetime.timedelta(hours=9)))
     shown = page.locator("#exam-clock time").inner_text()
@@ -46,18 +51,7 @@ def test_the_deadline_shows_in_local_time_with_seconds(tokyo_page, live_server):
 def test_when_an_exam_was_sat_shows_in_local_time(tokyo_page, live_server):
     """The report and the list of past exams gave the start in UTC with no zone ("03 Dec 2026
     09:37" for a candidate in New York; found walking an exam)."""
-    with open("/dev/null", "w") as quiet:
-        call_command("load_content", stdout=quiet)
-    UserFactory(username="candidate", password="a-long-pass-9")
-    page = tokyo_page
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.get_by_label("Username").fill("candidate")
-    page.get_by_label("Password").fill("a-long-pass-9")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_load_state()
-    page.goto(f"{live_server.url}/exams/")
-    page.get_by_role("button", name=re.compile("Start Searching")).click()
-    page.wait_for_url(re.compile(r".*/exams/\d+/q/1/$"))
+    page = start_an_exam(tokyo_page, live_server)
     page.goto(page.url.split("/q/")[0] + "/")
     page.get_by_role("button", name="Finish the exam").click()
     page.wait_for_load_state()
