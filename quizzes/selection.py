@@ -145,22 +145,22 @@ def _mixed(questions: Questions, recent: list[Answered], avoid_rules: bool) -> I
     if avoid_rules:
         recent_rules = frozenset().union(*(answer.rule_ids for answer in recent[:RULE_GAP]))
         fresh_rules = questions.without_rules(recent_rules)
-        away = fresh_rules.not_from_scenarios(scenarios)
-        apart = away.not_from_families(families)
-        yield apart.not_of_kinds(recent_kinds)
-        yield apart
-        if families:
-            yield away
+        yield from _apart(fresh_rules.not_from_scenarios(scenarios), families, recent_kinds)
         yield fresh_rules.not_from_scenario(last.scenario_id)
     else:
-        away = questions.not_from_scenarios(scenarios)
-        apart = away.not_from_families(families)
-        yield apart.not_of_kinds(recent_kinds)
-        yield apart
-        if families:
-            yield away
+        yield from _apart(questions.not_from_scenarios(scenarios), families, recent_kinds)
     yield questions.not_from_scenario(last.scenario_id)
     yield questions.not_question(last.question_id)
+
+
+def _apart(away: Questions, families: set[int], kinds: set[str]) -> Iterator[Questions]:
+    """`away` (no recent board) of none of `families` nor `kinds`; then of any kind; then of
+    any family."""
+    apart = away.not_from_families(families)
+    yield apart.not_of_kinds(kinds)
+    yield apart
+    if families:
+        yield away
 
 
 # Stored scenarios found past the limits while serving are marked invalid; a few are skipped
