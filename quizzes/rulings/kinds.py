@@ -18,6 +18,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from quizzes import widgets
 from quizzes.rulings.claims import CHOICE, MAX_NUMBER, NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.reasons import say
 from quizzes.rulings.ruling import Ruling
@@ -178,10 +179,16 @@ class Cards(QuestionKind):
         return made
 
 
+def _number_field(label: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label, min_value=0, max_value=MAX_NUMBER, widget=widgets.NumberInput
+    )
+
+
 def _range_fields() -> dict[str, forms.Field]:
     return {
-        "low": forms.IntegerField(label=_("At least"), min_value=0, max_value=MAX_NUMBER),
-        "high": forms.IntegerField(label=_("At most"), min_value=0, max_value=MAX_NUMBER),
+        "low": _number_field(_("At least")),
+        "high": _number_field(_("At most")),
     }
 
 
@@ -258,7 +265,7 @@ class Value(QuestionKind):
         if text.answer == RANGE:
             return _range_fields()
         if text.answer == NUMBER:
-            return {"number": forms.IntegerField(label=asked, min_value=0, max_value=MAX_NUMBER)}
+            return {"number": _number_field(asked)}
         if text.answer == PLAYERS:
             seats = ruling.context(claim).players
             return {
@@ -277,6 +284,7 @@ class Value(QuestionKind):
                     label=_("%(player)s decides") % {"player": name},
                     choices=positions,
                     coerce=int,
+                    widget=widgets.Select,
                 )
                 for i, name in enumerate(players)
             }
