@@ -84,8 +84,17 @@ def describe_situation(spec: dict[str, Any], names: dict[str, str]) -> str:
     return ""
 
 
-def stated_by_board(claim: Claim, spec: dict[str, Any]) -> bool:
-    """Does the board's "earlier this turn" already say the answer?"""
+# Claims about what a search finds: with no card at all in the zones searched, the board shows
+# the answer (nothing) and "are the cards found revealed?" asks about no card.
+ABOUT_THE_FOUND = frozenset({"found_count", "revealed", "legal_find_set"})
+
+
+def stated_by_board(claim: Claim, spec: dict[str, Any], nothing_to_find: bool = False) -> bool:
+    """Does the board already say the answer? Its "earlier this turn" does for a search already
+    made; `nothing_to_find` (the engine weighed no card for any search: `nothing_to_find(...)`)
+    does for what a search finds."""
+    if nothing_to_find and claim["claim"] in ABOUT_THE_FOUND and "given" not in claim:
+        return True
     facts = [
         fact.get("player")
         for fact in spec.get("history") or []
@@ -96,6 +105,12 @@ def stated_by_board(claim: Claim, spec: dict[str, Any]) -> bool:
     if claim["claim"] == "alt_cost_available":
         return any(player != claim.get("player") for player in facts)
     return False
+
+
+def nothing_to_find(ruling: Ruling) -> bool:
+    """Did every search of the ruling's line of play look through zones holding no card (the
+    engine weighed no card: it rules a `finds` for each card a search looks at)?"""
+    return not any(result.claim == "finds" for result in ruling.session.resolve().claims)
 
 
 def _slug(text: str) -> str:
@@ -171,6 +186,7 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
     names = card_names(spec)
     situation = describe_situation(spec, names)
     results = [ruling.evaluate(claim) for claim in claims]
+    empty = nothing_to_find(ruling)
     rules_of = [_numbers(result.rule) for result in results]
     rng = random.Random(f"{spec.get('id', '')}:statements")
     questions: list[GeneratedQuestion] = []
@@ -193,7 +209,7 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
             )
         )
     for i, claim in enumerate(claims):
-        if claim["claim"] != "found_count":
+        if claim["claim"] != "found_count" or stated_by_board(claim, spec, empty):
             continue
         suffix = f"-{claim['searcher']}".lower() + (
             f"-{claim['whose']}".lower() if "whose" in claim else ""
@@ -221,7 +237,7 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
                 )
             )
     for i, claim in enumerate(claims):
-        if claim["claim"] in OWN_KINDS or stated_by_board(claim, spec):
+        if claim["claim"] in OWN_KINDS or stated_by_board(claim, spec, empty):
             continue
         key = "-".join(
             ["value", claim["claim"], *(str(claim[k]) for k in SUBJECT_KEYS if k in claim)]
@@ -236,7 +252,7 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
                 cited([i]),
             )
         )
-    statements = _statements(ruling, claims, results, spec, rng)
+    statements = _statements(ruling, claims, results, spec, rng, empty)
     used = [i for i, _ in statements]
     proposals = [proposal for _, proposal in statements]
     if len(proposals) >= 2:
@@ -262,10 +278,12 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
     return questions
 
 
-def _statements(ruling: Ruling, claims, results, spec, rng: random.Random) -> list[tuple]:
+def _statements(
+    ruling: Ruling, claims, results, spec, rng: random.Random, empty: bool
+) -> list[tuple]:
     """(claim index, claim with "proposed"): each true or false by a draw, never by position;
     with two or more, at least one of each."""
-    candidates = [i for i, claim in enumerate(claims) if not stated_by_board(claim, spec)]
+    candidates = [i for i, claim in enumerate(claims) if not stated_by_board(claim, spec, empty)]
     truths = {i: rng.random() < 0.5 for i in candidates}
     if len(candidates) >= 2 and len(set(truths.values())) == 1:
         flipped = rng.choice(candidates)
