@@ -101,3 +101,13 @@ def test_an_answer_sent_back_with_errors_keeps_the_keyboard_at_the_error(page, l
     # Focus moves once htmx has settled the swap, a moment after the errors appear: wait for it.
     expect(page.locator('#answer-form input[name="high"]')).to_be_focused()
     assert page.locator("#feedback .feedback").count() == 0, "not graded"
+
+
+def test_a_board_card_has_one_frame(page, live_server, seeded):
+    """The card page's framed `.card-face` style once reached the board too: each card drew a
+    second, misaligned border inside its own (found walking the app)."""
+    sign_up(page, live_server, "frames")
+    face = page.locator(".board .card-face").first
+    assert face.evaluate("el => getComputedStyle(el).borderTopStyle") == "none"
+    card = page.locator(".board .card").first
+    assert card.evaluate("el => getComputedStyle(el).borderTopStyle") == "solid"
