@@ -91,9 +91,11 @@ def _portion(value: Any) -> str:
 
 
 def _mana(value: Any) -> str:
+    """Mana in symbols; alternatives ("{U} or {G}", as the engine gives them) joined in the
+    reader's language (German pages said "{U} or {G}"; found walking the app)."""
     if value in ("", None):
         return _("no mana")
-    return str(value)
+    return _or(str(value).split(" or "))
 
 
 def _yes_no(value: Any) -> str:
@@ -247,9 +249,13 @@ def _word(words: Mapping[str, Any], value: Any) -> str:
         return str(words[value])
     alternatives = value.split(" or ")
     if len(alternatives) > 1 and all(part in words for part in alternatives):
-        word = pgettext("alternatives", "or")
-        return f" {word} ".join(str(words[part]) for part in alternatives)
+        return _or([str(words[part]) for part in alternatives])
     return value
+
+
+def _or(alternatives: list[str]) -> str:
+    """Alternatives joined by "or" in the reader's language."""
+    return f" {pgettext('alternatives', 'or')} ".join(alternatives)
 
 
 def _library_portions(subject: Subject, context: Context) -> list[Any]:

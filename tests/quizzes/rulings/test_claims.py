@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -40,6 +41,17 @@ def test_statements_read_as_sentences():
     assert claim_text("shuffles").state("if_searched", SUBJECT) == (
         "Alice shuffles only if they actually searched."
     )
+
+
+def test_mana_alternatives_are_joined_in_the_readers_language():
+    """German pages said "erzeugt {U} or {G}" (found walking the app)."""
+    mana = claim_text("mana_produced")
+    assert mana.state("{U} or {G}", SUBJECT).endswith("produces {U} or {G}.")
+    with translation.override("de"):
+        assert mana.state("{U} or {G}", SUBJECT).endswith("{U} oder {G}.")
+        assert mana.words("{W}{W} or {U}{U}") == "{W}{W} oder {U}{U}"
+    with translation.override("it"):
+        assert mana.words("{U} or {G}") == "{U} o {G}"
 
 
 @given(st.sampled_from(sorted(CLAIMS)), st.integers(0, 2**32))
