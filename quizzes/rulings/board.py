@@ -41,6 +41,31 @@ ORDINALS = (
 # Past the tenth, a number: "11th" in English, "11." in German, "11ª" in Italian.
 NUMBERED_ORDINALS = {"de": "{}.", "it": "{}ª"}
 GROUP_FROM = 3  # a run of this many identical cards nobody is asked about is drawn as one group
+# What set off a triggered ability on the stack, in the card's own voice ("when it dies"): the
+# engine's event names ("dies", "land_tapped_for_mana") never reach a page. A test fails when the
+# engine knows an event this table lacks.
+TRIGGER_EVENT_WORDS = {
+    "dies": pgettext_lazy("trigger event", "when it dies"),
+    "enters": pgettext_lazy("trigger event", "when it enters the battlefield"),
+    "creature_dies": pgettext_lazy("trigger event", "when a creature dies"),
+    "upkeep": pgettext_lazy("trigger event", "at the beginning of the upkeep"),
+    "draw_step": pgettext_lazy("trigger event", "at the beginning of the draw step"),
+    "cast": pgettext_lazy("trigger event", "when a spell is cast"),
+    "opponent_searches_library": pgettext_lazy(
+        "trigger event", "when an opponent searches their library"
+    ),
+    "player_searches_library": pgettext_lazy(
+        "trigger event", "when a player searches their library"
+    ),
+    "you_search_library": pgettext_lazy(
+        "trigger event", "when its controller searches their library"
+    ),
+    "tapped_for_mana": pgettext_lazy("trigger event", "when it is tapped for mana"),
+    "enchanted_tapped_for_mana": pgettext_lazy(
+        "trigger event", "when the enchanted land is tapped for mana"
+    ),
+    "land_tapped_for_mana": pgettext_lazy("trigger event", "when a land is tapped for mana"),
+}
 
 
 def ordinal(number: int) -> str:
@@ -333,13 +358,14 @@ def _step_text(step: Any, board_cards: Mapping[str, CardView], catalog: Any) -> 
                 position=1,
             )
     source = card.name if card else localized(step.source)
-    values = {"player": step.by, "source": source, "event": step.event}
+    event = TRIGGER_EVENT_WORDS.get(step.event or "")
+    values = {"player": step.by, "source": source, "event": event}
     verbs = {
         "cast": _("%(player)s casts %(source)s") % values,
         "activate": _("%(player)s activates an ability of %(source)s") % values,
         "trigger": (
             _("%(source)s's ability triggers (%(event)s)")
-            if step.event
+            if event
             else _("%(source)s's ability triggers")
         )
         % values,

@@ -186,3 +186,16 @@ def test_prompts_are_stored_in_english_whatever_language_is_active(db):
     with translation.override("de"):
         prompts = [question.prompt for question in build_questions(spec)]
     assert prompts and all(prompt.startswith("Alice casts Splinter") for prompt in prompts)
+
+
+def test_italian_needs_no_article_before_a_percentage():
+    """The page said "ti serve il 80%" (Italian elides: l'80%, but il 70%): the pass mark is
+    worded without an article (found walking an exam in Italian)."""
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    message = "You need %(percent)s%% to pass. Unanswered questions count as wrong."
+    with translation.override("it"):
+        worded = gettext(message) % {"percent": 80}
+    assert worded.startswith("Soglia di superamento: 80%.")
+    assert " il 80" not in worded

@@ -135,3 +135,24 @@ def test_cards_in_different_states_are_not_grouped():
     )
     battlefield = zones_of(board_of(spec), "Alice")["battlefield"]
     assert [len(run.cards) for run in battlefield.runs] == [3, 1]
+
+
+def test_a_trigger_says_what_set_it_off_in_words():
+    """The page said "Veteran Explorer's ability triggers (dies)": the engine's event name, in
+    every language (found walking an exam in Italian)."""
+    from django.utils import translation
+
+    board = board_of(content_spec("mindcensor-veteran-explorer"))
+    assert board.resolving.text == "Veteran Explorer's ability triggers (when it dies)"
+    with translation.override("it"):
+        board = board_of(content_spec("mindcensor-veteran-explorer"))
+        assert board.resolving.text.endswith("si innesca (quando muore)")
+
+
+def test_every_trigger_event_the_engine_knows_has_words():
+    from quizzes.rulings.board import TRIGGER_EVENT_WORDS
+    from rules.engine.cards import TRIGGER_EVENTS
+
+    assert set(TRIGGER_EVENTS) <= set(TRIGGER_EVENT_WORDS), sorted(
+        set(TRIGGER_EVENTS) - set(TRIGGER_EVENT_WORDS)
+    )
