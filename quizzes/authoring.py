@@ -26,7 +26,14 @@ from quizzes import adaptive, levels, limits
 from quizzes.loading.read import TUTOR_KEYS
 from quizzes.models import Bank, Question, Scenario
 from quizzes.models.content import EngineCheck
-from quizzes.rulings import Ruling, asked_claim, ruling_of_spec
+from quizzes.rulings import (
+    Ruling,
+    TimingFinding,
+    asked_claim,
+    casting_timing,
+    catalog_of,
+    ruling_of_spec,
+)
 from quizzes.rulings.board import Board
 from quizzes.rulings.claims import NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.generate import GeneratedQuestion, questions_for
@@ -801,7 +808,7 @@ def _sync_questions(
     ).update(is_active=False)
 
 
-# The lint: stored rulings the engine disagrees with.
+# The lint: stored rulings the engine disagrees with, and boards the rules don't allow.
 
 
 @dataclass(frozen=True)
@@ -809,20 +816,32 @@ class LintEntry:
     scenario: Scenario
     status: str
     problems: tuple[str, ...]
+    # Spells cast when the rules don't allow (CR 307.1 ...): warnings, the ruling still stands.
+    warnings: tuple[TimingFinding, ...] = ()
 
     @property
     def status_display(self) -> str:
         return Scenario.EngineStatus(self.status).label
 
+    @property
+    def flagged(self) -> bool:
+        return self.status in FLAGGED
+
 
 def lint(scenarios: Iterable[Scenario], catalog: Catalog | None = None) -> list[LintEntry]:
-    """Every scenario the engine (as it is now) disagrees with or rejects, with each mismatch.
+    """Every scenario the engine (as it is now) disagrees with or rejects, with each mismatch,
+    and every scenario that casts a spell when the rules don't allow, with each such cast.
 
     Runs the engine afresh (the stored status may predate an engine change) and saves nothing.
     """
     entries = []
     for scenario in scenarios:  # each with its own author's catalog unless `catalog` is given
         check = scenario.check_with_engine(catalog)
-        if check.status in FLAGGED:
-            entries.append(LintEntry(scenario, check.status, tuple(check.report.splitlines())))
+        warnings: tuple[TimingFinding, ...] = ()
+        if check.status != Scenario.EngineStatus.INVALID:  # parsed, and within the limits
+            cards = catalog if catalog is not None else catalog_of(scenario)
+            warnings = casting_timing(scenario.spec, cards)
+        if check.status in FLAGGED or warnings:
+            problems = tuple(check.report.splitlines()) if check.status in FLAGGED else ()
+            entries.append(LintEntry(scenario, check.status, problems, warnings))
     return entries

@@ -2,7 +2,8 @@
 
 `ruling_for(question, seed, learner)` makes a `Ruling` once per request: the question's variant,
 parsed and resolved once, its board and the wording of its claims; `grade(ruling, answer)` checks
-an answer with the question's kind. Only this package (and content validation) imports
+an answer with the question's kind; `casting_timing(spec)` lists the spells a scenario casts when
+the rules don't allow (the lint's warnings). Only this package (and content validation) imports
 `rules.engine`.
 """
 
@@ -20,7 +21,7 @@ from quizzes.rulings.values import same
 from quizzes.rulings.variants import new_seed
 from quizzes.rulings.verdict import Part, Verdict
 from rules.cards import catalog_for
-from rules.engine import Catalog, ScenarioError
+from rules.engine import Catalog, ScenarioError, TimingFinding, parse_scenario, timing_findings
 
 
 def catalog_of(scenario, generation: tuple | None = None) -> Catalog:
@@ -81,6 +82,18 @@ def prompt(question, ruling: Ruling, written: str | None = None) -> str:
     return generated_prompt(question.kind, ruling, ruling.claims, placed=True)
 
 
+def casting_timing(
+    spec: dict[str, Any], catalog: Catalog | None = None
+) -> tuple[TimingFinding, ...]:
+    """Each spell `spec` casts at a time the rules don't allow (a sorcery in another player's
+    turn, CR 307.1 and its kin): warnings, the ruling stands. None for a document the engine
+    rejects: its error is the problem to fix first."""
+    try:
+        return timing_findings(parse_scenario(spec, catalog))
+    except ScenarioError:
+        return ()
+
+
 def grade(ruling: Ruling, answer: dict[str, Any]) -> Verdict:
     """The verdict on an answer, computed by the engine on what the learner saw."""
     if not isinstance(answer, dict):
@@ -97,8 +110,10 @@ __all__ = [
     "Ruling",
     "ScenarioError",
     "Shown",
+    "TimingFinding",
     "Verdict",
     "asked_claim",
+    "casting_timing",
     "catalog_of",
     "static_effects",
     "grade",

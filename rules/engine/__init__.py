@@ -13,6 +13,7 @@ from .errors import ScenarioError
 from .outcome import ChoiceVerdict, ClaimResult, Mismatch, Outcome
 from .scenario import Scenario, parse_scenario
 from .state import HIDDEN_ZONES, ZONES, CardInstance, GameState
+from .timing import TimingFinding, timing_findings
 
 __all__ = [
     "CLAIM_SUBJECTS",
@@ -30,6 +31,7 @@ __all__ = [
     "Scenario",
     "ScenarioError",
     "Session",
+    "TimingFinding",
     "check_expectations",
     "check_find_choice",
     "default_catalog",
@@ -37,4 +39,5 @@ __all__ = [
     "parse_card_definition",
     "parse_scenario",
     "resolve",
+    "timing_findings",
 ]

@@ -818,6 +818,37 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     ),
     "labelled_card": gettext_noop("The %(card)s (%(label)s)"),
     "must_be_found_in": gettext_noop("The %(card)s in the %(zone)s must be found: %(reason)s"),
+    # Casting timing (timing.py): one message per card type, so each language words its noun.
+    "out_of_turn_artifact": gettext_noop(
+        "%(player)s casts %(card)s while %(active)s is the active player: an artifact spell "
+        "without flash can be cast only in a main phase of its caster's own turn, when the stack "
+        "is empty."
+    ),
+    "out_of_turn_creature": gettext_noop(
+        "%(player)s casts %(card)s while %(active)s is the active player: a creature spell "
+        "without flash can be cast only in a main phase of its caster's own turn, when the stack "
+        "is empty."
+    ),
+    "out_of_turn_enchantment": gettext_noop(
+        "%(player)s casts %(card)s while %(active)s is the active player: an enchantment spell "
+        "without flash can be cast only in a main phase of its caster's own turn, when the stack "
+        "is empty."
+    ),
+    "out_of_turn_planeswalker": gettext_noop(
+        "%(player)s casts %(card)s while %(active)s is the active player: a planeswalker spell "
+        "without flash can be cast only in a main phase of its caster's own turn, when the stack "
+        "is empty."
+    ),
+    "out_of_turn_sorcery": gettext_noop(
+        "%(player)s casts %(card)s while %(active)s is the active player: a sorcery without "
+        "flash can be cast only in a main phase of its caster's own turn, when the stack is "
+        "empty."
+    ),
+    "out_of_turn_battle": gettext_noop(
+        "%(player)s casts %(card)s while %(active)s is the active player: a battle spell "
+        "without flash can be cast only in a main phase of its caster's own turn, when the stack "
+        "is empty."
+    ),
 }
 
 # Parameters that are lists (tuples): joined with ", " (`*_or`, `*_and`: " or ", " and ").

@@ -142,3 +142,40 @@ def test_lint_banks_of_one_bank(instructor, own_bank):
 def test_lint_banks_of_an_unknown_bank(db):
     output, code = run_lint("--bank", "nope")
     assert code == 1 and "No bank with the slug 'nope'" in output
+
+
+def test_lint_warns_of_a_sorcery_cast_out_of_turn_without_failing(instructor, own_bank):
+    """Alice casts Demonic Tutor while Nadia is the active player (CR 307.1): the stored ruling
+    still agrees, so the command warns and exits 0."""
+    save(instructor, own_bank, "out-of-turn", active="Nadia")
+    output, code = run_lint()
+    assert code == 0 and "FLAGGED" not in output
+    assert (
+        "WARNING out-of-turn (resolve, CR 307.1): Alice casts Demonic Tutor while Nadia is the "
+        "active player: a sorcery without flash" in output
+    )
+
+
+def test_lint_lists_a_cast_out_of_turn_beside_the_mismatches(instructor, own_bank):
+    save(instructor, own_bank, "fine")
+    save(instructor, own_bank, "out-of-turn", active="Nadia")
+    wrong = [{"claim": "shuffles", "player": "Alice", "value": "no"}]
+    save(instructor, own_bank, "both", active="Nadia", expect=wrong)
+    entries = {entry.scenario.slug: entry for entry in authoring.lint(Scenario.objects.all())}
+    assert set(entries) == {"out-of-turn", "both"}
+    quiet = entries["out-of-turn"]
+    assert (quiet.status, quiet.flagged, quiet.problems) == ("agrees", False, ())
+    assert [(w.path, w.card, w.caster, w.active, w.rule) for w in quiet.warnings] == [
+        ("resolve", "Demonic Tutor", "Alice", "Nadia", "307.1")
+    ]
+    both = entries["both"]
+    assert both.flagged and "shuffles" in both.problems[0] and len(both.warnings) == 1
+
+
+def test_a_scenario_the_engine_rejects_has_no_timing_warning(instructor, own_bank):
+    scenario = save(instructor, own_bank, "broken", active="Nadia")
+    Scenario.objects.filter(pk=scenario.pk).update(
+        spec=document("broken", active="Nadia", zones={"Alice": {"library": ["Nope#n"]}})
+    )
+    (entry,) = authoring.lint(Scenario.objects.all())
+    assert entry.status == "invalid" and entry.warnings == ()

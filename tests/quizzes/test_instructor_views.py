@@ -294,6 +294,45 @@ def test_lint_of_a_clean_bank(teacher_client, instructor, own_bank):
     assert "No problems" in page
 
 
+@pytest.mark.parametrize(
+    ("language", "warning", "reason", "advice"),
+    [
+        (
+            "en",
+            "Warning (CR 307.1, <code>resolve</code>):",
+            "Alice casts Demonic Tutor while Nadia is the active player: a sorcery without flash "
+            "can be cast only in a main phase of its caster&#x27;s own turn, when the stack is "
+            "empty.",
+            "To make it legal, make Alice the active player or have Nadia cast the spell.",
+        ),
+        (
+            "de",
+            "Warnung (CR 307.1, <code>resolve</code>):",
+            "Alice wirkt die Karte „Dämonischer Tutor“, während Nadia der aktive Spieler ist: "
+            "Eine Hexerei ohne Aufblitzen",
+            "Alice zum aktiven Spieler machen oder Nadia den Zauberspruch wirken lassen.",
+        ),
+        (
+            "it",
+            "Avviso (CR 307.1, <code>resolve</code>):",
+            "Alice lancia la carta «Precettore Demoniaco» mentre Nadia è il giocatore attivo: "
+            "una stregoneria senza lampo",
+            "rendi Alice il giocatore attivo oppure fai in modo che la magia la lanci Nadia.",
+        ),
+    ],
+)
+def test_lint_warns_of_a_sorcery_cast_out_of_turn(
+    teacher_client, instructor, own_bank, language, warning, reason, advice
+):
+    """The stored ruling agrees, but the board can't happen (CR 307.1): a warning with the
+    rule, in the instructor's language."""
+    saved_scenario(instructor, own_bank, "out-of-turn", active="Nadia")
+    url = reverse("bank_lint", args=[own_bank.slug])
+    page = teacher_client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert warning in page and reason in page and advice in page
+    assert "badge status-agrees" in page
+
+
 def test_lint_runs_the_engine_afresh(teacher_client, instructor, own_bank):
     scenario = saved_scenario(instructor, own_bank)
     Scenario.objects.filter(pk=scenario.pk).update(
