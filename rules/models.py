@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -149,20 +149,19 @@ class RuleQuerySet(models.QuerySet):
         return edition_row.canonical if edition_row else None
 
     def section_title(self, rule: Rule) -> str:
-        """The title of the rule itself or of the section it belongs to (701.23b: "Search")."""
-        if rule.title or not rule.section_number:
-            return rule.title
-        section = self.current().filter(number=rule.section_number, language=rule.language)
-        return section.values_list("title", flat=True).first() or ""
+        """The title `rule` is shown with, in its own language: its own, else its nearest titled
+        heading's (`nearest_heading`: 701.23b "Search", 106.7 "Mana")."""
+        return self.section_title_in(rule, rule.language)[0]
 
     def section_titles_in(self, language: str) -> dict[str, tuple[str, str]]:
         """`section_title_in(rule, language)` of every current rule, in two queries:
         {number: (title, the title's language)}. Rows are read in the model's order, so the
-        first of several (as `.first()` takes it) wins."""
+        first titled row of several wins, as in `section_title_in`."""
         current = list(self.current().values_list("number", "title", "language"))
-        titled: dict[tuple[str, str], str] = {}
+        titled: dict[str, dict[str, str]] = {}  # {language: {number: title}}
         for number, title, rule_language in current:
-            titled.setdefault((number, rule_language), title)
+            if title:
+                titled.setdefault(rule_language, {}).setdefault(number, title)
         translated: dict[str, str] = {}
         if language:
             rows = (
@@ -175,30 +174,43 @@ class RuleQuerySet(models.QuerySet):
                 translated.setdefault(number, title)
         titles = {}
         for number, title, rule_language in current:
-            section = section_number_of(number)
-            heading = number if title or not section else section
+            in_language = titled.get(rule_language, {})
+            heading = nearest_heading(number, in_language)
             if language and language != rule_language and heading in translated:
                 titles[number] = (translated[heading], language)
             else:
-                own = title if title or not section else titled.get((section, rule_language), "")
-                titles[number] = (own, rule_language)
+                titles[number] = (title or in_language.get(heading, ""), rule_language)
         return titles
 
     def section_title_in(self, rule: Rule, language: str) -> tuple[str, str]:
-        """`section_title` in `language` where an official translation gives it ("Durchsuchen"
-        for 701.23b in German), else as it is: (title, the title's language)."""
-        if language and language != rule.language:
-            number = rule.number if rule.title or not rule.section_number else rule.section_number
-            translated = (
-                self.filter(canonical__number=number, canonical__canonical__isnull=True)
-                .filter(language=language)
-                .exclude(title="")
-                .values_list("title", flat=True)
-                .first()
-            )
-            if translated:
-                return translated, language
-        return self.section_title(rule), rule.language
+        """`section_title` in `language` where an official translation of the heading gives it
+        ("Durchsuchen" for 701.23b in German), else as it is: (title, the title's language).
+        One query: the headings' titles and their translations together (none for a titled
+        rule read in its own language)."""
+        foreign = bool(language) and language != rule.language
+        titled = {rule.number: rule.title} if rule.title else {}
+        translated: dict[str, str] = {}
+        if foreign or not rule.title:
+            headings = headings_of(rule.number)
+            wanted = models.Q(canonical__isnull=True, number__in=headings, language=rule.language)
+            if foreign:
+                wanted |= models.Q(
+                    canonical__canonical__isnull=True,
+                    canonical__number__in=headings,
+                    language=language,
+                )
+            rows = self.filter(wanted).exclude(title="")
+            for number, canonical, title in rows.values_list(
+                "number", "canonical__number", "title"
+            ):
+                if canonical is None:
+                    titled.setdefault(number, title)
+                else:
+                    translated.setdefault(canonical, title)
+        heading = nearest_heading(rule.number, titled)
+        if heading in translated:
+            return translated[heading], language
+        return titled.get(heading, ""), rule.language
 
 
 def _renumbered(
@@ -228,10 +240,21 @@ def _renumbered(
     return best
 
 
-def section_number_of(number: str) -> str:
-    """The section a subrule's number belongs to: 701.23 for 701.23b; "" for a section's."""
-    match = re.fullmatch(r"(\d{3}\.\d+)[a-z]", number)
-    return match.group(1) if match else ""
+def headings_of(number: str) -> tuple[str, ...]:
+    """The numbers whose title a rule may be shown with, nearest first: itself, the rule its
+    letter belongs to, its section (106.12a: 106.12a, 106.12, 106); a glossary word: itself."""
+    match = re.fullmatch(r"((\d{3})\.\d+)[a-z]?", number)
+    if not match:
+        return (number,)
+    rule, section = match.groups()
+    return tuple(dict.fromkeys((number, rule, section)))
+
+
+def nearest_heading(number: str, titled: Container[str]) -> str:
+    """The number whose title rule `number` is shown with: the first of `headings_of(number)`
+    in `titled` (the numbers that have a title); "" when none is. The one place a rule finds
+    its heading, for rule pages and the progress page alike."""
+    return next((heading for heading in headings_of(number) if heading in titled), "")
 
 
 def _alias_note(old: str, rule: Rule) -> str:
@@ -293,11 +316,6 @@ class Rule(models.Model):
 
     def __str__(self) -> str:
         return f"{self.number} ({self.language}, {self.edition_name})"
-
-    @property
-    def section_number(self) -> str:
-        """The section a subrule belongs to: 701.23 for 701.23b; "" for a section itself."""
-        return section_number_of(self.number)
 
     @property
     def text_adds_to_title(self) -> bool:

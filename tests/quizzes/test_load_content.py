@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.core.serializers import serialize
+from django.db.models import Q
 
 from quizzes.loading import CONTENT_DIR
 from quizzes.models import Bank, Question, Scenario
@@ -108,6 +109,20 @@ def test_every_rule_the_engine_cites_has_a_rule_page(loaded):
     cited = {claim.rule for s in Scenario.objects.all() for claim in resolve(s.spec).claims}
     stored = set(Rule.objects.current().values_list("number", flat=True))
     assert cited - stored == set()
+
+
+@pytest.mark.parametrize("language", ["en", "de", "it"])
+def test_every_rule_the_content_cites_has_a_title(loaded, language):
+    """Progress and rule pages name a rule by its nearest titled heading ("106.7 Mana"): a
+    citation without one would stand there as a bare number, in any language."""
+    cited = set(
+        Rule.objects.current()
+        .filter(Q(questions__isnull=False) | Q(scenarios__isnull=False) | Q(families__isnull=False))
+        .values_list("number", flat=True)
+    )
+    titles = Rule.objects.section_titles_in(language)
+    assert {"106.7", "603.2", "701.24a", "723.5"} <= cited
+    assert sorted(number for number in cited if not titles[number][0].strip()) == []
 
 
 def test_every_seed_ruling_is_engine_checked(loaded):

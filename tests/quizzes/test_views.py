@@ -282,6 +282,20 @@ def test_progress_names_each_rule_by_its_section_title(
     assert '701.23b <span class="rule-title" lang="en">Search</span>' in german
 
 
+def test_progress_names_a_rule_by_its_nearest_titled_heading(
+    logged_in, scenario, bank, no_variants
+):
+    """106.12a is under 106.12, which has no title, and 106 "Mana" (found walking the app:
+    "106.7", "603.2" and "701.24a" stood as bare numbers)."""
+    RuleFactory(number="106", title="Mana", text="Mana")
+    RuleFactory(number="106.12", text="To “tap [a permanent] for mana” is ...")
+    rule = RuleFactory(number="106.12a", text="An ability that triggers whenever ...")
+    make_question(scenario, bank, rules=[rule])
+    answer_cards(logged_in, logged_in.get(reverse("practice")))
+    page = logged_in.get(reverse("progress")).content.decode()
+    assert '106.12a <span class="rule-title">Mana</span></a>' in page
+
+
 @pytest.mark.parametrize("language", ["en", "de", "it"])
 def test_progress_chart_coordinates_are_numbers_in_every_language(
     logged_in, question, no_variants, language

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from rules.models import Rule
+from rules.models import Rule, headings_of, nearest_heading
 from tests.factories import CardFactory, RuleAliasFactory, RuleFactory
 
 pytestmark = pytest.mark.django_db
@@ -104,7 +104,10 @@ def test_section_titles_in_are_each_rules_section_title_in(db, language):
     search = RuleFactory(number="701.23", title="Search", text="Search")
     RuleFactory(number="701.23b", text="If a player is searching a hidden zone ...")
     RuleFactory(number="701.23z", text="A subrule of a section with a title ...")
-    RuleFactory(number="106.7", text="Some abilities produce mana ...")  # no section
+    RuleFactory(number="106", title="Mana", text="Mana")
+    RuleFactory(number="106.7", text="Some abilities produce mana ...")
+    RuleFactory(number="106.12", text="To “tap [a permanent] for mana” is ...")  # no title
+    RuleFactory(number="106.12a", text="An ability that triggers whenever ...")
     RuleFactory(number="999.1a", text="A subrule whose section is not stored ...")
     RuleFactory(
         number="701.14",
@@ -121,4 +124,41 @@ def test_section_titles_in_are_each_rules_section_title_in(db, language):
     }
     assert titles == one_by_one
     assert titles["701.23b"] == (("Durchsuchen", "de") if language == "de" else ("Search", "en"))
-    assert titles["106.7"] == ("", "en")
+    assert titles["106.7"] == titles["106.12a"] == ("Mana", "en")
+    assert titles["999.1a"] == ("", "en")
+
+
+@pytest.mark.parametrize(
+    ("number", "headings"),
+    [
+        ("106.12a", ("106.12a", "106.12", "106")),
+        ("106.12", ("106.12", "106")),
+        ("106.7", ("106.7", "106")),
+        ("106", ("106",)),
+        ("Search", ("Search",)),  # a glossary entry
+    ],
+)
+def test_a_rules_headings_run_from_itself_to_its_section(number, headings):
+    assert headings_of(number) == headings
+
+
+def test_the_nearest_titled_heading_gives_the_title():
+    assert nearest_heading("106.12a", {"106"}) == "106"  # 106.12 has no title
+    assert nearest_heading("701.23b", {"701.23", "701"}) == "701.23"
+    assert nearest_heading("701.23", {"701.23", "701"}) == "701.23"  # a titled rule: its own
+    assert nearest_heading("999.1a", {"106"}) == ""
+
+
+def test_a_subrule_takes_its_sections_title_past_an_untitled_rule():
+    RuleFactory(number="106", title="Mana", text="Mana")
+    RuleFactory(number="106.12", text="To “tap [a permanent] for mana” is ...")
+    rule = RuleFactory(number="106.12a", text="An ability that triggers whenever ...")
+    assert Rule.objects.section_title(rule) == "Mana"
+    assert Rule.objects.section_title_in(rule, "de") == ("Mana", "en")  # no German edition
+
+
+def test_the_nearest_heading_wins_over_its_section():
+    RuleFactory(number="702", title="Keyword Abilities", text="Keyword Abilities")
+    RuleFactory(number="702.33", title="Kicker", text="Kicker")
+    rule = RuleFactory(number="702.33a", text="Kicker is a static ability ...")
+    assert Rule.objects.section_title(rule) == "Kicker"

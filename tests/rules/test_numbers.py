@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from rules.models import nearest_heading
+
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = json.loads((ROOT / "quizzes/content/rules.json").read_text(encoding="utf-8"))
 CURRENT = {row["number"]: row for row in ROWS if not row.get("canonical")}
@@ -60,3 +62,12 @@ def test_an_old_search_number_that_is_mills_today_says_so():
     note = next(a["note"] for a in CURRENT["701.23b"]["aliases"] if a["number"] == "701.17b")
     assert "701.17b" in CURRENT  # Mill's, today
     assert "Mill" in note
+
+
+def test_every_rule_has_a_title_through_its_heading():
+    """Pages name a rule by its nearest titled heading (106.7 "Mana", 701.24a "Shuffle"): a rule
+    the content cites, or holds, without one would stand as a bare number."""
+    english = [row for row in CURRENT.values() if row["language"] == "en"]
+    titled = {row["number"] for row in english if row["title"].strip()}
+    untitled = [row["number"] for row in english if not nearest_heading(row["number"], titled)]
+    assert untitled == []

@@ -118,6 +118,17 @@ def test_a_subrule_heading_carries_its_sections_title(client, search_rule):
     assert '<h1>701.23b <span class="rule-title">Search</span></h1>' in html
 
 
+def test_a_rule_without_a_titled_section_row_carries_its_sections_title(client, db):
+    RuleFactory(number="106", title="Mana", text="Mana")
+    RuleFactory(number="106.7", text="Some abilities produce mana ...")
+    html = client.get(reverse("rule_detail", args=["106.7"])).content.decode()
+    assert '<h1>106.7 <span class="rule-title">Mana</span></h1>' in html
+    german = client.get(reverse("rule_detail", args=["106.7"]), HTTP_ACCEPT_LANGUAGE="de")
+    assert (
+        '<h1>106.7 <span class="rule-title" lang="en">Mana</span></h1>' in german.content.decode()
+    )
+
+
 def test_a_rule_number_in_capitals_leads_to_the_rule(client, search_rule):
     page = client.get(reverse("rule_detail", args=["701.23B"]))
     assert page.status_code == 302
