@@ -299,16 +299,17 @@ def do_import(
     user,
     bank: Bank,
     plan: ImportPlan,
-    take_bank_details: bool = True,
+    take_bank_details: bool = False,
 ) -> ImportReport:
     """Write a checked plan in one transaction: new scenarios in bulk (each with version 1 and
-    its questions), replaced ones as a new version; the bank takes the file's title and
-    description when `take_bank_details`. No engine runs here: `check_import` ran it."""
+    its questions), replaced ones as a new version; the bank keeps its title and description
+    unless `take_bank_details`, then it takes the file's. No engine runs here: `check_import`
+    ran it."""
     return _run(saving(user, bank, plan, take_bank_details))
 
 
 def saving(
-    user, bank: Bank, plan: ImportPlan, take_bank_details: bool = True
+    user, bank: Bank, plan: ImportPlan, take_bank_details: bool = False
 ) -> Generator[Step, None, ImportReport]:
     """`do_import`, yielding ("saved", done, total) as it goes; returns the report. The
     transaction is open between steps: run it to the end (or close it: nothing is saved)."""

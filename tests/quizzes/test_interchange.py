@@ -475,9 +475,9 @@ def test_the_bank_title_and_description_are_imported(instructor, own_bank):
     }
     plan = interchange.check_import(instructor, own_bank, as_bytes(file), "week-3.json")
     kept = BankFactory(owner=instructor, slug="kept", title="Kept")
-    interchange.do_import(instructor, kept, plan, take_bank_details=False)
-    assert Bank.objects.get(pk=kept.pk).title == "Kept"
-    report = interchange.do_import(instructor, own_bank, plan)
+    report = interchange.do_import(instructor, kept, plan)  # unless asked, the bank keeps its own
+    assert Bank.objects.get(pk=kept.pk).title == "Kept" and not report.bank_details
+    report = interchange.do_import(instructor, own_bank, plan, take_bank_details=True)
     own_bank.refresh_from_db()
     assert report.bank_details and own_bank.title == "Week 3: searching"
     assert own_bank.description == "Tutors and <em>fetches</em>."
@@ -502,10 +502,10 @@ def test_the_banks_own_export_always_imports_again(instructor, own_bank, setting
     assert len(report.updated) == 2 and not report.created
     assert set(Scenario.objects.values_list("version", flat=True)) == {1}
     assert interchange.export_json(own_bank) == exported
-    # into a new bank: the same bank again, title and description too
+    # into a new bank taking the file's title and description: the same bank again
     copy = BankFactory(owner=instructor, slug="copy")
     plan = interchange.check_import(instructor, copy, as_bytes(exported), "self.json")
-    interchange.do_import(instructor, copy, plan)
+    interchange.do_import(instructor, copy, plan, take_bank_details=True)
     assert interchange.export_json(copy) == exported
 
 
@@ -519,6 +519,27 @@ def test_the_import_page_streams_its_progress(teacher_client, own_bank):
     assert "3 of 3 saved" in page and "3 new scenarios" in page
     assert page.index("checked") < page.index("saved") < page.index("3 new scenarios")
     assert page.rstrip().endswith("</html>")
+
+
+def test_an_import_keeps_the_banks_title_unless_the_instructor_asks_for_the_files(
+    teacher_client, own_bank
+):
+    url = reverse("bank_import", args=[own_bank.slug])
+    form = teacher_client.get(url).content.decode()
+    assert '<input type="checkbox" name="bank_details" id="id_bank_details">' in form  # unticked
+    file = {
+        "format": interchange.FORMAT,
+        "bank": {"title": "Someone's week"},
+        "scenarios": [document("a")],
+    }
+    upload = SimpleUploadedFile("theirs.json", as_bytes(file), "application/json")
+    page = streamed(teacher_client.post(url, {"file": upload}))  # the form as it comes
+    assert "1 new scenario" in page and "now the file's" not in page
+    assert Bank.objects.get(pk=own_bank.pk).title == own_bank.title
+
+    upload = SimpleUploadedFile("theirs.json", as_bytes(file), "application/json")
+    streamed(teacher_client.post(url, {"file": upload, "bank_details": "on"}))
+    assert Bank.objects.get(pk=own_bank.pk).title == "Someone's week"
 
 
 def test_the_import_form_offers_the_choice_for_an_existing_id(teacher_client, own_bank):
