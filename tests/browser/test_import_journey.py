@@ -56,6 +56,13 @@ def test_import_a_bank_file(page, live_server, bank, tmp_path):  # noqa: F811
     assert Bank.objects.get(slug="week-1").title == "Week 1: searching"  # not asked to take it
     assert serious_violations(page) == [], "import report"
 
+    assert page.locator(".eyebrow:visible").inner_text() == "Week 1: searching"
+
     upload(page, live_server.url, tmp_path, "good.json", good, take_title=True)
     assert "now the file's: Week 1, imported" in page.get_by_role("status").inner_text()
     assert Bank.objects.get(slug="week-1").title == "Week 1, imported"
+    header = page.locator(".eyebrow:visible")  # the page's header names the bank as it is now
+    assert header.inner_text() == "Week 1, imported"
+    heading = page.get_by_role("heading", name="Import scenarios")
+    assert header.bounding_box()["y"] < heading.bounding_box()["y"]
+    assert serious_violations(page) == [], "import report, the bank renamed"

@@ -542,6 +542,22 @@ def test_an_import_keeps_the_banks_title_unless_the_instructor_asks_for_the_file
     assert Bank.objects.get(pk=own_bank.pk).title == "Someone's week"
 
 
+def test_the_import_page_ends_with_the_title_the_bank_took(teacher_client, own_bank):
+    """The page's header went out before the import ran, with the bank's old title: after an
+    import that gave it the file's, the page's end names it, shown in the header's place."""
+    file = {"format": interchange.FORMAT, "bank": {"title": "Week 3"}, "scenarios": [document()]}
+    upload = SimpleUploadedFile("week-3.json", as_bytes(file), "application/json")
+    url = reverse("bank_import", args=[own_bank.slug])
+    page = streamed(teacher_client.post(url, {"file": upload, "bank_details": "on"}))
+    bank_url = reverse("bank_detail", args=[own_bank.slug])
+    retitled = f'<div class="import-retitled"><p class="eyebrow"><a href="{bank_url}">Week 3</a>'
+    assert page.index('role="status"') < page.index(retitled)
+
+    upload = SimpleUploadedFile("week-3.json", as_bytes(file), "application/json")
+    page = streamed(teacher_client.post(url, {"file": upload}))  # the bank kept its title
+    assert "import-retitled" not in page
+
+
 def test_the_import_form_offers_the_choice_for_an_existing_id(teacher_client, own_bank):
     page = teacher_client.get(reverse("bank_import", args=[own_bank.slug])).content.decode()
     assert "<legend>A scenario whose id this bank already has</legend>" in page
