@@ -243,7 +243,7 @@ def checking(
     except UnicodeDecodeError as error:
         raise InterchangeError(f"{filename}: not UTF-8 text") from error
     except authoring.AuthoringError as error:
-        raise InterchangeError(f"{filename}: {error}") from error
+        raise InterchangeError(error.told(filename)) from error
     entries = _entries_of(raw, filename)
     problems: list[str] = []
     title, description = _bank_details(raw, filename, problems)
@@ -261,7 +261,7 @@ def checking(
         try:
             document = authoring.read_document(entry, catalog, where)
         except authoring.AuthoringError as error:
-            problems.append(f"{filename}: {error}")
+            problems.append(error.told(filename))  # an unknown card in the reader's language
             continue
         scenario_id = document.spec.get("id")
         if not isinstance(scenario_id, str) or not scenario_id:

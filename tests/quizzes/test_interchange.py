@@ -139,6 +139,20 @@ def test_the_import_page_streams_in_the_language_it_was_asked_in(teacher_client,
     assert "Übernommen: 1 neues Szenario, 0 ersetzt" in page and "checked" not in page
 
 
+def test_an_unknown_card_in_a_file_is_said_in_the_importers_language(teacher_client, own_bank):
+    bad = [document("b", zones={"Alice": {"library": ["Islnd"]}}), document("c", title="")]
+    upload = SimpleUploadedFile("week-2.json", as_bytes(bad), "application/json")
+    url = reverse("bank_import", args=[own_bank.slug])
+    response = teacher_client.post(url, {"file": upload}, headers={"accept-language": "it"})
+    page = streamed(response)
+    assert (
+        "<li><code>week-2.json: scenarios[0].zones.Alice.library[0]: carta sconosciuta «Islnd»: "
+        "il catalogo delle carte non ha nessuna carta con questo nome"
+    ) in page
+    # the format's own words stay English, and say so
+    assert '<li><code><span lang="en">week-2.json: scenarios[1].title: give' in page
+
+
 def test_the_json_export_view_downloads(teacher_client, instructor, own_bank):
     save(instructor, own_bank, "tutor-one")
     response = teacher_client.get(reverse("bank_export_json", args=[own_bank.slug]))
