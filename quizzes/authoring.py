@@ -37,9 +37,11 @@ from quizzes.rulings import (
 from quizzes.rulings.board import Board
 from quizzes.rulings.claims import NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.generate import GeneratedQuestion, questions_for
+from quizzes.rulings.reasons import say
 from rules.cards import catalog_for
 from rules.engine import Catalog, ScenarioError, Session, parse_scenario
 from rules.engine import Scenario as EngineScenario
+from rules.engine.reasons import Reason
 from rules.models import Rule
 
 INSTRUCTORS_GROUP = "Instructors"
@@ -48,13 +50,34 @@ RESERVED_SLUGS = frozenset({"new"})  # /banks/new/ and .../scenarios/new/ are pa
 FLAGGED = (Scenario.EngineStatus.DISAGREES, Scenario.EngineStatus.INVALID)
 
 
+class Said(str):
+    """An error in the reader's language (`AuthoringError.said`): templates leave it unmarked
+    where they mark the format's English words lang="en" (the `english` filter)."""
+
+
 class AuthoringError(ValueError):
-    """A document the engine or Tutor rejects: `path` names the field (`zones.Nadia.library[2]`)."""
+    """A document the engine or Tutor rejects: `path` names the field (`zones.Nadia.library[2]`);
+    `message` is the format's English words, or an engine message the catalogs have (a Reason:
+    an unknown card), said in the reader's language when shown."""
 
     def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}" if path else message)
+        super().__init__(path, message)
         self.path = path
         self.message = message
+
+    @property
+    def said(self) -> str:
+        """The message as shown: a `Said` in the reader's language, or the format's words."""
+        return Said(say(self.message)) if isinstance(self.message, Reason) else self.message
+
+    def told(self, where: str = "") -> str:
+        """`where` (a file), the path and the message in one line; a `Said` if the message is."""
+        said = self.said
+        line = ": ".join(part for part in (where, self.path, said) if part)
+        return Said(line) if isinstance(said, Said) else line
+
+    def __str__(self) -> str:
+        return self.told()
 
 
 def is_instructor(user) -> bool:

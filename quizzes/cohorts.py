@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from quizzes import reports
+from quizzes import content_texts, reports, rulings
 from quizzes.models import (
     Assignment,
     Bank,
@@ -23,6 +23,7 @@ from quizzes.models import (
     Response,
 )
 from quizzes.models.cohorts import new_join_code
+from rules.cards import generation
 
 
 class CohortError(ValueError):
@@ -92,7 +93,7 @@ def members_of(cohort: Cohort):
 class MemberProgress:
     member: object
     rules: list[reports.RuleProgress]
-    recent: list[Response]  # each with `title_given` and `prompt_given`, its version's
+    recent: list[Response]  # each with `title_given` (HTML) and `prompt_given` as shown
 
 
 def member_progress(cohort: Cohort, member) -> MemberProgress:
@@ -108,14 +109,18 @@ def member_progress(cohort: Cohort, member) -> MemberProgress:
         Response.objects.owned_by(member)
         .filter(question__bank__in=bank_ids)
         .with_repeat_flag()
-        .select_related("question__scenario", "scenario_version")[:20]
+        .select_related("question__scenario", "scenario_version", "presentation")[:20]
     )
-    for response in recent:  # as answered: an edit since starts a version, not a new past
-        version, question = response.scenario_version, response.question
-        response.title_given = (version and version.title) or question.scenario.title
-        response.prompt_given = (
-            version.question_as_given(question).prompt if version else question.prompt
+    cards = generation() if recent else None  # the card table's, read once for every answer
+    for response in recent:
+        # As the learner saw it, as their feedback shows it: in the version answered (an edit
+        # since starts a version, not a new past), with the variant's names, as its parts are.
+        question, version = response.question, response.scenario_version
+        ruling = rulings.ruling_answered(response, rulings.catalog_of(question.scenario, cards))
+        response.title_given = content_texts.shown(
+            (version or question.scenario).title, ruling.shown.names
         )
+        response.prompt_given = rulings.prompt(question, ruling, version)
     return MemberProgress(member, rules, recent)
 
 

@@ -243,7 +243,7 @@ def checking(
     except UnicodeDecodeError as error:
         raise InterchangeError(f"{filename}: not UTF-8 text") from error
     except authoring.AuthoringError as error:
-        raise InterchangeError(f"{filename}: {error}") from error
+        raise InterchangeError(error.told(filename)) from error
     entries = _entries_of(raw, filename)
     problems: list[str] = []
     title, description = _bank_details(raw, filename, problems)
@@ -261,7 +261,7 @@ def checking(
         try:
             document = authoring.read_document(entry, catalog, where)
         except authoring.AuthoringError as error:
-            problems.append(f"{filename}: {error}")
+            problems.append(error.told(filename))  # an unknown card in the reader's language
             continue
         scenario_id = document.spec.get("id")
         if not isinstance(scenario_id, str) or not scenario_id:
@@ -299,16 +299,17 @@ def do_import(
     user,
     bank: Bank,
     plan: ImportPlan,
-    take_bank_details: bool = True,
+    take_bank_details: bool = False,
 ) -> ImportReport:
     """Write a checked plan in one transaction: new scenarios in bulk (each with version 1 and
-    its questions), replaced ones as a new version; the bank takes the file's title and
-    description when `take_bank_details`. No engine runs here: `check_import` ran it."""
+    its questions), replaced ones as a new version; the bank keeps its title and description
+    unless `take_bank_details`, then it takes the file's. No engine runs here: `check_import`
+    ran it."""
     return _run(saving(user, bank, plan, take_bank_details))
 
 
 def saving(
-    user, bank: Bank, plan: ImportPlan, take_bank_details: bool = True
+    user, bank: Bank, plan: ImportPlan, take_bank_details: bool = False
 ) -> Generator[Step, None, ImportReport]:
     """`do_import`, yielding ("saved", done, total) as it goes; returns the report. The
     transaction is open between steps: run it to the end (or close it: nothing is saved)."""

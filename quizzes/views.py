@@ -92,11 +92,10 @@ def _question_context(
 ) -> dict[str, Any]:
     """The question as given: in `version` of its scenario (default: as it is now)."""
     given = version or question.scenario
-    prompt = version.question_as_given(question).prompt if version else question.prompt
     return {
         "question": question,
         "title": content_texts.shown(given.title, ruling.shown.names),
-        "prompt": rulings.prompt(question, ruling, prompt),
+        "prompt": rulings.prompt(question, ruling, version),
         "premises": ruling.premises(),
         "history": ruling.history(),
         "stored_ruling": content_texts.StoredRuling.of(given.stored_ruling, ruling.shown.names),
@@ -240,21 +239,11 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "quizzes/practice.html#feedback", context)
 
 
-def _ruling_of(response: Response) -> rulings.Ruling:
-    """The question exactly as the learner saw it when answering, in the version answered."""
-    version = response.scenario_version
-    if response.presentation_id is not None:
-        return rulings.ruling_shown(response.question, response.presentation.shown, version=version)
-    return rulings.ruling_for(
-        response.question, response.variant_seed, response.user_id, version=version
-    )
-
-
 def _shown_of(response: Response) -> rulings.Shown:
     """The names the learner saw (exam answers have no presentation: rebuild the variant)."""
     if response.presentation_id is not None:
         return rulings.Shown.from_json(response.presentation.shown)
-    return _ruling_of(response).shown
+    return rulings.ruling_answered(response).shown
 
 
 @require_GET
@@ -267,7 +256,7 @@ def feedback(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         pk=pk,
     )
     filters = response.presentation.filters if response.presentation_id is not None else ""
-    ruling = _ruling_of(response)
+    ruling = rulings.ruling_answered(response)
     context = _question_context(response.question, ruling, version=response.scenario_version)
     context |= _feedback_context(response, filters, ruling.shown)
     context["answered"] = True

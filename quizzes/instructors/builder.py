@@ -508,7 +508,7 @@ def field_errors(builder: Builder | None, errors) -> dict[str, list[str]]:
             key = "ruling"
         elif match_history := re.match(r"history\[(\d+)\]", path):
             key = f"history-{match_history.group(1)}"
-        placed.setdefault(key, []).append(f"{path}: {error.message}" if path else error.message)
+        placed.setdefault(key, []).append(error.told())
     return placed
 
 

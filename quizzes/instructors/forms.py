@@ -62,10 +62,9 @@ class ImportForm(forms.Form):
         required=False,  # a form sent without it (a script): replace, as the form proposes
         widget=forms.RadioSelect,
     )
-    bank_details = forms.BooleanField(
+    bank_details = forms.BooleanField(  # off: the bank keeps its title unless asked
         label=_("Take the bank's title and description from the file, when it has them"),
         required=False,
-        initial=True,
     )
 
     def clean_on_existing(self) -> str:

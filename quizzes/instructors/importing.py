@@ -4,7 +4,7 @@ the save is one transaction, and a stream closed half-way (the browser left) rol
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 
 from django.db import DatabaseError
 from django.template.loader import render_to_string
@@ -52,11 +52,21 @@ def _shown(work: Generator[interchange.Step, None, object]):
             yield ("step", {"phase": phase, "done": done, "total": total})
 
 
-def stream(head: str, events: Iterator[Event], tail: str, language: str) -> Iterator[str]:
-    """The page in `language`: each step is rendered after the view has returned, perhaps in
-    another thread (ASGI), where the request's language is no longer active."""
+def stream(page: Callable[[dict], str], events: Iterator[Event], language: str) -> Iterator[str]:
+    """The page in `language`; `page(result)` renders it with `MARKER` where the steps go. Its
+    head is rendered now, before the import runs; its tail last, from the result's context."""
+    head = page({}).split(MARKER)[0]
+    return _streamed(head, page, events, language)
+
+
+def _streamed(
+    head: str, page: Callable[[dict], str], events: Iterator[Event], language: str
+) -> Iterator[str]:
+    """Each step is rendered after the view has returned, perhaps in another thread (ASGI),
+    where the request's language is no longer active."""
     yield head
     yield '<div class="import-steps">'
+    result: dict = {}
     while True:
         with translation.override(language):  # each step worked and rendered, then yielded
             event = next(events, None)
@@ -64,5 +74,9 @@ def stream(head: str, events: Iterator[Event], tail: str, language: str) -> Iter
                 break
             kind, context = event
             html = render_to_string(RESULT_TEMPLATE if kind == "result" else STEP_TEMPLATE, context)
-        yield "</div>" + html if kind == "result" else html
-    yield tail
+        if kind == "result":
+            result = context
+            html = "</div>" + html
+        yield html
+    with translation.override(language):  # the tail says what the import did (its title)
+        yield page(result).split(MARKER)[1]

@@ -286,11 +286,12 @@ def bank_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             form.cleaned_data["on_existing"],
             form.cleaned_data["bank_details"],
         )
-        page = render_to_string(IMPORT_PAGE, context | {"live": importing.MARKER}, request)
-        head, tail = page.split(importing.MARKER)
-        response = StreamingHttpResponse(
-            importing.stream(head, steps, tail, translation.get_language())
-        )
+
+        def page(result: dict) -> str:  # the steps go at the marker; the result's end after it
+            live = context | result | {"live": importing.MARKER}
+            return render_to_string(IMPORT_PAGE, live, request)
+
+        response = StreamingHttpResponse(importing.stream(page, steps, translation.get_language()))
         response["X-Accel-Buffering"] = "no"  # a proxy passes each step on as it comes
         return response
     status = 400 if form.is_bound else 200

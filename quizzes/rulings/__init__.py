@@ -60,21 +60,31 @@ def ruling_shown(question, shown: dict[str, Any], catalog=None, version=None) ->
     return Ruling.from_shown(kind, Shown.from_json(shown), catalog)
 
 
+def ruling_answered(response, catalog=None) -> Ruling:
+    """The question exactly as the learner saw it when answering, in the version answered: the
+    variant shown (practice), or rebuilt from its seed (an exam answer has no presentation)."""
+    question, version = response.question, response.scenario_version
+    if response.presentation_id is not None:
+        return ruling_shown(question, response.presentation.shown, catalog, version=version)
+    return ruling_for(question, response.variant_seed, response.user_id, catalog, version=version)
+
+
 def ruling_of_spec(spec: dict[str, Any], catalog=None, kind: str = "value") -> Ruling:
     """A scenario as written, with no question yet (the authoring preview, exports, checks)."""
     return Ruling.from_shown(kind, Shown(spec, [], {}, {}, 0), catalog)
 
 
-def prompt(question, ruling: Ruling, written: str | None = None) -> str:
+def prompt(question, ruling: Ruling, version=None) -> str:
     """The question's prompt as shown, in the reader's language.
 
     Prompts are stored in English, in the original names, each card by name only. A generated
     prompt (the one `generate.build_questions` words for this scenario) is worded again from the
     question as shown: in the reader's language, its card by name and place on this board; an
-    authored prompt stays as its author wrote it. `written`: the prompt as the version it was
-    given on stored it (default: the question's own).
+    authored prompt stays as its author wrote it, in the variant's names. `version`: the
+    scenario version it was given on, whose prompt it shows (default: the question's own).
     """
-    stored = ruling.rename(question.prompt if written is None else written)
+    written = version.question_as_given(question).prompt if version else question.prompt
+    stored = ruling.rename(written)
     with translation.override("en"):
         generated = generated_prompt(question.kind, ruling, ruling.claims)
     if generated != stored:
@@ -120,6 +130,7 @@ __all__ = [
     "kind_of",
     "new_seed",
     "prompt",
+    "ruling_answered",
     "ruling_for",
     "ruling_of_spec",
     "ruling_shown",

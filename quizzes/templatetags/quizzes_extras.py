@@ -1,11 +1,12 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import nh3
 from django import template
 from django.utils import translation
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from quizzes import authoring, content_texts, widgets
@@ -68,7 +69,16 @@ def english(text: Any) -> Any:
     Italian page: marked lang="en", so a screen reader reads it as English."""
     if not text or (translation.get_language() or "en").startswith("en"):
         return text
+    if isinstance(text, authoring.Said):  # an error said in the reader's language
+        return text
     return format_html('<span lang="en">{}</span>', text)
+
+
+@register.filter
+def errors(messages: Iterable[str]) -> str:
+    """A field's errors one after another, each marked as `english` marks it: the format's
+    English words lang="en", an error said in the reader's language as it is."""
+    return format_html_join(" ", "{}", ((english(message),) for message in messages))
 
 
 @register.filter

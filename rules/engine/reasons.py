@@ -849,6 +849,12 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "without flash can be cast only in a main phase of its caster's own turn, when the stack "
         "is empty."
     ),
+    # A scenario's error its author meets most, said in the author's language (scenario.py):
+    # `name` as they wrote it.
+    "unknown_card": gettext_noop(
+        "unknown card '%(name)s': the card catalog has no card of that name (check its spelling "
+        "on the Cards page, or add it there as your own card)"
+    ),
 }
 
 # Parameters that are lists (tuples): joined with ", " (`*_or`, `*_and`: " or ", " and ").

@@ -9,6 +9,7 @@ from typing import Any
 
 from .cards import CardDefinition, Catalog, default_catalog
 from .errors import ScenarioError
+from .reasons import because
 from .state import NO_COUNTERS, PLAYER_ZONES, CardInstance, GameState
 
 STEP_KINDS = ("cast", "activate", "trigger", "draw")
@@ -265,7 +266,7 @@ def _parse_entry(
         name, label, extra = _split_entry(entry, path)
     definition = catalog.get(name)
     if definition is None:
-        raise ScenarioError(path, f'unknown card {name!r}: define it in "cards" or the catalog')
+        raise ScenarioError(path, because("unknown_card", name=name))
     generated = label is None
     label = label or f"{player}.{zone}.{position}"
     if label in seen or label in players:

@@ -7,6 +7,7 @@ import io
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.management import CommandError, call_command
+from django.utils import translation
 
 from quizzes import authoring
 from quizzes.models import Scenario
@@ -52,6 +53,28 @@ def test_document_errors_name_the_field(changes, path, message):
     with pytest.raises(authoring.AuthoringError) as caught:
         authoring.read_document(raw, default_catalog())
     assert caught.value.path == path and message in caught.value.message
+
+
+UNKNOWN_CARD = {
+    "en": "unknown card 'Islnd': the card catalog has no card of that name (check its spelling "
+    "on the Cards page, or add it there as your own card)",
+    "de": "unbekannte Karte „Islnd“: Der Kartenkatalog hat keine Karte dieses Namens (prüfe die "
+    "Schreibweise auf der Seite „Karten“ oder füge sie dort als eigene Karte hinzu)",
+    "it": "carta sconosciuta «Islnd»: il catalogo delle carte non ha nessuna carta con questo "
+    "nome (controlla come si scrive nella pagina «Carte» o aggiungila lì come una tua carta)",
+}
+
+
+@pytest.mark.parametrize("language", sorted(UNKNOWN_CARD))
+def test_an_unknown_card_is_named_in_the_authors_words_and_language(language):
+    """Not the format's `define it in "cards" or the catalog`: the card, and where cards are."""
+    raw = document(zones={"Alice": {"library": ["Islnd"]}})
+    with pytest.raises(authoring.AuthoringError) as caught:
+        authoring.read_document(raw, default_catalog())
+    with translation.override(language):
+        assert caught.value.said == UNKNOWN_CARD[language]
+        assert str(caught.value) == f"zones.Alice.library[0]: {UNKNOWN_CARD[language]}"
+    assert isinstance(caught.value.said, authoring.Said)  # not marked lang="en" on a page
 
 
 def test_tutor_keys_are_kept_out_of_the_spec():

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from quizzes import answers, cohorts, selection
-from quizzes.models import Attempt, Bank, Cohort
+from quizzes import answers, cohorts, rulings, selection
+from quizzes.models import Attempt, Bank, Cohort, Presentation
 from quizzes.models.cohorts import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH
 from tests.factories import BankFactory, UserFactory
 from tests.quizzes.conftest import make_question
@@ -211,6 +211,41 @@ def test_recent_answers_keep_the_title_and_prompt_answered_after_an_edit(
     recent = teacher_client.get(url).content.decode().split('id="recent-title"', 1)[1]
     assert answered_title in recent and "Retitled after the answer" not in recent
     assert "A cards question about Land Tutor." in recent and "A reworded prompt." not in recent
+
+
+def test_recent_answers_name_the_players_the_learner_saw(
+    teacher_client, learner, cohort, own_bank, scenario
+):
+    # found walking: the title and prompt gave the scenario's written names, each part below
+    # them the variant's the learner was shown (Priya's library under "Alice casts ...")
+    scenario.title = "Alice casts Land Tutor"
+    scenario.save()
+    question = make_question(scenario, own_bank)
+    question.prompt = "Which cards may Alice find?"
+    question.save()
+    cohorts.do_join(learner, cohort)
+    ruling = next(
+        shown
+        for seed in range(1, 50)
+        if "Alice" in (shown := rulings.ruling_for(question, seed, learner.pk)).shown.players
+    )
+    seen = ruling.shown.players["Alice"]
+    served = Presentation.objects.create(
+        user=learner,
+        question=question,
+        scenario_version=scenario.current_version,
+        shown=ruling.shown.to_json(),
+    )
+    attempt = Attempt.objects.open_practice_for(learner, question)
+    given = {"parts": ["may", "cannot"]}
+    answers.submit(
+        attempt, question, given, seed=ruling.shown.seed, ruling=ruling, presentation=served
+    )
+    url = reverse("cohort_member", args=[cohort.pk, learner.pk])
+    recent = teacher_client.get(url).content.decode().split('id="recent-title"', 1)[1]
+    assert f"{seen} casts Land Tutor" in recent and f"Which cards may {seen} find?" in recent
+    assert f"{seen}&#x27;s library" in recent  # the parts, as they were stored
+    assert "Alice" not in recent
 
 
 def test_a_non_member_or_another_instructors_cohort_is_a_404(

@@ -202,6 +202,29 @@ def test_an_engine_error_names_the_path_and_keeps_the_text(teacher_client, own_b
     assert not Scenario.objects.exists()
 
 
+def test_an_unknown_card_is_said_in_the_instructors_language(teacher_client, own_bank):
+    broken = text().replace('"Island#i1"', '"Islnd#i1"')
+    german = {"accept-language": "de"}
+    url = reverse("scenario_create", args=[own_bank.slug])
+    page = teacher_client.post(url, {"document": broken}, headers=german).content.decode()
+    beside = page.split('id="b-zone-0-library-0-errors">')[1].split("</div>")[0]
+    assert beside == (
+        "zones.Alice.library[0]: unbekannte Karte „Islnd“: Der Kartenkatalog hat keine Karte "
+        "dieses Namens (prüfe die Schreibweise auf der Seite „Karten“ oder füge sie dort als "
+        "eigene Karte hinzu)"
+    )
+    url = reverse("scenario_preview_new", args=[own_bank.slug])
+    fragment = teacher_client.post(
+        url, {"document": broken}, HTTP_HX_REQUEST="true", headers=german
+    )
+    listed = fragment.content.decode().split('<div id="preview-status"')[1].split("</ul>")[0]
+    # the path is the format's English words; the message is German, not marked English
+    assert (
+        '<li><code><span lang="en">zones.Alice.library[0]</span></code>: unbekannte Karte' in listed
+    )
+    assert listed.count('lang="en"') == 1
+
+
 def test_malformed_json_names_the_line(teacher_client, own_bank):
     url = reverse("scenario_preview_new", args=[own_bank.slug])
     body = teacher_client.post(url, {"document": '{\n  "a": '}, HTTP_HX_REQUEST="true")

@@ -139,6 +139,20 @@ def test_the_import_page_streams_in_the_language_it_was_asked_in(teacher_client,
     assert "Übernommen: 1 neues Szenario, 0 ersetzt" in page and "checked" not in page
 
 
+def test_an_unknown_card_in_a_file_is_said_in_the_importers_language(teacher_client, own_bank):
+    bad = [document("b", zones={"Alice": {"library": ["Islnd"]}}), document("c", title="")]
+    upload = SimpleUploadedFile("week-2.json", as_bytes(bad), "application/json")
+    url = reverse("bank_import", args=[own_bank.slug])
+    response = teacher_client.post(url, {"file": upload}, headers={"accept-language": "it"})
+    page = streamed(response)
+    assert (
+        "<li><code>week-2.json: scenarios[0].zones.Alice.library[0]: carta sconosciuta «Islnd»: "
+        "il catalogo delle carte non ha nessuna carta con questo nome"
+    ) in page
+    # the format's own words stay English, and say so
+    assert '<li><code><span lang="en">week-2.json: scenarios[1].title: give' in page
+
+
 def test_the_json_export_view_downloads(teacher_client, instructor, own_bank):
     save(instructor, own_bank, "tutor-one")
     response = teacher_client.get(reverse("bank_export_json", args=[own_bank.slug]))
@@ -475,9 +489,9 @@ def test_the_bank_title_and_description_are_imported(instructor, own_bank):
     }
     plan = interchange.check_import(instructor, own_bank, as_bytes(file), "week-3.json")
     kept = BankFactory(owner=instructor, slug="kept", title="Kept")
-    interchange.do_import(instructor, kept, plan, take_bank_details=False)
-    assert Bank.objects.get(pk=kept.pk).title == "Kept"
-    report = interchange.do_import(instructor, own_bank, plan)
+    report = interchange.do_import(instructor, kept, plan)  # unless asked, the bank keeps its own
+    assert Bank.objects.get(pk=kept.pk).title == "Kept" and not report.bank_details
+    report = interchange.do_import(instructor, own_bank, plan, take_bank_details=True)
     own_bank.refresh_from_db()
     assert report.bank_details and own_bank.title == "Week 3: searching"
     assert own_bank.description == "Tutors and <em>fetches</em>."
@@ -502,10 +516,10 @@ def test_the_banks_own_export_always_imports_again(instructor, own_bank, setting
     assert len(report.updated) == 2 and not report.created
     assert set(Scenario.objects.values_list("version", flat=True)) == {1}
     assert interchange.export_json(own_bank) == exported
-    # into a new bank: the same bank again, title and description too
+    # into a new bank taking the file's title and description: the same bank again
     copy = BankFactory(owner=instructor, slug="copy")
     plan = interchange.check_import(instructor, copy, as_bytes(exported), "self.json")
-    interchange.do_import(instructor, copy, plan)
+    interchange.do_import(instructor, copy, plan, take_bank_details=True)
     assert interchange.export_json(copy) == exported
 
 
@@ -519,6 +533,43 @@ def test_the_import_page_streams_its_progress(teacher_client, own_bank):
     assert "3 of 3 saved" in page and "3 new scenarios" in page
     assert page.index("checked") < page.index("saved") < page.index("3 new scenarios")
     assert page.rstrip().endswith("</html>")
+
+
+def test_an_import_keeps_the_banks_title_unless_the_instructor_asks_for_the_files(
+    teacher_client, own_bank
+):
+    url = reverse("bank_import", args=[own_bank.slug])
+    form = teacher_client.get(url).content.decode()
+    assert '<input type="checkbox" name="bank_details" id="id_bank_details">' in form  # unticked
+    file = {
+        "format": interchange.FORMAT,
+        "bank": {"title": "Someone's week"},
+        "scenarios": [document("a")],
+    }
+    upload = SimpleUploadedFile("theirs.json", as_bytes(file), "application/json")
+    page = streamed(teacher_client.post(url, {"file": upload}))  # the form as it comes
+    assert "1 new scenario" in page and "now the file's" not in page
+    assert Bank.objects.get(pk=own_bank.pk).title == own_bank.title
+
+    upload = SimpleUploadedFile("theirs.json", as_bytes(file), "application/json")
+    streamed(teacher_client.post(url, {"file": upload, "bank_details": "on"}))
+    assert Bank.objects.get(pk=own_bank.pk).title == "Someone's week"
+
+
+def test_the_import_page_ends_with_the_title_the_bank_took(teacher_client, own_bank):
+    """The page's header went out before the import ran, with the bank's old title: after an
+    import that gave it the file's, the page's end names it, shown in the header's place."""
+    file = {"format": interchange.FORMAT, "bank": {"title": "Week 3"}, "scenarios": [document()]}
+    upload = SimpleUploadedFile("week-3.json", as_bytes(file), "application/json")
+    url = reverse("bank_import", args=[own_bank.slug])
+    page = streamed(teacher_client.post(url, {"file": upload, "bank_details": "on"}))
+    bank_url = reverse("bank_detail", args=[own_bank.slug])
+    retitled = f'<div class="import-retitled"><p class="eyebrow"><a href="{bank_url}">Week 3</a>'
+    assert page.index('role="status"') < page.index(retitled)
+
+    upload = SimpleUploadedFile("week-3.json", as_bytes(file), "application/json")
+    page = streamed(teacher_client.post(url, {"file": upload}))  # the bank kept its title
+    assert "import-retitled" not in page
 
 
 def test_the_import_form_offers_the_choice_for_an_existing_id(teacher_client, own_bank):
