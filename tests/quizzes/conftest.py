@@ -2,10 +2,36 @@
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-from quizzes.models import Question
+import pytest
+from django.apps import apps
+
+from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Family, Question, Scenario
+from rules.models import Card, Rule, RuleAlias
 from tests.factories import BankFactory, QuestionFactory, RuleFactory, ScenarioFactory, UserFactory
+
+
+@contextmanager
+def content_loaded_for_a_module(django_db_blocker, load: Callable[[], object]) -> Iterator[object]:
+    """`load()` (load_content) once for a module's tests, then every row it wrote removed, so
+    no later module sees it: families and exam blueprints once stayed, and other modules'
+    exam pages listed them."""
+    with django_db_blocker.unblock():
+        before = _models_with_rows()
+        loaded = load()
+    yield loaded
+    with django_db_blocker.unblock():
+        for model in [ExamBlueprint, BlueprintArea, Question, Scenario, Bank, Card, RuleAlias]:
+            model.objects.all().delete()
+        for model in [Rule, Family]:
+            model.objects.all().delete()
+        assert _models_with_rows() == before, "load_content's rows are all removed"
+
+
+def _models_with_rows() -> set[str]:
+    return {model.__name__ for model in apps.get_models() if model.objects.exists()}
 
 
 def land_tutor_spec(scenario_id: str = "land-tutor") -> dict:

@@ -9,24 +9,23 @@ import pytest
 from django.core.management import call_command
 
 from bench.mix import figures, serve_and_answer
-from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
-from rules.models import Card, Rule, RuleAlias
+from quizzes.models import Question
 from tests.factories import UserFactory
+from tests.quizzes.conftest import content_loaded_for_a_module
 
 pytestmark = pytest.mark.django_db
-# everything load_content writes (exam blueprints too: other modules' pages list them)
-CONTENT_MODELS = [Rule, RuleAlias, Card, Bank, Scenario, Question, ExamBlueprint, BlueprintArea]
 
 
 @pytest.fixture(scope="module")
 def seeded(django_db_setup, django_db_blocker):
     """The seed content, loaded once for this module (each test rolls its own rows back)."""
-    with django_db_blocker.unblock(), open(os.devnull, "w") as quiet:
-        call_command("load_content", stdout=quiet)
-    yield
-    with django_db_blocker.unblock():
-        for model in reversed(CONTENT_MODELS):
-            model.objects.all().delete()
+
+    def load() -> None:
+        with open(os.devnull, "w") as quiet:
+            call_command("load_content", stdout=quiet)
+
+    with content_loaded_for_a_module(django_db_blocker, load):
+        yield
 
 
 @pytest.fixture

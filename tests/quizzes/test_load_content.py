@@ -8,14 +8,14 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.apps import apps
 from django.core.management import CommandError, call_command
 from django.core.serializers import serialize
 from django.db.models import Q
 
 from quizzes.loading import CONTENT_DIR
-from quizzes.models import Bank, ExamBlueprint, Family, Question, Scenario
+from quizzes.models import Bank, Question, Scenario
 from rules.models import Card, Rule, RuleAlias
+from tests.quizzes.conftest import content_loaded_for_a_module
 
 pytestmark = pytest.mark.django_db
 
@@ -49,21 +49,9 @@ def dump() -> str:
 
 @pytest.fixture(scope="module")
 def loaded(django_db_setup, django_db_blocker):
-    """The seed content, loaded once for this module (tests only read it or roll back), and
-    all of it removed afterwards: the families and exam blueprints it left once made
-    tests/quizzes/test_exams.py fail when run after this module."""
-    with django_db_blocker.unblock():
-        before = _models_with_rows()
-        output = load()
-    yield output
-    with django_db_blocker.unblock():
-        for model in [ExamBlueprint, *reversed(CONTENT_MODELS), Family]:
-            model.objects.all().delete()
-        assert _models_with_rows() == before, "load_content's rows are all removed"
-
-
-def _models_with_rows() -> set[str]:
-    return {model.__name__ for model in apps.get_models() if model.objects.exists()}
+    """The seed content, loaded once for this module (tests only read it or roll back)."""
+    with content_loaded_for_a_module(django_db_blocker, load) as output:
+        yield output
 
 
 def test_load_content_reports_and_stores_the_counts(loaded):
