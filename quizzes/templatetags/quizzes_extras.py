@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 from quizzes import authoring, content_texts, widgets
 from quizzes.rulings.names import has_translation, localized
 from quizzes.rulings.reasons import say
+from rules import texts
 
 register = template.Library()
 
@@ -61,6 +62,18 @@ def translation_in(rule: Any, language: str) -> Any:
     if not language or language == getattr(rule, "language", "en"):
         return None
     return next((row for row in rule.editions.all() if row.language == language), None)
+
+
+@register.filter
+def rule_heading(rule: Any) -> str:
+    """A rule's title or its nearest heading's ("106.7": "Mana"), as its page shows it: in the
+    reader's language where an official translation gives it, else marked with its own."""
+    title, language = texts.section_titles().get(rule.number, ("", ""))
+    if not title:
+        return ""
+    if language == (translation.get_language() or "en"):
+        return format_html('<span class="rule-title">{}</span>', title)
+    return format_html('<span class="rule-title" lang="{}">{}</span>', language, title)
 
 
 @register.filter

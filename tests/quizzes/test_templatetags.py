@@ -46,3 +46,21 @@ def test_input_tag_is_exactly_the_choice_tag_django_renders(kind, chosen):
     if kind in {Question.Kind.CARDS, Question.Kind.YES_NO, Question.Kind.MULTIPLE_CHOICE}:
         drawn = "".join(input_tag(choice) for choice in inputs)
         assert inputs and ("checked" in drawn) == chosen
+
+
+@pytest.mark.django_db
+def test_a_rule_is_headed_by_its_nearest_title_in_feedback_and_reviews():
+    """Feedback and exam reviews showed "106.7" bare where the rule pages say "106.7 Mana"."""
+    from django.core.cache import cache
+    from django.utils import translation
+
+    from quizzes.templatetags.quizzes_extras import rule_heading
+    from tests.factories import RuleFactory
+
+    cache.clear()
+    RuleFactory(number="106", title="Mana", text="Mana")
+    rule = RuleFactory(number="106.7")
+    assert rule_heading(rule) == '<span class="rule-title">Mana</span>'
+    with translation.override("de"):
+        assert rule_heading(rule) == '<span class="rule-title" lang="en">Mana</span>'
+    assert rule_heading(RuleFactory(number="999.1")) == ""
