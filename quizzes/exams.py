@@ -58,7 +58,7 @@ from quizzes.models import (
 )
 from quizzes.models.exams import rule_is_under
 from rules import cards
-from rules.models import Rule
+from rules.models import Rule, number_order
 
 # A form sent in the last seconds still counts when it arrives just after the deadline.
 ANSWER_GRACE = datetime.timedelta(seconds=5)
@@ -575,17 +575,9 @@ def report(sitting: ExamSitting) -> Report:
         items=results,
         by_rule=[
             Tally(number, titles[number], rule_right[number], rule_asked[number])
-            for number in sorted(rule_asked, key=_rule_sort_key)
+            for number in sorted(rule_asked, key=number_order)
         ],
         by_area=[Tally(area, area, area_right[area], area_asked[area]) for area in area_asked],
         needed=needed_to_pass(sitting.pass_mark, sitting.question_count),
         time_used=(attempt.finished_at or timezone.now()) - attempt.started_at,
     )
-
-
-def _rule_sort_key(number: str) -> tuple:
-    """701.23b after 701.9: numeric parts compare as numbers."""
-    head, _, tail = number.partition(".")
-    digits = "".join(ch for ch in tail if ch.isdigit())
-    letters = "".join(ch for ch in tail if ch.isalpha())
-    return (int(head) if head.isdigit() else 0, int(digits) if digits else -1, letters)

@@ -240,6 +240,15 @@ def _renumbered(
     return best
 
 
+def number_order(number: str) -> tuple:
+    """A rule number as it sorts in the rules: numeric parts as numbers (106.5 before 106.12,
+    701.9 before 701.23b); a glossary word first."""
+    head, _, tail = number.partition(".")
+    digits = "".join(ch for ch in tail if ch.isdigit())
+    letters = "".join(ch for ch in tail if ch.isalpha())
+    return (int(head) if head.isdigit() else 0, int(digits) if digits else -1, letters)
+
+
 def headings_of(number: str) -> tuple[str, ...]:
     """The numbers whose title a rule may be shown with, nearest first: itself, the rule its
     letter belongs to, its section (106.12a: 106.12a, 106.12, 106); a glossary word: itself."""

@@ -20,7 +20,7 @@ from quizzes.instructors.views import instructor_required
 from quizzes.models import Mastery, Question, Response, Scenario
 from rules import texts
 from rules.forms import CardForm, engine_reading
-from rules.models import Card, Rule
+from rules.models import Card, Rule, number_order
 
 MAX_QUERY_LENGTH = 100  # a card browser search
 CARDS_PER_PAGE = 60
@@ -38,6 +38,7 @@ def rule_index(request: HttpRequest) -> HttpResponse:
     if not language.startswith("en"):  # the official translations, for the reader (one query)
         in_language = Rule.objects.filter(language=language)
         rules = rules.prefetch_related(Prefetch("editions", queryset=in_language))
+    rules = sorted(rules, key=lambda rule: number_order(rule.number))  # 106.5 before 106.12
     return render(request, "rules/rule_index.html", {"rules": rules})
 
 

@@ -184,3 +184,12 @@ def test_a_scenario_is_named_once_its_visitor_has_answered_it(client, scenarios_
     section = listed(client, learner)
     assert "public: Alice must shuffle" in section
     assert "private: Alice must shuffle" not in section
+
+
+def test_the_index_orders_rules_as_the_rules_do(client, db):
+    """106.12 came before 106.5 and 701.8 after 701.24: the numbers were sorted as text."""
+    for number in ("701.24a", "106.12", "701.8a", "106.5"):
+        RuleFactory(number=number, text=f"Rule {number}")
+    html = client.get(reverse("rule_index")).content.decode()
+    places = [html.index(f"Rule {number}") for number in ("106.5", "106.12", "701.8a", "701.24a")]
+    assert places == sorted(places)
