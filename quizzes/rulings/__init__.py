@@ -96,7 +96,7 @@ def casting_timing(
     spec: dict[str, Any], catalog: Catalog | None = None
 ) -> tuple[TimingFinding, ...]:
     """Each spell `spec` casts at a time the rules don't allow (a sorcery in another player's
-    turn, CR 307.1 and its kin): warnings, the ruling stands. None for a document the engine
+    turn, CR 307.1 and its kin): warnings, the ruling stands. Nothing for a document the engine
     rejects: its error is the problem to fix first."""
     try:
         return timing_findings(parse_scenario(spec, catalog))
