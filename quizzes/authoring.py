@@ -412,6 +412,8 @@ class Preview:
     status: str = ""
     report: str = ""
     set_aside: list[str] = field(default_factory=list)  # paths left out to preview the rest
+    # spells cast when the rules don't allow (CR 307.1 ...): warnings, as the lint gives them
+    warnings: tuple[TimingFinding, ...] = ()
 
     @property
     def error(self) -> AuthoringError | None:
@@ -568,6 +570,7 @@ def preview(text: str, catalog: Catalog | None = None, *, author=None) -> Previe
         result.expect.append(row)
     check = Scenario(spec=spec, stored_expect=document.stored_expect).check_with_engine(catalog)
     result.status, result.report = check.status, check.report
+    result.warnings = ruling.casting_timing()  # the session above: no second parse
     result.questions = generate_questions(spec, catalog)
     return result
 

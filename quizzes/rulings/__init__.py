@@ -21,7 +21,7 @@ from quizzes.rulings.values import same
 from quizzes.rulings.variants import new_seed
 from quizzes.rulings.verdict import Part, Verdict
 from rules.cards import catalog_for
-from rules.engine import Catalog, ScenarioError, TimingFinding, parse_scenario, timing_findings
+from rules.engine import Catalog, ScenarioError, TimingFinding
 
 
 def catalog_of(scenario, generation: tuple | None = None) -> Catalog:
@@ -99,7 +99,7 @@ def casting_timing(
     turn, CR 307.1 and its kin): warnings, the ruling stands. Nothing for a document the engine
     rejects: its error is the problem to fix first."""
     try:
-        return timing_findings(parse_scenario(spec, catalog))
+        return ruling_of_spec(spec, catalog).casting_timing()
     except ScenarioError:
         return ()
 

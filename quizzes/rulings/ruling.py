@@ -34,7 +34,9 @@ from rules.engine import (
     Mismatch,
     Outcome,
     Session,
+    TimingFinding,
     check_expectations,
+    timing_findings,
 )
 
 CARD_KEYS = ("card",)
@@ -160,6 +162,10 @@ class Ruling:
     def outcome(self) -> Outcome:
         """Every claim the engine computes for the scenario as shown."""
         return self.session.resolve()
+
+    def casting_timing(self) -> tuple[TimingFinding, ...]:
+        """Each spell the scenario casts when the rules don't allow (CR 307.1 and its kin)."""
+        return timing_findings(self.session.scenario)
 
     def mismatches(self) -> list[Mismatch]:
         """The stored `expect` claims the engine computes differently."""

@@ -356,6 +356,18 @@ def test_lint_warns_of_a_sorcery_cast_out_of_turn(
     assert "badge status-agrees" in page
 
 
+def test_the_preview_warns_of_a_sorcery_cast_out_of_turn_as_the_lint_does(teacher_client, own_bank):
+    """An instructor building a board learns it can't happen while building it, not only from
+    the bank's lint."""
+    url = reverse("scenario_preview_new", args=[own_bank.slug])
+    late = teacher_client.post(url, {"document": text(active="Nadia")}, HTTP_HX_REQUEST="true")
+    body = late.content.decode()
+    assert "Warning (CR 307.1, <code>resolve</code>):" in body
+    assert "To make it legal, make Alice the active player or have Nadia cast the spell." in body
+    on_time = teacher_client.post(url, {"document": text()}, HTTP_HX_REQUEST="true")
+    assert "Warning (CR" not in on_time.content.decode()
+
+
 def test_lint_runs_the_engine_afresh(teacher_client, instructor, own_bank):
     scenario = saved_scenario(instructor, own_bank)
     Scenario.objects.filter(pk=scenario.pk).update(
