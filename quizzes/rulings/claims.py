@@ -90,7 +90,7 @@ def _portion(value: Any) -> str:
     return str(value)
 
 
-def _mana(value: Any) -> str:
+def mana_words(value: Any) -> str:
     """Mana in symbols; alternatives ("{U} or {G}", as the engine gives them) joined in the
     reader's language (German pages said "{U} or {G}"; found walking the app)."""
     if value in ("", None):
@@ -452,9 +452,9 @@ CLAIMS: dict[str, ClaimText] = {
     "mana_produced": ClaimText(
         gettext_lazy("what mana does {card} produce?"),
         lambda value, s: _say(
-            gettext_noop("%(card)s produces %(mana)s."), card=s.card, mana=_mana(value)
+            gettext_noop("%(card)s produces %(mana)s."), card=s.card, mana=mana_words(value)
         ),
-        _mana,
+        mana_words,
         domain=_fixed("", *MANA, *(symbol * 2 for symbol in MANA)),
     ),
     "can_activate": ClaimText(

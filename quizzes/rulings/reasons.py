@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
+from quizzes.rulings.claims import mana_words
 from quizzes.rulings.descriptions import description
 from quizzes.rulings.names import localized
 from rules.engine.reasons import WORDS, ZONE_WORDS, Phrase, Reason, clause, separator
@@ -42,6 +43,8 @@ def _value(name: str, value: Any) -> Any:
         return gettext(separator(name)).join(str(_value(name, item)) for item in value)
     if name.startswith(("card", "source")):
         return localized(value)
+    if name.startswith("mana"):
+        return mana_words(value)  # "{U} or {G}" joined in the reader's language
     if name.startswith("zone"):
         return gettext(ZONE_WORDS[value]) if value in ZONE_WORDS else value
     if name.startswith("word"):

@@ -165,3 +165,16 @@ def test_a_card_that_doesnt_fit_says_what_is_looked_for_in_german():
     reason = because("no_match", card="Blood Crypt", description=Phrase.of(forest))
     with translation.override("de"):
         assert say(reason) == "Die Karte „Blood Crypt“ passt nicht: Gesucht ist eine Karte (Wald)."
+
+
+def test_mana_in_a_reason_is_said_in_the_readers_language():
+    """ "…und sie erzeugt {U} or {G}, also wird …" (found walking the app in German)."""
+    from quizzes.rulings.reasons import say
+    from rules.engine.reasons import because
+
+    reason = because(
+        "tapped_for_mana_trigger", card_tapped="Reflecting Pool", mana="{U} or {G}", card="X"
+    )
+    assert "produces {U} or {G}, so" in say(reason)
+    with translation.override("de"):
+        assert "{U} oder {G}" in say(reason) and " or " not in say(reason)
