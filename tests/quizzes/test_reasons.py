@@ -168,7 +168,7 @@ def test_a_card_that_doesnt_fit_says_what_is_looked_for_in_german():
 
 
 def test_mana_in_a_reason_is_said_in_the_readers_language():
-    """ "…und sie erzeugt {U} or {G}, also wird …" (found walking the app in German)."""
+    """German feedback said "…und sie erzeugt {U} or {G}, also wird …" (found walking the app)."""
     from quizzes.rulings.reasons import say
     from rules.engine.reasons import because
 
