@@ -17,11 +17,12 @@ from quizzes.rulings.effects import static_effects
 from quizzes.rulings.generate import generated_prompt
 from quizzes.rulings.kinds import KINDS, AnswerError, QuestionKind, kind_of
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
+from quizzes.rulings.sessions import session_for
 from quizzes.rulings.values import same
 from quizzes.rulings.variants import new_seed
 from quizzes.rulings.verdict import Part, Verdict
 from rules.cards import catalog_for
-from rules.engine import Catalog, ScenarioError, TimingFinding
+from rules.engine import Catalog, ScenarioError, TimingFinding, timing_findings
 
 
 def catalog_of(scenario, generation: tuple | None = None) -> Catalog:
@@ -99,7 +100,7 @@ def casting_timing(
     turn, CR 307.1 and its kin): warnings, the ruling stands. Nothing for a document the engine
     rejects: its error is the problem to fix first."""
     try:
-        return ruling_of_spec(spec, catalog).casting_timing()
+        return timing_findings(session_for(spec, catalog).scenario)  # no board: a lint
     except ScenarioError:
         return ()
 
