@@ -69,6 +69,13 @@ def rule_heading(rule: Any) -> str:
     """A rule's title or its nearest heading's ("106.7": "Mana"), as its page shows it: in the
     reader's language where an official translation gives it, else marked with its own."""
     title, language = texts.section_titles().get(rule.number, ("", ""))
+    return rule_title(title, language)
+
+
+@register.filter
+def rule_title(title: str, language: str) -> str:
+    """A rule's title beside its number ("" for none), marked lang= when it stands in another
+    language than the page's: rule pages, progress, feedback and reviews alike."""
     if not title:
         return ""
     if language == (translation.get_language() or "en"):
