@@ -11,6 +11,7 @@ from django.contrib.auth import backends, get_user_model
 
 from config import sql
 from config.model_rows import Columns
+from config.roles import INSTRUCTORS_GROUP
 
 
 @functools.cache
@@ -42,7 +43,6 @@ def _user_with_role() -> str:
 class ModelBackend(backends.ModelBackend):
     def get_user(self, user_id):
         from config import sessions
-        from quizzes.authoring import INSTRUCTORS_GROUP
 
         # read with the request's session when it could be (config/sessions), else now
         row = sessions.user_read_with_session(user_id)

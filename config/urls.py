@@ -24,6 +24,6 @@ urlpatterns = [
         name="password_reset",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("", include("rules.urls")),
+    path("", include("quizzes.reference.urls")),
     path("", include("quizzes.urls")),
 ]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin, messages
 
 from config.admin import ModelAdmin
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, ExamSitting, Question, Scenario
+from quizzes.rulings import checks
+from rules.cards import catalog_for
 
 QUESTION_CONTENT = frozenset({"kind", "prompt", "claims", "scenario", "is_active"})
 
@@ -15,7 +18,43 @@ def _asks_otherwise(form) -> bool:
     return form.instance.pk is not None and bool(QUESTION_CONTENT & set(form.changed_data))
 
 
+class ScenarioForm(forms.ModelForm):
+    """The admin's scenario: the engine must read the spec (with its author's cards)."""
+
+    class Meta:
+        model = Scenario
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        spec = cleaned.get("spec")
+        if isinstance(spec, dict) and "spec" not in self.errors:
+            author = cleaned.get("author")
+            problem = checks.spec_error(spec, catalog_for(author.pk if author else None))
+            if problem:
+                self.add_error("spec", problem)
+        return cleaned
+
+
+class QuestionForm(forms.ModelForm):
+    """The admin's question: its kind must take its claims."""
+
+    class Meta:
+        model = Question
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        claims, kind = cleaned.get("claims"), cleaned.get("kind")
+        if isinstance(claims, list) and kind and "claims" not in self.errors:
+            problem = checks.question_problem(kind, claims)
+            if problem:
+                self.add_error("claims", problem)
+        return cleaned
+
+
 class QuestionInline(admin.TabularInline):
+    form = QuestionForm
     model = Question
     fk_name = "scenario"
     extra = 0
@@ -38,6 +77,7 @@ class BankAdmin(ModelAdmin):
 
 @admin.register(Scenario)
 class ScenarioAdmin(ModelAdmin):
+    form = ScenarioForm
     list_display = ["title", "slug", "engine_status", "version", "author", "updated_at"]
     list_filter = ["engine_status", "rules_exercised"]
     search_fields = ["title", "slug", "source", "stored_ruling"]
@@ -66,7 +106,7 @@ class ScenarioAdmin(ModelAdmin):
 
     def save_related(self, request, form, formsets, change: bool) -> None:
         super().save_related(request, form, formsets, change)
-        check = form.instance.record_engine_check()
+        check = checks.record_engine_check(form.instance)
         if check.status != Scenario.EngineStatus.AGREES:
             self.message_user(
                 request, f"Engine check: {check.status}. {check.report}", messages.WARNING
@@ -74,13 +114,14 @@ class ScenarioAdmin(ModelAdmin):
 
     @admin.action(description="Check the selected scenarios with the engine")
     def check_selected_with_engine(self, request, queryset) -> None:
-        statuses = [scenario.record_engine_check().status for scenario in queryset]
+        statuses = [checks.record_engine_check(scenario).status for scenario in queryset]
         summary = ", ".join(f"{statuses.count(s)} {s}" for s in sorted(set(statuses)))
         self.message_user(request, f"Checked {len(statuses)} scenarios: {summary}.")
 
 
 @admin.register(Question)
 class QuestionAdmin(ModelAdmin):
+    form = QuestionForm
     list_display = ["__str__", "kind", "level", "bank", "position", "difficulty", "is_active"]
     list_filter = ["kind", "level", "is_active", "bank", "rules"]
     search_fields = ["prompt", "key", "scenario__title", "scenario__slug"]

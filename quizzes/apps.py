@@ -10,5 +10,7 @@ class QuizzesConfig(AppConfig):
     def ready(self) -> None:
         # language: the log-in signal that restores a language (imported for it)
         from quizzes import language, visibility  # noqa: F401
+        from quizzes.reference import texts
 
         visibility.connect()
+        texts.connect()

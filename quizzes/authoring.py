@@ -22,19 +22,21 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from config.inputs import problems_in_json
+from config.roles import INSTRUCTORS_GROUP, is_instructor  # noqa: F401 (re-exported)
 from quizzes import adaptive, levels, limits
 from quizzes.loading.read import TUTOR_KEYS
 from quizzes.models import Bank, Question, Scenario
-from quizzes.models.content import EngineCheck
 from quizzes.rulings import (
     Ruling,
     TimingFinding,
     asked_claim,
     casting_timing,
     catalog_of,
+    checks,
     ruling_of_spec,
 )
 from quizzes.rulings.board import Board
+from quizzes.rulings.checks import EngineCheck
 from quizzes.rulings.claims import NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.generate import GeneratedQuestion, questions_for
 from quizzes.rulings.reasons import say
@@ -43,8 +45,8 @@ from rules.engine import Catalog, ScenarioError, Session, parse_scenario
 from rules.engine import Scenario as EngineScenario
 from rules.engine.reasons import Reason
 from rules.models import Rule
+from rules.numbers import numbers_in
 
-INSTRUCTORS_GROUP = "Instructors"
 DOCUMENT_KEYS = (*TUTOR_KEYS, "questions")
 RESERVED_SLUGS = frozenset({"new"})  # /banks/new/ and .../scenarios/new/ are pages
 FLAGGED = (Scenario.EngineStatus.DISAGREES, Scenario.EngineStatus.INVALID)
@@ -78,19 +80,6 @@ class AuthoringError(ValueError):
 
     def __str__(self) -> str:
         return self.told()
-
-
-def is_instructor(user) -> bool:
-    """Staff, or a member of the Instructors group (the demo instructor is both). The answer is
-    kept on the user object, as Django's permission cache is, so a request asks once (the
-    page's check and the navigation's)."""
-    if not user.is_authenticated or not user.is_active:
-        return False
-    if user.is_staff:
-        return True
-    if not hasattr(user, "_instructor_cache"):
-        user._instructor_cache = user.groups.filter(name=INSTRUCTORS_GROUP).exists()
-    return user._instructor_cache
 
 
 # Lookups that enforce ownership.
@@ -304,7 +293,6 @@ def _check_questions(
     parsed: EngineScenario, questions: Any, where: str
 ) -> tuple[frozenset[str], ...]:
     """Each question checked with the engine; the rule numbers each one's claims cite."""
-    from quizzes.models.content import _rule_numbers
 
     if not isinstance(questions, list):
         raise AuthoringError(where, "must be a list of questions")
@@ -335,7 +323,7 @@ def _check_questions(
             if claim["claim"] == "legal_find_set":
                 continue  # checked against a learner's pick, not evaluated on its own
             try:
-                numbers.update(_rule_numbers(session.evaluate(asked_claim(claim)).rule))
+                numbers.update(numbers_in(session.evaluate(asked_claim(claim)).rule))
             except ScenarioError as error:
                 raise AuthoringError(f"{at}.claims[{position}]", error.message) from error
         cited.append(frozenset(numbers))
@@ -568,7 +556,9 @@ def preview(text: str, catalog: Catalog | None = None, *, author=None) -> Previe
                 computed.reason or "",
             )
         result.expect.append(row)
-    check = Scenario(spec=spec, stored_expect=document.stored_expect).check_with_engine(catalog)
+    check = checks.check_with_engine(
+        Scenario(spec=spec, stored_expect=document.stored_expect), catalog
+    )
     result.status, result.report = check.status, check.report
     result.warnings = ruling.casting_timing()  # the session above: no second parse
     result.questions = generate_questions(spec, catalog)
@@ -638,7 +628,7 @@ def do_save_scenario(
         scenario.stored_ruling = document.stored_ruling
         scenario.stored_expect = document.stored_expect
         scenario.save()
-        scenario.record_engine_check(catalog)
+        checks.record_engine_check(scenario, catalog)
         if document.questions is None:
             generated = []
             if scenario.engine_status != Scenario.EngineStatus.INVALID:
@@ -768,7 +758,6 @@ def _rule_ids(numbers, rules: dict[str, Rule]) -> set[int]:
 
 def cited_by_questions(spec: dict, questions: list[dict], catalog: Catalog) -> list[set[str]]:
     """The rule numbers each question's claims cite, from one engine session."""
-    from quizzes.models.content import _rule_numbers
 
     ruling = ruling_of_spec(spec, catalog)
     return [
@@ -776,7 +765,7 @@ def cited_by_questions(spec: dict, questions: list[dict], catalog: Catalog) -> l
             number
             for claim in question["claims"]
             if claim["claim"] != "legal_find_set"
-            for number in _rule_numbers(ruling.evaluate(claim).rule)
+            for number in numbers_in(ruling.evaluate(claim).rule)
         }
         for question in questions
     ]
@@ -791,13 +780,12 @@ def generate_questions(spec: dict[str, Any], catalog: Catalog) -> list[Generated
 
 
 def _cited(spec: dict, claims: list[dict], catalog: Catalog) -> set[str]:
-    from quizzes.models.content import _rule_numbers
 
     cited: set[str] = set()
     ruling = ruling_of_spec(spec, catalog)
     for claim in claims:
         if claim["claim"] != "legal_find_set":
-            cited.update(_rule_numbers(ruling.evaluate(claim).rule))
+            cited.update(numbers_in(ruling.evaluate(claim).rule))
     return cited
 
 
@@ -862,7 +850,7 @@ def lint(scenarios: Iterable[Scenario], catalog: Catalog | None = None) -> list[
     """
     entries = []
     for scenario in scenarios:  # each with its own author's catalog unless `catalog` is given
-        check = scenario.check_with_engine(catalog)
+        check = checks.check_with_engine(scenario, catalog)
         warnings: tuple[TimingFinding, ...] = ()
         if check.status != Scenario.EngineStatus.INVALID:  # parsed, and within the limits
             cards = catalog if catalog is not None else catalog_of(scenario)

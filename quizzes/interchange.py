@@ -21,8 +21,8 @@ from django.utils.translation import gettext_lazy
 
 from quizzes import authoring, limits, rulings
 from quizzes.models import Bank, Question, Scenario
-from quizzes.models.content import EngineCheck
-from quizzes.rulings import Catalog, ScenarioError
+from quizzes.rulings import Catalog, ScenarioError, checks
+from quizzes.rulings.checks import EngineCheck
 from quizzes.rulings.kinds import MoodleQuestion
 from rules.cards import catalog_for
 from rules.models import Rule
@@ -190,7 +190,7 @@ def _planned(
 ) -> tuple[EngineCheck, list[tuple[str, str, str, list, set[str]]]]:
     """The engine's check of a document and its questions (given, or generated)."""
     probe = Scenario(spec=document.spec, stored_expect=document.stored_expect)
-    check = probe.check_with_engine(catalog)
+    check = checks.check_with_engine(probe, catalog)
     if document.questions is None:
         generated = []
         if check.status != Scenario.EngineStatus.INVALID:

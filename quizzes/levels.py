@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 
+from quizzes import rulings
+from quizzes.models import Response, Scenario
 from quizzes.models.content import Question
 
 L1, L2, CORNER = Question.Level.L1, Question.Level.L2, Question.Level.CORNER
@@ -134,8 +136,6 @@ def facts_of(
 
 def first_answers(questions: QuerySet[Question]) -> dict[int, tuple[int, int]]:
     """Per question: learners' first answers and how many were right (one query)."""
-    from quizzes.models import Response
-
     rows = (
         Response.objects.filter(question__in=questions.values("pk"))
         .first_attempts()
@@ -159,9 +159,6 @@ def recompute(
     once, its first answers in one query, one UPDATE per level that changed); returns how many
     levels changed. A generated question's family declares its floor unless `declared` says
     otherwise."""
-    from quizzes import rulings
-    from quizzes.models import Scenario
-
     measured = first_answers(questions)
     # A scenario's spec is read once, not again with each of its questions (an import of 500
     # scenarios has some 2,400 questions).

@@ -14,8 +14,8 @@ from django.utils import timezone
 from config import sql
 from quizzes import adaptive
 from quizzes.models import Mastery, Question
+from quizzes.reference import texts
 from quizzes.rulings.verdict import Verdict
-from rules import texts
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from quizzes.models import (
     Response,
     ScenarioVersion,
 )
-from rules import texts
+from quizzes.reference import texts
 
 PRESENTATION_MAX_AGE = datetime.timedelta(days=1)  # a question served is answered within a day
 

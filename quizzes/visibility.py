@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from config import versions
 from quizzes import selection_sql
-from quizzes.models import Bank
+from quizzes.models import Bank, Cohort, CohortMembership
+from rules.models import Card
 
 TIMEOUT = 60 * 60  # ids of a replaced version, or of a visitor gone, age out unread
 
@@ -55,10 +58,6 @@ def bump_after_commit(**_: object) -> None:
 
 def connect() -> None:
     """Bump on every change that can change who sees which bank (from `QuizzesConfig.ready`)."""
-    from django.db.models.signals import m2m_changed, post_delete, post_save
-
-    from quizzes.models import Cohort, CohortMembership
-
     for model in (Bank, Cohort, CohortMembership):
         post_save.connect(bump_after_commit, sender=model, dispatch_uid=f"banks-{model}")
         post_delete.connect(bump_after_commit, sender=model, dispatch_uid=f"banks-del-{model}")
@@ -69,3 +68,11 @@ def connect() -> None:
 def _m2m_changed(action: str, **_: object) -> None:
     if action in {"post_add", "post_remove", "post_clear"}:
         bump_after_commit()
+
+
+def cards_visible_to(user) -> QuerySet[Card]:
+    """Cards `user` may read: the site's, their own, and those of the owners of banks they
+    may practise from (`Bank.objects.visible_to`), whose scenarios may name them."""
+    owners = Bank.objects.visible_to(user).filter(owner__isnull=False).values("owner_id")
+    mine = Q(owner=user) if user.is_authenticated else Q(pk__in=[])
+    return Card.objects.filter(Q(owner=None) | mine | Q(owner__in=owners))

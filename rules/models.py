@@ -379,15 +379,6 @@ class CardQuerySet(models.QuerySet):
         """The cards `user` made in the app's card form: every edit looks cards up here."""
         return self.filter(owner=user) if user.is_authenticated else self.none()
 
-    def visible_to(self, user) -> CardQuerySet:
-        """Cards `user` may read: the site's, their own, and those of the owners of banks they
-        may practise from (`Bank.objects.visible_to`), whose scenarios may name them."""
-        from quizzes.models import Bank
-
-        owners = Bank.objects.visible_to(user).filter(owner__isnull=False).values("owner_id")
-        mine = models.Q(owner=user) if user.is_authenticated else models.Q(pk__in=[])
-        return self.filter(models.Q(owner=None) | mine | models.Q(owner__in=owners))
-
 
 class Card(models.Model):
     """A card's definition as data (scenario-format section 2) with its localised names."""

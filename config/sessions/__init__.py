@@ -27,6 +27,7 @@ from django.core.signals import request_finished, request_started
 from django.utils import timezone
 
 from config import sql, versions
+from config.roles import INSTRUCTORS_GROUP
 
 MAX_REMEMBERED = 20_000  # session keys whose user the process knows (an int each)
 _users_of: OrderedDict[str, Any] = OrderedDict()  # session key -> its user's id
@@ -52,7 +53,6 @@ def unexpired(session_key: str | None) -> Stored | None:
     width = 0  # the user's columns and role, when read too
     if user_id is not None:
         from config import auth
-        from quizzes.authoring import INSTRUCTORS_GROUP
 
         columns += f", {auth.user_select()}"
         joined = f" LEFT JOIN {get_user_model()._meta.db_table} u ON u.id = %s"

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from quizzes import limits
-from quizzes.models.exams import RULE_PREFIX, rule_is_under
+from quizzes.models.exams import rule_is_under
 from rules.engine import ScenarioError, parse_scenario
 from rules.engine.cards import CATALOG_DIR, Catalog, parse_card_definition
+from rules.numbers import is_rule_number
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 
@@ -304,7 +305,7 @@ def _read_blueprints(
                 raise ContentError(where, f"{area_at}.rules", "must be a non-empty list")
             for rule_index, prefix in enumerate(prefixes):
                 rule_at = f"{area_at}.rules[{rule_index}]"
-                if not isinstance(prefix, str) or not RULE_PREFIX.match(prefix):
+                if not isinstance(prefix, str) or not is_rule_number(prefix):
                     raise ContentError(where, rule_at, "must be a rule number such as 701.23")
                 if not any(rule_is_under(number, prefix) for number in current):
                     raise ContentError(where, rule_at, f"no rule {prefix} in rules.json")

@@ -17,8 +17,9 @@ from django.db import models, transaction
 from quizzes import adaptive, levels, visibility
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
+from quizzes.reference import texts
+from quizzes.rulings import checks
 from quizzes.rulings.generate import questions_for
-from rules import texts
 from rules.cards import catalog_for
 from rules.engine.cards import CATALOG_DIR
 from rules.models import Card, Rule, RuleAlias
@@ -233,7 +234,7 @@ def _load_scenario(
         },
         report,
     )
-    check = scenario.record_engine_check(catalog, extra_rules=scenario_file.cites)
+    check = checks.record_engine_check(scenario, catalog, extra_rules=scenario_file.cites)
     report.statuses[check.status] += 1
     if check.status in (Scenario.EngineStatus.DISAGREES, Scenario.EngineStatus.INVALID):
         report.flagged.append((scenario.slug, check.status, check.report))

@@ -72,9 +72,8 @@ class AssignmentQuerySet(models.QuerySet):
         while the learner may still practise it (`Bank.objects.visible_to`)."""
         if not user.is_authenticated:
             return self.none()
-        from quizzes.models.content import Bank
-
-        visible = models.Q(bank__in=Bank.objects.visible_to(user).values("pk"))
+        banks = self.model._meta.get_field("bank").related_model.objects
+        visible = models.Q(bank__in=banks.visible_to(user).values("pk"))
         return (
             self.filter(cohort__memberships__user=user)
             .filter(visible | models.Q(bank=None, blueprint__is_active=True))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from django.conf import settings
@@ -14,13 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.inputs import StorableJSONField
 from quizzes import limits
-
-RULE_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?\b")
-
-
-def _rule_numbers(citation: str | None) -> list[str]:
-    """Rule numbers in an engine citation such as "701.23b" or "701.23f, 701.23i"."""
-    return RULE_NUMBER.findall(citation or "")
+from rules.models import Card
 
 
 class ScenarioSpecFormField(StorableJSONField):
@@ -72,12 +65,6 @@ def card_names(spec) -> set[str]:
     return names
 
 
-class EngineCheck(NamedTuple):
-    status: str
-    report: str
-    cited_rules: frozenset[str]
-
-
 class BankQuerySet(models.QuerySet):
     def owned_by(self, user) -> BankQuerySet:
         """The banks `user` owns: every instructor page looks banks up through this."""
@@ -89,11 +76,10 @@ class BankQuerySet(models.QuerySet):
         public = models.Q(visibility=Bank.Visibility.PUBLIC)
         if not user.is_authenticated:
             return self.filter(public)
-        from quizzes.models.cohorts import Cohort
-
+        assigned = self.model.cohorts.through.objects  # Cohort.banks, from the bank's side
         in_cohort = models.Q(
             visibility=Bank.Visibility.SHARED,
-            pk__in=Cohort.banks.through.objects.filter(cohort__members=user).values("bank_id"),
+            pk__in=assigned.filter(cohort__members=user).values("bank_id"),
         )
         return self.filter(public | models.Q(owner=user) | in_cohort)
 
@@ -375,18 +361,12 @@ class Scenario(models.Model):
         super().save(update_fields=["current_version", "version"])
 
     def clean(self) -> None:
-        from rules.cards import catalog_for
-        from rules.engine import ScenarioError, parse_scenario
-
+        """The shape of the row; whether the engine reads the spec is `rulings.checks`'s."""
         if not isinstance(self.spec, dict):
             raise ValidationError({"spec": "The scenario must be a JSON object."})
         problem = limits.spec_problem(self.spec)
         if problem:
             raise ValidationError({"spec": problem})
-        try:
-            parse_scenario(self.spec, catalog_for(self.author_id))
-        except ScenarioError as error:
-            raise ValidationError({"spec": f"spec.{error.path}: {error.message}"}) from error
         if not isinstance(self.stored_expect, list) or not all(
             isinstance(claim, dict) and isinstance(claim.get("claim"), str)
             for claim in self.stored_expect
@@ -395,86 +375,13 @@ class Scenario(models.Model):
                 {"stored_expect": 'Give a list of claim objects, each with a "claim" name.'}
             )
 
-    def record_engine_check(self, catalog=None, extra_rules: tuple[str, ...] = ()) -> EngineCheck:
-        """Run `check_with_engine`, save the status if it changed, link the rules it exercises.
-
-        `extra_rules` are numbers the content cites for claims the engine cannot compute yet
-        (`not_checked` scenarios); each resolves through `Rule.objects.resolve_number`.
-        """
-        from rules.models import Rule
-
-        before = (self.engine_status, self.engine_report)
-        check = self.check_with_engine(catalog)
-        if (self.engine_status, self.engine_report) != before:
-            self.save(update_fields=["engine_status", "engine_report", "updated_at"])
-        resolved = Rule.objects.resolve_numbers({*check.cited_rules, *extra_rules})
-        rules = {rule.pk: rule for rule in resolved.values()}
-        if set(self.rules_exercised.values_list("pk", flat=True)) != set(rules):
-            self.rules_exercised.set(rules.values())
-        self.link_cards()
-        return check
-
     def link_cards(self) -> None:
         """Link the catalog rows of the cards the spec names (the card browser lists them)."""
-        from rules.models import Card
-
         wanted = set(
             Card.objects.filter(name__in=card_names(self.spec)).values_list("pk", flat=True)
         )
         if set(self.cards_named.values_list("pk", flat=True)) != wanted:
             self.cards_named.set(wanted)
-
-    def check_with_engine(self, catalog=None) -> EngineCheck:
-        """Cross-check the stored ruling (`spec["expect"]`) against the engine.
-
-        Sets `engine_status` and `engine_report` (not saved) and returns them with the numbers of
-        the rules the computed claims cite. A scenario without `expect` claims is `not_checked`
-        (its ruling lives in `stored_ruling`/`stored_expect`); one the engine rejects is
-        `invalid`; a stored claim the engine computes differently is `disagrees`: flagged, never
-        hidden.
-        """
-        from rules.cards import catalog_for
-        from rules.engine import ScenarioError, Session, check_expectations
-
-        catalog = catalog if catalog is not None else catalog_for(self.author_id)
-        expect = self.spec.get("expect") or [] if isinstance(self.spec, dict) else []
-        cited: set[str] = set()
-        problem = limits.spec_problem(self.spec)
-        if problem:  # never served (selection skips invalid scenarios)
-            self.engine_status = self.EngineStatus.INVALID
-            self.engine_report = problem
-            return EngineCheck(self.engine_status, self.engine_report, frozenset())
-        try:
-            session = Session(self.spec, catalog)  # parsed once, resolved once for the claims
-            mismatches = check_expectations(session.scenario)
-        except ScenarioError as error:
-            self.engine_status = self.EngineStatus.INVALID
-            self.engine_report = f"spec.{error.path}: {error.message}" if error.path else str(error)
-            return EngineCheck(self.engine_status, self.engine_report, frozenset())
-        for claim in expect:
-            question = {key: value for key, value in claim.items() if key != "value"}
-            try:
-                cited.update(_rule_numbers(session.evaluate(question).rule))
-            except ScenarioError:
-                continue  # reported as a mismatch by check_expectations
-        stored_only = len(self.stored_expect or [])
-        if mismatches:
-            self.engine_status = self.EngineStatus.DISAGREES
-            self.engine_report = "\n".join(mismatch.message for mismatch in mismatches)
-        elif not expect:
-            self.engine_status = self.EngineStatus.NOT_CHECKED
-            self.engine_report = "No engine-computable claims: the stored ruling stands alone."
-        elif stored_only:
-            # the paragraph's own point is in stored_expect, which the engine can't compute
-            self.engine_status = self.EngineStatus.NOT_CHECKED
-            self.engine_report = (
-                f"The engine agrees with the {len(expect)} computable claims; {stored_only} stored "
-                "claim(s) of the ruling are not engine-checked."
-            )
-        else:
-            self.engine_status = self.EngineStatus.AGREES
-            self.engine_report = f"The engine agrees with all {len(expect)} stored claims."
-        return EngineCheck(self.engine_status, self.engine_report, frozenset(cited))
 
 
 CONTENT_FIELDS = ("title", "source", "spec", "stored_ruling", "stored_expect")
@@ -630,13 +537,3 @@ class Question(models.Model):
             raise ValidationError(
                 {"claims": "Claims hold no values: the engine computes the answer key."}
             )
-        problem = _kind_problem(self.kind, self.claims)
-        if problem:
-            raise ValidationError({"claims": problem})
-
-
-def _kind_problem(kind: str, claims: list[dict]) -> str:
-    """Why `claims` do not fit a question of `kind`, or "" when they do (the kind's own rule)."""
-    from quizzes.rulings import KINDS
-
-    return KINDS[kind].problem(claims) if kind in KINDS else ""

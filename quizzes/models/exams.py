@@ -17,9 +17,7 @@ from django.db import models
 from django.utils.translation import ngettext
 
 from quizzes.models.content import given_on_version
-
-# "701.23" (a rule and all its subrules), "701" (a whole section) or "701.23b" (one subrule).
-RULE_PREFIX = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
+from rules.numbers import is_rule_number
 
 
 def split_rule_prefixes(text: str) -> list[str]:
@@ -143,7 +141,7 @@ class BlueprintArea(models.Model):
         if not prefixes:
             raise ValidationError({"rules": "Name at least one rule number or prefix."})
         for prefix in prefixes:
-            if not RULE_PREFIX.match(prefix):
+            if not is_rule_number(prefix):  # 701.23: a rule and its subrules; 701: a section
                 raise ValidationError({"rules": f"{prefix!r} is not a rule number like 701.23."})
 
 

@@ -209,36 +209,13 @@ class MasteryQuerySet(models.QuerySet):
         return self.filter(due__lte=now or timezone.now())
 
     def of_rule(self, user, rule) -> Mastery | None:
-        """`user`'s mastery of `rule`, if any: `owned_by(user).filter(rule=rule).first()` in a
-        hand-written, prepared query (its columns converted as the ORM does), which a rule page
-        asks on every visit."""
-        from config import sql
-        from quizzes.recording import MASTERY as columns  # the answer's reader of these rows
-
-        row = sql.first(
-            f"SELECT {columns.sql} FROM quizzes_mastery m WHERE m.user_id = %s AND m.rule_id = %s",
-            [user.pk, rule.pk],
-            prepared=True,
-        )
-        return None if row is None else columns.read(row)
+        """`user`'s mastery of `rule`, if any (a rule page asks it on every visit)."""
+        return self.owned_by(user).filter(rule=rule).order_by().first()
 
     def with_rule_numbers(self, user) -> list[Mastery]:
-        """`owned_by(user).select_related("rule")` in a hand-written query, each rule read
-        with its id and number only (a deferred instance, as `only()` gives: any other field
-        is read if asked): the progress page's rows."""
-        from rules.models import Rule
-
-        found = self.raw(
-            "SELECT mastery.*, rules_rule.number AS rule_number FROM quizzes_mastery mastery"
-            " JOIN rules_rule ON rules_rule.id = mastery.rule_id WHERE mastery.user_id = %s",
-            [user.pk],
-        )
-        masteries = list(found)
-        for mastery in masteries:
-            mastery.rule = Rule.from_db(
-                None, ["id", "number"], [mastery.rule_id, mastery.rule_number]
-            )
-        return masteries
+        """`user`'s masteries, each rule read with its number only: the progress page's rows."""
+        own = [field.name for field in self.model._meta.concrete_fields]
+        return list(self.owned_by(user).select_related("rule").only(*own, "rule__number"))
 
 
 class Mastery(models.Model):

@@ -21,6 +21,7 @@ from quizzes.rulings.names import localized
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.values import plain
 from rules.engine import Catalog
+from rules.numbers import numbers_in
 
 Claim = dict[str, Any]
 SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other", "kind", "ability")
@@ -121,9 +122,7 @@ def _slug(text: str) -> str:
 
 
 def _numbers(citation: str | None) -> set[str]:
-    from quizzes.models.content import _rule_numbers  # the one reading of a citation
-
-    return set(_rule_numbers(citation))
+    return set(numbers_in(citation))
 
 
 def _named(ruling: Ruling, claim: Claim, names: dict[str, str]) -> str:

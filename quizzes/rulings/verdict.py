@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-RULE_NUMBER = re.compile(r"\b\d{3}\.\d+[a-z]?\b")
+from rules.numbers import numbers_in
 
 
 @dataclass(frozen=True)
@@ -23,7 +22,7 @@ class Part:
 
     @property
     def rule_numbers(self) -> list[str]:
-        return RULE_NUMBER.findall(self.rule)
+        return numbers_in(self.rule)
 
 
 @dataclass(frozen=True)

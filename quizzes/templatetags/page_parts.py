@@ -14,6 +14,7 @@ from django import template
 from django.core.signals import setting_changed
 from django.urls import get_script_prefix
 
+from config.roles import is_instructor
 from quizzes.kept import Kept
 
 register = template.Library()
@@ -51,8 +52,6 @@ setting_changed.connect(_forget, dispatch_uid="page-parts-forget")
 @register.filter
 def nav_role(user) -> str:
     """What the navigation offers `user`: "instructor", "learner" or "anonymous"."""
-    from quizzes import authoring
-
-    if authoring.is_instructor(user):
+    if is_instructor(user):
         return "instructor"
     return "learner" if user.is_authenticated else "anonymous"

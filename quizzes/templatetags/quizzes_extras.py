@@ -10,9 +10,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from quizzes import authoring, content_texts, widgets
+from quizzes.reference import texts
 from quizzes.rulings.names import has_translation, localized
 from quizzes.rulings.reasons import say
-from rules import texts
 
 register = template.Library()
 

@@ -16,6 +16,7 @@ from quizzes import authoring, interchange, limits, selection
 from quizzes.loading import ContentError, read_content
 from quizzes.loading.read import CONTENT_DIR
 from quizzes.models import Question, Scenario
+from quizzes.rulings import checks
 from tests.factories import ScenarioFactory, simple_spec
 from tests.quizzes.conftest import land_tutor_spec, make_question
 from tests.quizzes.instructor_fixtures import document
@@ -158,7 +159,7 @@ def test_the_model_refuses_a_scenario_past_the_limits(db):
     scenario = Scenario(title="t", slug="t", source="s", spec=with_players(9))
     with pytest.raises(ValidationError, match="spec.players: 9 players"):
         scenario.clean()
-    assert scenario.check_with_engine().status == Scenario.EngineStatus.INVALID
+    assert checks.check_with_engine(scenario).status == Scenario.EngineStatus.INVALID
 
 
 def test_a_content_file_past_the_limits_names_the_file(tmp_path):

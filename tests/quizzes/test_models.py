@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from quizzes.models import Question, Scenario
+from quizzes.rulings import checks
 from tests.factories import QuestionFactory, RuleFactory, ScenarioFactory, simple_spec
 
 pytestmark = pytest.mark.django_db
@@ -17,21 +18,21 @@ def test_a_valid_scenario_passes_full_clean():
     ScenarioFactory.build().full_clean()
 
 
-def test_scenario_clean_names_the_spec_path_of_an_unknown_zone():
+def test_scenario_validation_names_the_spec_path_of_an_unknown_zone():
     spec = simple_spec()
     spec["zones"]["Alice"]["librar"] = spec["zones"]["Alice"].pop("library")
     scenario = ScenarioFactory.build(spec=spec)
     with pytest.raises(ValidationError) as error:
-        scenario.full_clean()
+        checks.validate_scenario(scenario)
     message = error.value.message_dict["spec"][0]
     assert message.startswith("spec.zones.Alice.librar:")
 
 
-def test_scenario_clean_names_an_unknown_card():
+def test_scenario_validation_names_an_unknown_card():
     spec = simple_spec()
     spec["zones"]["Alice"]["library"].append("No Such Card")
     with pytest.raises(ValidationError) as error:
-        ScenarioFactory.build(spec=spec).full_clean()
+        checks.validate_scenario(ScenarioFactory.build(spec=spec))
     assert "No Such Card" in error.value.message_dict["spec"][0]
 
 
@@ -41,7 +42,7 @@ def test_scenario_clean_rejects_a_spec_that_is_not_an_object():
     assert "spec" in error.value.message_dict
 
 
-def test_scenario_clean_names_stored_expect_when_malformed():
+def test_scenario_validation_names_stored_expect_when_malformed():
     with pytest.raises(ValidationError) as error:
         ScenarioFactory.build(stored_expect=[{"no": "claim"}]).full_clean()
     assert "stored_expect" in error.value.message_dict
@@ -50,7 +51,7 @@ def test_scenario_clean_names_stored_expect_when_malformed():
 def test_check_with_engine_agrees_and_records_the_cited_rules():
     rule = RuleFactory(number="701.24a")  # the engine cites 701.24a for shuffling
     scenario = ScenarioFactory()
-    check = scenario.record_engine_check()
+    check = checks.record_engine_check(scenario)
     assert check.status == Scenario.EngineStatus.AGREES
     assert "701.24a" in check.cited_rules
     scenario.refresh_from_db()
@@ -62,7 +63,7 @@ def test_check_with_engine_flags_a_stored_ruling_the_engine_disagrees_with():
     spec = simple_spec()
     spec["expect"] = [{"claim": "shuffles", "player": "Alice", "value": "no"}]
     scenario = ScenarioFactory(spec=spec)
-    check = scenario.record_engine_check()
+    check = checks.record_engine_check(scenario)
     assert check.status == Scenario.EngineStatus.DISAGREES
     assert scenario.engine_report
 
@@ -71,19 +72,19 @@ def test_check_with_engine_marks_a_scenario_without_expect_not_checked():
     spec = simple_spec()
     spec["expect"] = []
     scenario = ScenarioFactory(spec=spec, stored_ruling="Alice shuffles.")
-    assert scenario.record_engine_check().status == Scenario.EngineStatus.NOT_CHECKED
+    assert checks.record_engine_check(scenario).status == Scenario.EngineStatus.NOT_CHECKED
 
 
 def test_check_with_engine_marks_stored_only_claims_not_checked():
     scenario = ScenarioFactory(stored_expect=[{"claim": "mana_value", "card": "x", "value": 5}])
-    assert scenario.record_engine_check().status == Scenario.EngineStatus.NOT_CHECKED
+    assert checks.record_engine_check(scenario).status == Scenario.EngineStatus.NOT_CHECKED
 
 
 def test_check_with_engine_marks_a_rejected_spec_invalid():
     spec = copy.deepcopy(simple_spec())
     spec["resolve"] = {"cast": "No Such Card", "by": "Alice"}
     scenario = ScenarioFactory(spec=spec)
-    check = scenario.record_engine_check()
+    check = checks.record_engine_check(scenario)
     assert check.status == Scenario.EngineStatus.INVALID
     assert "resolve" in check.report
 
@@ -91,14 +92,14 @@ def test_check_with_engine_marks_a_rejected_spec_invalid():
 def test_question_claims_must_not_hold_the_key():
     question = QuestionFactory.build(claims=[{"claim": "shuffles", "player": "Alice", "value": 1}])
     with pytest.raises(ValidationError) as error:
-        question.full_clean(exclude=["scenario", "bank"])
+        checks.validate_question(question, exclude=["scenario", "bank"])
     assert "claims" in error.value.message_dict
 
 
 def test_question_claims_must_be_a_list_of_claim_objects():
     question = QuestionFactory.build(claims={"claim": "shuffles"})
     with pytest.raises(ValidationError) as error:
-        question.full_clean(exclude=["scenario", "bank"])
+        checks.validate_question(question, exclude=["scenario", "bank"])
     assert "claims" in error.value.message_dict
 
 
@@ -107,15 +108,16 @@ def test_yes_no_claims_need_a_proposed_value():
         kind=Question.Kind.YES_NO, claims=[{"claim": "shuffles", "player": "Alice"}]
     )
     with pytest.raises(ValidationError) as error:
-        question.full_clean(exclude=["scenario", "bank"])
+        checks.validate_question(question, exclude=["scenario", "bank"])
     assert "proposed" in error.value.message_dict["claims"][0]
 
 
 def test_yes_no_claims_with_proposed_values_are_valid():
-    QuestionFactory(
+    question = QuestionFactory(
         kind=Question.Kind.YES_NO,
         claims=[{"claim": "shuffles", "player": "Alice", "proposed": "yes"}],
-    ).full_clean()
+    )
+    checks.validate_question(question)
 
 
 def test_a_cards_question_asks_only_finds_claims():
@@ -123,7 +125,7 @@ def test_a_cards_question_asks_only_finds_claims():
         kind=Question.Kind.CARDS, claims=[{"claim": "shuffles", "player": "Alice"}]
     )
     with pytest.raises(ValidationError) as error:
-        question.full_clean(exclude=["scenario", "bank"])
+        checks.validate_question(question, exclude=["scenario", "bank"])
     assert "finds" in error.value.message_dict["claims"][0]
 
 
@@ -132,5 +134,5 @@ def test_a_value_question_asks_one_claim():
         claims=[{"claim": "shuffles", "player": "Alice"}, {"claim": "searches", "player": "Alice"}]
     )
     with pytest.raises(ValidationError) as error:
-        question.full_clean(exclude=["scenario", "bank"])
+        checks.validate_question(question, exclude=["scenario", "bank"])
     assert "claims" in error.value.message_dict

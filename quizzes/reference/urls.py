@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 import config.converters  # noqa: F401 (registers id, bounded_slug, rule_number)
-from rules import views
+from quizzes.reference import views
 
 urlpatterns = [
     path("rules/", views.rule_index, name="rule_index"),

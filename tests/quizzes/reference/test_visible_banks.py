@@ -8,7 +8,7 @@ import pytest
 from quizzes import cohorts, visibility
 from quizzes.models import Bank, Cohort, CohortMembership
 from tests.factories import UserFactory
-from tests.rules.test_views import listed
+from tests.quizzes.reference.test_views import listed
 
 pytestmark = pytest.mark.django_db
 

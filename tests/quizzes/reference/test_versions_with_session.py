@@ -13,7 +13,7 @@ from django.db import connection
 from django.urls import reverse
 
 from config import versions
-from rules import texts
+from quizzes.reference import texts
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

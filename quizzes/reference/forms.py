@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from quizzes import limits
+from quizzes.rulings import checks
 from quizzes.templatetags.quizzes_extras import english
 from rules.engine import ScenarioError, default_catalog
 from rules.engine.cards import CARD_TYPES, SUPERTYPES, parse_card_definition
@@ -135,7 +136,7 @@ class CardForm(forms.Form):
         card.full_clean()
         card.save()
         for scenario in card.scenarios.filter(author=self.owner):
-            scenario.record_engine_check()
+            checks.record_engine_check(scenario)
         return card
 
     def clean_name(self) -> str:

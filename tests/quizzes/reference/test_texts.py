@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from rules import texts
+from quizzes.reference import texts
 from tests.factories import RuleAliasFactory, RuleFactory, UserFactory
-from tests.rules.test_views import listed
+from tests.quizzes.reference.test_views import listed
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """The rule page's two reads per visitor, written by hand, return what their querysets (the
-specification) return: the scenario list (rules.views.scenario_rows, `scenarios_for`) for every
-kind of visitor, and the mastery (`Mastery.objects.of_rule`)."""
+specification) return: the scenario list (quizzes.reference.views.scenario_rows,
+`scenarios_for`) for every kind of visitor, and the mastery (`Mastery.objects.of_rule`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from quizzes.models import Attempt, Question, Response
-from rules.views import scenario_rows, scenarios_for
+from quizzes.reference.views import scenario_rows, scenarios_for
 from tests.factories import QuestionFactory, ScenarioFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -73,7 +73,7 @@ def test_the_list_with_the_mastery_is_both_reads(visitors, search_rule):
     """`scenario_rows_and_mastery` (the rule page's one query) is `scenario_rows` and
     `Mastery.objects.of_rule`: for every kind of visitor, with a mastery or none."""
     from quizzes.models import Mastery
-    from rules.views import scenario_rows_and_mastery
+    from quizzes.reference.views import scenario_rows_and_mastery
 
     owner = visitors[0]
     Mastery.objects.create(

@@ -18,8 +18,8 @@ from config import sql
 from quizzes import adaptive, reports, visibility
 from quizzes.instructors.views import instructor_required
 from quizzes.models import Mastery, Question, Response, Scenario
-from rules import texts
-from rules.forms import CardForm, engine_reading
+from quizzes.reference import texts
+from quizzes.reference.forms import CardForm, engine_reading
 from rules.models import Card, Rule, number_order
 
 MAX_QUERY_LENGTH = 100  # a card browser search
@@ -182,10 +182,10 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
 
 @require_GET
 def card_index(request: HttpRequest) -> HttpResponse:
-    """The cards the visitor may read (`Card.objects.visible_to`), searched by name, type or
+    """The cards the visitor may read (`visibility.cards_visible_to`), searched by name, type or
     text with `?q=`."""
     query = request.GET.get("q", "").strip()[:MAX_QUERY_LENGTH]
-    cards = Card.objects.visible_to(request.user)
+    cards = visibility.cards_visible_to(request.user)
     if query:
         cards = cards.filter(
             Q(name__icontains=query) | Q(type_line__icontains=query) | Q(oracle__icontains=query)
@@ -201,7 +201,7 @@ def card_index(request: HttpRequest) -> HttpResponse:
 @require_GET
 def card_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """One card's text and the scenarios the visitor may practise that name it."""
-    card = Card.objects.visible_to(request.user).filter(pk=pk).first()
+    card = visibility.cards_visible_to(request.user).filter(pk=pk).first()
     if card is None:
         return render(request, "404.html", status=404)
     uses = Scenario.objects.visible_to(request.user).filter(cards_named=card)
