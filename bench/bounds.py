@@ -73,8 +73,10 @@ def measure(repetitions: int) -> list[dict]:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from quizzes import authoring, interchange, limits
+    from config import roles
+    from quizzes import interchange, limits
     from quizzes.models import Bank
+    from quizzes.rulings import preview
     from rules.cards import catalog_for
 
     with open(os.devnull, "w") as quiet:
@@ -97,15 +99,15 @@ def measure(repetitions: int) -> list[dict]:
     ]
     rows = []
     for name, text, accepted in previews:
-        shown = authoring.preview(text, catalog)
+        shown = preview.preview(text, catalog)
         assert (shown.error is None) == accepted, (name, shown.error)
-        seconds = timed(lambda text=text: authoring.preview(text, catalog), repetitions)
+        seconds = timed(lambda text=text: preview.preview(text, catalog), repetitions)
         rows.append({"name": name, "bytes": len(text), "seconds": seconds, "refused": not accepted})
     from django.contrib.auth.models import Group
     from django.test import Client
     from django.urls import reverse
 
-    instructor.groups.add(Group.objects.get_or_create(name=authoring.INSTRUCTORS_GROUP)[0])
+    instructor.groups.add(Group.objects.get_or_create(name=roles.INSTRUCTORS_GROUP)[0])
     client = Client()
     client.force_login(instructor)
     url = reverse("scenario_preview_new", args=[bank.slug])

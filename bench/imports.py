@@ -41,26 +41,27 @@ TARGET_SECONDS = 5.0
 
 def bank_file(count: int, edited: bool = False) -> bytes:
     """A tutor-bank/1 file of `count` documents: the seed scenarios cycled, ids made unique."""
-    from quizzes import authoring, interchange
+    from quizzes import interchange
     from quizzes.loading.read import read_content
+    from quizzes.rulings import documents
     from rules.cards import catalog_for
 
     content = read_content()
     catalog = catalog_for(None)
-    documents = []
+    entries = []
     for index in range(count):
         seed = content.scenarios[index % len(content.scenarios)]
         spec = {**seed.spec, "id": f"{seed.spec['id']}-{index}"}
         if edited:
             spec["title"] += " (edited)"
-        document = authoring.ScenarioDocument(spec, seed.stored_ruling, seed.stored_expect)
+        document = documents.ScenarioDocument(spec, seed.stored_ruling, seed.stored_expect)
         questions = [
             {"key": q.key, "kind": q.kind, "prompt": q.prompt, "claims": q.claims}
-            for q in authoring.generate_questions(spec, catalog)
+            for q in documents.generate_questions(spec, catalog)
         ]
-        documents.append(document.to_json() | {"questions": questions})
+        entries.append(document.to_json() | {"questions": questions})
     bank = {"title": "Benchmark bank", "description": f"{count} scenarios"}
-    return json.dumps({"format": interchange.FORMAT, "bank": bank, "scenarios": documents}).encode()
+    return json.dumps({"format": interchange.FORMAT, "bank": bank, "scenarios": entries}).encode()
 
 
 def timed(function) -> tuple[Any, float, float, int]:
@@ -86,7 +87,8 @@ def worker(count: int) -> None:
     django.setup()
     from django.core.management import call_command
 
-    from quizzes import authoring, interchange
+    from config import roles
+    from quizzes import interchange
     from quizzes.models import Scenario, ScenarioVersion
     from tests.factories import BankFactory, UserFactory
 
@@ -96,7 +98,7 @@ def worker(count: int) -> None:
     files = {"first": bank_file(count), "again": bank_file(count, edited=True)}
     instructor = UserFactory(username="bench-instructor", is_staff=True)
     bank = BankFactory(owner=instructor, slug="bench-import")
-    assert authoring.is_instructor(instructor)
+    assert roles.is_instructor(instructor)
     results: dict[str, Any] = {"scenarios": count, "file_bytes": len(files["first"])}
     for phase, content in files.items():
         plan, check_s, check_cpu, check_q = timed(

@@ -25,6 +25,8 @@ from django.db.models import Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from config import prepared_statements
+
 
 def rows(sql: str, params: Sequence[Any] = (), *, prepared: bool = False) -> list[tuple]:
     """Every row `sql` returns, as tuples."""
@@ -51,8 +53,6 @@ def _cursor(prepared: bool):
     """Django's cursor; on PostgreSQL with `prepared`, one that prepares what it runs."""
     if not prepared or connection.vendor != "postgresql":
         return connection.cursor()
-    from config import prepared_statements
-
     return prepared_statements.cursor(connection)
 
 

@@ -19,9 +19,11 @@ from django.utils.html import escape as html_escape
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from quizzes import authoring, limits, rulings
+from quizzes import limits, rulings
+from quizzes.instructors import banks
+from quizzes.instructors.saving import do_create_scenarios, do_save_scenario
 from quizzes.models import Bank, Question, Scenario
-from quizzes.rulings import Catalog, ScenarioError, checks
+from quizzes.rulings import Catalog, ScenarioError, checks, documents
 from quizzes.rulings.checks import EngineCheck
 from quizzes.rulings.kinds import MoodleQuestion
 from rules.cards import catalog_for
@@ -74,7 +76,7 @@ def export_json(bank: Bank) -> dict[str, Any]:
     it imports again as it is (`check_import`)."""
     scenarios = []
     for scenario in _scenarios_with_questions(bank):
-        document = authoring.document_of(scenario).to_json()
+        document = documents.document_of(scenario).to_json()
         document["questions"] = [
             {"key": q.key, "kind": q.kind, "prompt": q.prompt, "claims": q.claims}
             for q in scenario.bank_questions
@@ -104,7 +106,7 @@ class Planned:
     """One document of a checked file, with all the engine said about it (so saving runs no
     engine): its check, its questions with the rules they cite, the scenario it replaces."""
 
-    document: authoring.ScenarioDocument
+    document: documents.ScenarioDocument
     check: EngineCheck
     questions: list[tuple[str, str, str, list, set[str]]]  # key, kind, prompt, claims, cited
     replaces: Scenario | None = None
@@ -186,7 +188,7 @@ def _free_id(scenario_id: str, taken: set[str]) -> str:
 
 
 def _planned(
-    document: authoring.ScenarioDocument, catalog: Catalog
+    document: documents.ScenarioDocument, catalog: Catalog
 ) -> tuple[EngineCheck, list[tuple[str, str, str, list, set[str]]]]:
     """The engine's check of a document and its questions (given, or generated)."""
     probe = Scenario(spec=document.spec, stored_expect=document.stored_expect)
@@ -194,11 +196,11 @@ def _planned(
     if document.questions is None:
         generated = []
         if check.status != Scenario.EngineStatus.INVALID:
-            generated = authoring.generate_questions(document.spec, catalog)
+            generated = documents.generate_questions(document.spec, catalog)
         return check, [(q.key, q.kind, q.prompt, q.claims, set(q.cited_rules)) for q in generated]
     cited = document.cited
     if cited is None:
-        cited = authoring.cited_by_questions(document.spec, document.questions, catalog)
+        cited = documents.cited_by_questions(document.spec, document.questions, catalog)
     return check, [
         (q["key"], q["kind"], q["prompt"], q["claims"], rules)
         for q, rules in zip(document.questions, cited, strict=True)
@@ -232,25 +234,23 @@ def checking(
 ) -> Generator[Step, None, ImportPlan]:
     """`check_import`, yielding ("checked", done, total) after each document (a page shows
     the progress); returns the plan."""
-    if not authoring.banks_of(user).filter(pk=bank.pk).exists():
+    if not banks.banks_of(user).filter(pk=bank.pk).exists():
         raise InterchangeError("You can only import into your own banks.")
     if on_existing not in ON_EXISTING:
         raise InterchangeError(f"Choose what an id already in the bank means: {REPLACE}/{NEW_ID}")
     if too_large := size_problem(content, filename):
         raise InterchangeError(too_large)
     try:
-        raw = authoring.parse_text(content.decode("utf-8"), limits.MAX_IMPORT_BYTES, "file")
+        raw = documents.parse_text(content.decode("utf-8"), limits.MAX_IMPORT_BYTES, "file")
     except UnicodeDecodeError as error:
         raise InterchangeError(f"{filename}: not UTF-8 text") from error
-    except authoring.AuthoringError as error:
+    except documents.AuthoringError as error:
         raise InterchangeError(error.told(filename)) from error
     entries = _entries_of(raw, filename)
     problems: list[str] = []
     title, description = _bank_details(raw, filename, problems)
     catalog = catalog if catalog is not None else catalog_for(user.pk)
-    in_bank = {
-        s.spec.get("id"): s for s in authoring.scenarios_in(bank) if isinstance(s.spec, dict)
-    }
+    in_bank = {s.spec.get("id"): s for s in banks.scenarios_in(bank) if isinstance(s.spec, dict)}
     file_ids = {e.get("id") for e in entries if isinstance(e, dict)}
     taken = {*in_bank, *file_ids}
     planned, seen = [], set()
@@ -259,8 +259,8 @@ def checking(
         if index:
             yield ("checked", index, len(entries))
         try:
-            document = authoring.read_document(entry, catalog, where)
-        except authoring.AuthoringError as error:
+            document = documents.read_document(entry, catalog, where)
+        except documents.AuthoringError as error:
             problems.append(error.told(filename))  # an unknown card in the reader's language
             continue
         scenario_id = document.spec.get("id")
@@ -328,12 +328,12 @@ def saving(
             bank.save(update_fields=["title", "description", "updated_at"])
             report.bank_details = True
         rules = Rule.objects.resolve_numbers(cited)
-        report.created = authoring.do_create_scenarios(
+        report.created = do_create_scenarios(
             user, bank, [(e.document, e.check, e.questions) for e in new], rules
         )
         yield ("saved", len(new), len(plan.entries))
         for done, entry in enumerate(replaced, start=len(new) + 1):
-            saved = authoring.do_save_scenario(
+            saved = do_save_scenario(
                 user,
                 bank,
                 entry.document,

@@ -1,8 +1,8 @@
 """How big a scenario may be, checked before the JSON parser or the engine sees it.
 
 Every way a scenario comes in calls this module: content files (`loading.read`), the
-instructor's editor and live preview and bank import (`authoring.parse_text`,
-`authoring.read_document`), the admin form (`Scenario.spec`'s form field and `Scenario.clean`),
+instructor's editor and live preview and bank import (`documents.parse_text`,
+`documents.read_document`), the admin form (`Scenario.spec`'s form field and `Scenario.clean`),
 and serving (`selection` skips a stored scenario past the limits). An error names the limit:
 "players: 9 players, over the limit of 6 per scenario".
 

@@ -12,6 +12,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 
+from rules.engine import ScenarioError
+from rules.engine.cards import parse_card_definition
+
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
 # Texts this close (difflib ratio) are the same rule reworded slightly between editions.
 SAME_RULE_RATIO = 0.9
@@ -410,9 +413,6 @@ class Card(models.Model):
         return self.name
 
     def clean(self) -> None:
-        from rules.engine import ScenarioError
-        from rules.engine.cards import parse_card_definition
-
         if not isinstance(self.localized_names, dict) or not all(
             isinstance(k, str) and isinstance(v, str) for k, v in self.localized_names.items()
         ):

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from quizzes import authoring
+from quizzes.rulings import documents
 from tests.factories import UserFactory, simple_spec
 
 pytestmark = pytest.mark.django_db
@@ -55,8 +55,8 @@ def test_ordinary_text_and_numbers_pass(client):
 )
 def test_a_json_document_with_unstorable_text_names_the_field(changes, path):
     text = json.dumps(simple_spec() | changes)  # written as \\u0000 and \\ud800 escapes
-    with pytest.raises(authoring.AuthoringError) as raised:
-        authoring.parse_text(text)
+    with pytest.raises(documents.AuthoringError) as raised:
+        documents.parse_text(text)
     assert raised.value.path == path
 
 

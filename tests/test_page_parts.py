@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
-from quizzes import authoring
+from config import roles
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +55,7 @@ def test_a_learner_made_instructor_sees_the_instructors_pages_at_once(client):
     learner = UserFactory()
     client.force_login(learner)
     assert reverse("bank_index") not in nav(client.get(reverse("progress")).content.decode())
-    group, _ = Group.objects.get_or_create(name=authoring.INSTRUCTORS_GROUP)
+    group, _ = Group.objects.get_or_create(name=roles.INSTRUCTORS_GROUP)
     learner.groups.add(group)
     page = nav(client.get(reverse("progress")).content.decode())
     assert reverse("bank_index") in page and "Join a cohort" not in page

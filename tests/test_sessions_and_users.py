@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from config import sessions
 from config.auth import ModelBackend
+from config.roles import INSTRUCTORS_GROUP
 from config.sessions import db, unexpired
-from quizzes.authoring import INSTRUCTORS_GROUP
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

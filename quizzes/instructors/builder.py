@@ -6,7 +6,7 @@ reads the posted rows back; `builder.document()` is the document again. What the
 edit (a card object's `tapped`, a step's `ability`, the scenario's own `cards`, `life`, ...) rides
 along unchanged in hidden fields, so JSON -> builder -> JSON gives the same document. The builder
 checks only shapes and sizes: the document it makes goes through the one authoring path
-(`authoring.check_save_scenario`, `authoring.preview`), which checks the rest.
+(`saving.check_save_scenario`, `preview.preview`), which checks the rest.
 """
 
 from __future__ import annotations

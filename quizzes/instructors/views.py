@@ -18,9 +18,17 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from config import roles
 from config.inputs import form_fields_are_text
-from quizzes import analysis, authoring, cohorts, interchange, limits
-from quizzes.instructors import builder, importing
+from quizzes import analysis, cohorts, interchange, limits
+from quizzes.instructors import builder, importing, lint, saving
+from quizzes.instructors.banks import (
+    banks_of,
+    card_names_for,
+    do_create_bank,
+    scenarios_in,
+    seed_scenarios,
+)
 from quizzes.instructors.forms import (
     AssignmentForm,
     BankForm,
@@ -31,6 +39,7 @@ from quizzes.instructors.forms import (
     ScenarioDocumentForm,
 )
 from quizzes.models import Bank, Cohort, Scenario
+from quizzes.rulings import documents, preview
 from quizzes.views import HtmxHttpRequest
 
 SCENARIO_PAGE = "instructors/scenario_form.html"
@@ -43,7 +52,7 @@ def instructor_required(view):
     @functools.wraps(view)
     @login_required
     def wrapped(request, *args, **kwargs):
-        if not authoring.is_instructor(request.user):
+        if not roles.is_instructor(request.user):
             raise PermissionDenied(_("Only instructors can open this page."))
         return view(request, *args, **kwargs)
 
@@ -52,11 +61,11 @@ def instructor_required(view):
 
 def _bank(request: HtmxHttpRequest, slug: str) -> Bank:
     """The instructor's own bank: another instructor's is a 404."""
-    return get_object_or_404(authoring.banks_of(request.user), slug=slug)
+    return get_object_or_404(banks_of(request.user), slug=slug)
 
 
 def _scenario(bank: Bank, slug: str) -> Scenario:
-    return get_object_or_404(authoring.scenarios_in(bank), slug=slug)
+    return get_object_or_404(scenarios_in(bank), slug=slug)
 
 
 # Banks.
@@ -65,7 +74,7 @@ def _scenario(bank: Bank, slug: str) -> Scenario:
 @require_GET
 @instructor_required
 def bank_index(request: HtmxHttpRequest) -> HttpResponse:
-    banks = authoring.banks_of(request.user).annotate(
+    banks = banks_of(request.user).annotate(
         scenario_count=Count("scenarios", distinct=True),
         question_count=Count("questions", filter=Q(questions__is_active=True), distinct=True),
     )
@@ -77,7 +86,7 @@ def bank_index(request: HtmxHttpRequest) -> HttpResponse:
 def bank_create(request: HtmxHttpRequest) -> HttpResponse:
     form = BankForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        bank = authoring.do_create_bank(request.user, **form.cleaned_data)
+        bank = do_create_bank(request.user, **form.cleaned_data)
         return redirect("bank_detail", slug=bank.slug)
     status = 400 if form.is_bound else 200
     return render(request, "instructors/bank_form.html", {"form": form}, status=status)
@@ -100,7 +109,7 @@ def bank_edit(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @instructor_required
 def bank_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     bank = _bank(request, slug)
-    scenarios = authoring.scenarios_in(bank).annotate(
+    scenarios = scenarios_in(bank).annotate(
         question_count=Count("questions", filter=Q(questions__is_active=True, questions__bank=bank))
     )
     context = {"bank": bank, "scenarios": scenarios, "items": analysis.item_analysis(bank)}
@@ -112,7 +121,7 @@ def bank_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 def bank_lint(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     bank = _bank(request, slug)
     scenarios = Scenario.objects.in_bank(bank)
-    context = {"bank": bank, "entries": authoring.lint(scenarios), "checked": scenarios.count()}
+    context = {"bank": bank, "entries": lint.lint(scenarios), "checked": scenarios.count()}
     return render(request, "instructors/bank_lint.html", context)
 
 
@@ -155,14 +164,14 @@ def _scenario_page(
         "errors_at": errors_at,
         "ask_rows": builder.ask_rows(laid_out, preview.computed),
         # asked for only where the page renders the completion list (not in htmx fragments)
-        "card_names": functools.partial(authoring.card_names_for, request.user),
+        "card_names": functools.partial(card_names_for, request.user),
         "zone_names": builder.ZONES,
         "step_verbs": builder.STEP_CHOICES,
         "facts": builder.FACTS,
         "choice_keys": builder.CHOICE_KEYS,
     }
     if scenario is None:
-        context["seeds"] = authoring.seed_scenarios(request.user)
+        context["seeds"] = seed_scenarios(request.user)
     return context | _scenario_urls(bank, scenario)
 
 
@@ -178,32 +187,30 @@ def scenario_edit(
     scenario = _scenario(bank, scenario_slug) if scenario_slug else None
     if request.method == "GET":
         if scenario is not None:
-            text = authoring.document_text(scenario)
+            text = documents.document_text(scenario)
         else:
-            seed = authoring.seed_scenarios(request.user).filter(
-                slug=request.GET.get("from", "")[:120]
-            )
-            text = authoring.copy_text(seed.first()) if seed else authoring.starter_text()
+            seed = seed_scenarios(request.user).filter(slug=request.GET.get("from", "")[:120])
+            text = documents.copy_text(seed.first()) if seed else documents.starter_text()
         form = ScenarioDocumentForm(initial={"document": text})
-        shown = authoring.preview(text, author=request.user)
+        shown = preview.preview(text, author=request.user)
         context = _scenario_page(request, bank, scenario, form, shown)
         context["saved"] = scenario is not None and "saved" in request.GET
         if context["saved"]:  # what learners are served: unticked claims' questions are kept off
             active = scenario.questions.filter(bank=bank, is_active=True)
             context["question_count"] = active.count()
-        context["flagged"] = scenario is not None and scenario.engine_status in authoring.FLAGGED
+        context["flagged"] = scenario is not None and scenario.engine_status in lint.FLAGGED
         return render(request, SCENARIO_PAGE, context)
     posted = builder.read_post(request.POST)
     form = ScenarioDocumentForm({"document": posted.text})
     if form.is_valid() and not posted.problem:
         try:
-            document = authoring.check_save_scenario(request.user, bank, posted.text, scenario)
-        except authoring.AuthoringError:
+            document = saving.check_save_scenario(request.user, bank, posted.text, scenario)
+        except documents.AuthoringError:
             pass  # the preview below shows the error next to the field that caused it
         else:
-            saved = authoring.do_save_scenario(request.user, bank, document, scenario)
+            saved = saving.do_save_scenario(request.user, bank, document, scenario)
             return redirect(reverse("scenario_edit", args=[bank.slug, saved.slug]) + "?saved=1")
-    shown = authoring.preview(posted.text, author=request.user)
+    shown = preview.preview(posted.text, author=request.user)
     context = _scenario_page(request, bank, scenario, form, shown, posted)
     return render(request, SCENARIO_PAGE, context, status=400)
 
@@ -219,7 +226,7 @@ def scenario_preview(
     bank = _bank(request, slug)
     scenario = _scenario(bank, scenario_slug) if scenario_slug else None
     posted = builder.read_post(request.POST)
-    shown = authoring.preview(posted.text, author=request.user)
+    shown = preview.preview(posted.text, author=request.user)
     form = ScenarioDocumentForm(initial={"document": posted.text})
     context = _scenario_page(request, bank, scenario, form, shown, posted)
     if request.htmx:
@@ -234,10 +241,8 @@ def scenario_duplicate(request: HtmxHttpRequest, slug: str, scenario_slug: str) 
     """A copy of the scenario in the same bank (a new id and title), opened for editing."""
     bank = _bank(request, slug)
     scenario = _scenario(bank, scenario_slug)
-    document = authoring.check_save_scenario(
-        request.user, bank, authoring.copy_text(scenario), None
-    )
-    saved = authoring.do_save_scenario(request.user, bank, document)
+    document = saving.check_save_scenario(request.user, bank, documents.copy_text(scenario), None)
+    saved = saving.do_save_scenario(request.user, bank, document)
     return redirect(reverse("scenario_edit", args=[bank.slug, saved.slug]) + "?saved=1")
 
 

@@ -10,15 +10,13 @@ from typing import Any
 
 from quizzes import limits
 from quizzes.models.exams import rule_is_under
+from quizzes.rulings.documents import TUTOR_KEYS
 from rules.engine import ScenarioError, parse_scenario
 from rules.engine.cards import CATALOG_DIR, Catalog, parse_card_definition
 from rules.numbers import is_rule_number
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 
-# Keys of a scenario content file that are Tutor's, not the engine's: popped before the rest is
-# stored as the scenario/1 spec.
-TUTOR_KEYS = ("stored_ruling", "stored_expect", "cites", "language")
 RULE_FIELDS = {"number", "kind", "title", "text", "language", "edition_name", "edition_date"}
 RULE_OPTIONAL = {"source", "note", "canonical", "aliases"}
 BLUEPRINT_FIELDS = {

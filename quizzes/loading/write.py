@@ -21,6 +21,7 @@ from quizzes.reference import texts
 from quizzes.rulings import checks
 from quizzes.rulings.generate import questions_for
 from rules.cards import catalog_for
+from rules.engine import ScenarioError
 from rules.engine.cards import CATALOG_DIR
 from rules.models import Card, Rule, RuleAlias
 
@@ -214,8 +215,6 @@ def _load_banks(content: Content, report: LoadReport) -> list[Bank]:
 def _load_scenario(
     scenario_file: ScenarioFile, banks: list[Bank], catalog, report: LoadReport
 ) -> None:
-    from rules.engine import ScenarioError
-
     spec = scenario_file.spec
     since = (
         Scenario.objects.filter(slug=scenario_file.slug)

@@ -14,9 +14,14 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from quizzes import limits
 from quizzes.rulings import checks
+from quizzes.rulings.cards import (
+    CARD_TYPES,
+    SUPERTYPES,
+    ScenarioError,
+    is_catalog_card,
+    parse_card_definition,
+)
 from quizzes.templatetags.quizzes_extras import english
-from rules.engine import ScenarioError, default_catalog
-from rules.engine.cards import CARD_TYPES, SUPERTYPES, parse_card_definition
 from rules.models import Card
 
 ABILITY_KEYS = (
@@ -148,7 +153,7 @@ class CardForm(forms.Form):
         taken = Card.objects.filter(name=name)
         if self.instance is not None:
             taken = taken.exclude(pk=self.instance.pk)
-        if taken.exists() or (name in default_catalog() and self.instance is None):
+        if taken.exists() or (is_catalog_card(name) and self.instance is None):
             raise ValidationError(_("%(name)r is already a card in the catalog.") % {"name": name})
         if (
             self.instance is None

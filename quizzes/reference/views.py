@@ -18,6 +18,7 @@ from config import sql
 from quizzes import adaptive, reports, visibility
 from quizzes.instructors.views import instructor_required
 from quizzes.models import Mastery, Question, Response, Scenario
+from quizzes.recording import MASTERY  # the mastery's reader, as `Mastery.objects.of_rule`
 from quizzes.reference import texts
 from quizzes.reference.forms import CardForm, engine_reading
 from rules.models import Card, Rule, number_order
@@ -96,8 +97,6 @@ def scenario_rows_and_mastery(rule: Rule, user) -> tuple[tuple[ScenarioRow, ...]
     """`scenario_rows(rule, user)` and, for a signed-in visitor, their mastery of `rule`
     (`Mastery.objects.of_rule`), in one query: the mastery's row joined to the list's rows with
     `UNION ALL` (each row's other columns NULL)."""
-    from quizzes.recording import MASTERY  # the mastery's reader (as `of_rule`)
-
     banks = sorted(visibility.bank_ids(user))
     signed_in = user.is_authenticated
     query = SCENARIO_ROWS.format(

@@ -9,8 +9,10 @@ from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from quizzes import authoring, content_texts, widgets
+from config import roles
+from quizzes import content_texts, widgets
 from quizzes.reference import texts
+from quizzes.rulings import documents
 from quizzes.rulings.names import has_translation, localized
 from quizzes.rulings.reasons import say
 
@@ -52,7 +54,7 @@ def authored(text: str) -> str:
 @register.filter
 def is_instructor(user: Any) -> bool:
     """Whether the navigation offers the instructors' pages (the pages check it again)."""
-    return authoring.is_instructor(user)
+    return roles.is_instructor(user)
 
 
 @register.filter
@@ -89,7 +91,7 @@ def english(text: Any) -> Any:
     Italian page: marked lang="en", so a screen reader reads it as English."""
     if not text or (translation.get_language() or "en").startswith("en"):
         return text
-    if isinstance(text, authoring.Said):  # an error said in the reader's language
+    if isinstance(text, documents.Said):  # an error said in the reader's language
         return text
     return format_html('<span lang="en">{}</span>', text)
 

@@ -9,7 +9,7 @@ import json
 import pytest
 from django.contrib.auth.models import Group
 
-from quizzes import authoring
+from config import roles
 from quizzes.models import Bank, Question, Scenario
 from rules.models import Card
 from tests.browser.conftest import serious_violations
@@ -24,7 +24,7 @@ FIND_GROVE = {"claim": "finds", "card": "g1", "value": "cannot"}
 @pytest.fixture
 def bank(transactional_db):
     teacher = UserFactory(username="teacher", password="a-long-pass-9")
-    teacher.groups.add(Group.objects.create(name=authoring.INSTRUCTORS_GROUP))
+    teacher.groups.add(Group.objects.create(name=roles.INSTRUCTORS_GROUP))
     return BankFactory(
         owner=teacher, slug="week-2", title="Week 2: lands", visibility=Bank.Visibility.SHARED
     )

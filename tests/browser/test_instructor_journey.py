@@ -8,7 +8,9 @@ import re
 import pytest
 from django.contrib.auth.models import Group
 
-from quizzes import authoring, cohorts
+from config import roles
+from quizzes import cohorts
+from quizzes.instructors import saving
 from quizzes.models import Bank, Scenario
 from tests.browser.conftest import serious_violations
 from tests.factories import BankFactory, UserFactory
@@ -20,12 +22,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def bank(transactional_db):
     teacher = UserFactory(username="teacher", password="a-long-pass-9", is_staff=True)
-    teacher.groups.add(Group.objects.create(name=authoring.INSTRUCTORS_GROUP))
+    teacher.groups.add(Group.objects.create(name=roles.INSTRUCTORS_GROUP))
     bank = BankFactory(
         owner=teacher, slug="week-1", title="Week 1: searching", visibility=Bank.Visibility.SHARED
     )
-    document = authoring.check_save_scenario(teacher, bank, text("tutor-three"))
-    authoring.do_save_scenario(teacher, bank, document)
+    document = saving.check_save_scenario(teacher, bank, text("tutor-three"))
+    saving.do_save_scenario(teacher, bank, document)
     return bank
 
 

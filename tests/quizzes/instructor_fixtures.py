@@ -7,7 +7,7 @@ import json
 import pytest
 from django.contrib.auth.models import Group
 
-from quizzes import authoring
+from config import roles
 from quizzes.models import Bank
 from tests.factories import BankFactory, UserFactory, simple_spec
 
@@ -26,7 +26,7 @@ def text(scenario_id: str = "tutor-three", **changes) -> str:
 def instructor(db):
     """A member of the Instructors group who is not staff."""
     user = UserFactory(username="teacher")
-    group, _ = Group.objects.get_or_create(name=authoring.INSTRUCTORS_GROUP)
+    group, _ = Group.objects.get_or_create(name=roles.INSTRUCTORS_GROUP)
     user.groups.add(group)
     return user
 

@@ -9,8 +9,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.management import CommandError, call_command
 from django.utils import translation
 
-from quizzes import authoring
+from config import roles
+from quizzes.instructors import banks, lint, saving
 from quizzes.models import Scenario
+from quizzes.rulings import documents, preview
 from rules.engine import default_catalog
 from tests.factories import BankFactory, ScenarioFactory, UserFactory
 from tests.quizzes.instructor_fixtures import document, text
@@ -19,22 +21,22 @@ pytestmark = pytest.mark.django_db
 
 
 def save(user, bank, scenario_id="tutor-three", **changes) -> Scenario:
-    doc = authoring.check_save_scenario(user, bank, text(scenario_id, **changes))
-    return authoring.do_save_scenario(user, bank, doc)
+    doc = saving.check_save_scenario(user, bank, text(scenario_id, **changes))
+    return saving.do_save_scenario(user, bank, doc)
 
 
 def test_who_is_an_instructor(instructor):
-    assert authoring.is_instructor(instructor)
-    assert authoring.is_instructor(UserFactory(username="staffer", is_staff=True))
-    assert not authoring.is_instructor(UserFactory(username="plain"))
-    assert not authoring.is_instructor(UserFactory(username="gone", is_staff=True, is_active=False))
-    assert not authoring.is_instructor(AnonymousUser())
+    assert roles.is_instructor(instructor)
+    assert roles.is_instructor(UserFactory(username="staffer", is_staff=True))
+    assert not roles.is_instructor(UserFactory(username="plain"))
+    assert not roles.is_instructor(UserFactory(username="gone", is_staff=True, is_active=False))
+    assert not roles.is_instructor(AnonymousUser())
 
 
 def test_banks_of_is_the_owners_only(instructor, other_instructor, own_bank):
-    assert list(authoring.banks_of(instructor)) == [own_bank]
-    assert not authoring.banks_of(other_instructor).exists()
-    assert not authoring.banks_of(AnonymousUser()).exists()
+    assert list(banks.banks_of(instructor)) == [own_bank]
+    assert not banks.banks_of(other_instructor).exists()
+    assert not banks.banks_of(AnonymousUser()).exists()
 
 
 @pytest.mark.parametrize(
@@ -50,8 +52,8 @@ def test_banks_of_is_the_owners_only(instructor, other_instructor, own_bank):
 )
 def test_document_errors_name_the_field(changes, path, message):
     raw = document() | changes
-    with pytest.raises(authoring.AuthoringError) as caught:
-        authoring.read_document(raw, default_catalog())
+    with pytest.raises(documents.AuthoringError) as caught:
+        documents.read_document(raw, default_catalog())
     assert caught.value.path == path and message in caught.value.message
 
 
@@ -69,16 +71,16 @@ UNKNOWN_CARD = {
 def test_an_unknown_card_is_named_in_the_authors_words_and_language(language):
     """Not the format's `define it in "cards" or the catalog`: the card, and where cards are."""
     raw = document(zones={"Alice": {"library": ["Islnd"]}})
-    with pytest.raises(authoring.AuthoringError) as caught:
-        authoring.read_document(raw, default_catalog())
+    with pytest.raises(documents.AuthoringError) as caught:
+        documents.read_document(raw, default_catalog())
     with translation.override(language):
         assert caught.value.said == UNKNOWN_CARD[language]
         assert str(caught.value) == f"zones.Alice.library[0]: {UNKNOWN_CARD[language]}"
-    assert isinstance(caught.value.said, authoring.Said)  # not marked lang="en" on a page
+    assert isinstance(caught.value.said, documents.Said)  # not marked lang="en" on a page
 
 
 def test_tutor_keys_are_kept_out_of_the_spec():
-    doc = authoring.read_document(
+    doc = documents.read_document(
         document(stored_expect=[{"claim": "mana_value", "value": 4}]), default_catalog()
     )
     assert "stored_ruling" not in doc.spec and "stored_expect" not in doc.spec
@@ -87,8 +89,8 @@ def test_tutor_keys_are_kept_out_of_the_spec():
 
 
 def test_only_the_owner_may_save(other_instructor, own_bank):
-    with pytest.raises(authoring.AuthoringError, match="your own banks"):
-        authoring.check_save_scenario(other_instructor, own_bank, text())
+    with pytest.raises(documents.AuthoringError, match="your own banks"):
+        saving.check_save_scenario(other_instructor, own_bank, text())
 
 
 def test_a_scenario_id_taken_elsewhere_gets_a_fresh_slug(instructor, own_bank):
@@ -102,7 +104,7 @@ def test_stored_expect_makes_it_not_checked(instructor, own_bank):
 
 
 def test_the_preview_never_raises_for_an_unknown_claim():
-    shown = authoring.preview(
+    shown = preview.preview(
         text(expect=[{"claim": "bogus", "player": "Alice", "value": 1}]), default_catalog()
     )
     assert shown.error.path == "expect[0].claim" and "unknown claim" in shown.error.message
@@ -112,16 +114,16 @@ def test_the_preview_never_raises_for_an_unknown_claim():
 def test_an_empty_title_or_source_does_not_blank_the_preview(key):
     # found walking the builder: clearing the title to retype it emptied the board, the claims
     # and the "Ask this" ticks (shown as raw JSON), though the engine reads neither key
-    shown = authoring.preview(text(**{key: ""}), default_catalog())
+    shown = preview.preview(text(**{key: ""}), default_catalog())
     assert shown.error.path == key and "non-empty" in shown.error.message
     assert shown.set_aside == [key]
     assert shown.board is not None and shown.computed and shown.expect
-    with pytest.raises(authoring.AuthoringError):  # saving still asks for it
-        authoring.read_document(document(**{key: " "}), default_catalog())
+    with pytest.raises(documents.AuthoringError):  # saving still asks for it
+        documents.read_document(document(**{key: " "}), default_catalog())
 
 
 def test_the_starter_document_is_valid_and_agrees():
-    shown = authoring.preview(authoring.starter_text(), default_catalog())
+    shown = preview.preview(documents.starter_text(), default_catalog())
     assert shown.error is None and shown.status == Scenario.EngineStatus.AGREES
 
 
@@ -184,7 +186,7 @@ def test_lint_lists_a_cast_out_of_turn_beside_the_mismatches(instructor, own_ban
     save(instructor, own_bank, "out-of-turn", active="Nadia")
     wrong = [{"claim": "shuffles", "player": "Alice", "value": "no"}]
     save(instructor, own_bank, "both", active="Nadia", expect=wrong)
-    entries = {entry.scenario.slug: entry for entry in authoring.lint(Scenario.objects.all())}
+    entries = {entry.scenario.slug: entry for entry in lint.lint(Scenario.objects.all())}
     assert set(entries) == {"out-of-turn", "both"}
     quiet = entries["out-of-turn"]
     assert (quiet.status, quiet.flagged, quiet.problems) == ("agrees", False, ())
@@ -200,5 +202,5 @@ def test_a_scenario_the_engine_rejects_has_no_timing_warning(instructor, own_ban
     Scenario.objects.filter(pk=scenario.pk).update(
         spec=document("broken", active="Nadia", zones={"Alice": {"library": ["Nope#n"]}})
     )
-    (entry,) = authoring.lint(Scenario.objects.all())
+    (entry,) = lint.lint(Scenario.objects.all())
     assert entry.status == "invalid" and entry.warnings == ()

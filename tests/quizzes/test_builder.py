@@ -12,15 +12,17 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from quizzes import authoring
+import quizzes
+from quizzes.instructors import saving
 from quizzes.instructors.builder import Builder
 from quizzes.models import Family, Scenario
+from quizzes.rulings import documents
 from tests.factories import BankFactory, ScenarioFactory, simple_spec
 from tests.quizzes.instructor_fixtures import document, text
 
 pytestmark = pytest.mark.django_db
 
-SEEDS = sorted((Path(authoring.__file__).parent / "content" / "scenarios").glob("*.json"))
+SEEDS = sorted((Path(quizzes.__file__).parent / "content" / "scenarios").glob("*.json"))
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
@@ -97,8 +99,8 @@ def document_box(html: str) -> dict:
 
 
 def saved(user, bank, doc: dict) -> Scenario:
-    checked = authoring.check_save_scenario(user, bank, json.dumps(doc))
-    return authoring.do_save_scenario(user, bank, checked)
+    checked = saving.check_save_scenario(user, bank, json.dumps(doc))
+    return saving.do_save_scenario(user, bank, checked)
 
 
 def edit_url(bank, scenario):
@@ -131,7 +133,7 @@ def test_the_page_posts_back_the_same_document(teacher_client, instructor, own_b
     data = posted_fields(page, source=["builder"])
     reply = teacher_client.post(preview_url(own_bank, scenario), data, **HTMX)
     sent = document_box(reply.content.decode())
-    assert sent == normal(authoring.document_of(scenario).to_json())
+    assert sent == normal(documents.document_of(scenario).to_json())
     teacher_client.post(edit_url(own_bank, scenario), data)
     scenario.refresh_from_db()
     assert scenario.version == 1  # saving the untouched builder changes nothing

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from quizzes import authoring
+from quizzes.instructors import banks, saving
 from quizzes.models import Bank, Question, Scenario
 from tests.factories import BankFactory, UserFactory
 from tests.quizzes.instructor_fixtures import document, text
@@ -19,8 +19,8 @@ PREVIEW_QUERIES = 5  # session, user with group, bank, scenario, card catalog
 
 
 def saved_scenario(user, bank, scenario_id="tutor-three", **changes) -> Scenario:
-    doc = authoring.check_save_scenario(user, bank, text(scenario_id, **changes))
-    return authoring.do_save_scenario(user, bank, doc)
+    doc = saving.check_save_scenario(user, bank, text(scenario_id, **changes))
+    return saving.do_save_scenario(user, bank, doc)
 
 
 def bank_urls(bank: Bank, scenario: Scenario) -> list[str]:
@@ -65,8 +65,10 @@ def test_another_instructors_bank_is_a_404_everywhere(
         assert client.get(url).status_code == 404, url
     preview = reverse("scenario_preview", args=[own_bank.slug, scenario.slug])
     assert client.post(preview, {"document": text()}).status_code == 404
-    saving = client.post(reverse("scenario_create", args=[own_bank.slug]), {"document": text("x")})
-    assert saving.status_code == 404
+    response = client.post(
+        reverse("scenario_create", args=[own_bank.slug]), {"document": text("x")}
+    )
+    assert response.status_code == 404
     assert Scenario.objects.count() == 1
 
 
@@ -104,7 +106,7 @@ def test_create_a_bank(teacher_client, instructor):
 
 
 def test_a_bank_titled_new_does_not_hide_behind_the_new_page(instructor):
-    bank = authoring.do_create_bank(instructor, "New", "", "private")
+    bank = banks.do_create_bank(instructor, "New", "", "private")
     assert bank.slug == "new-2"
 
 
@@ -283,13 +285,13 @@ def test_the_saved_note_is_green_only_when_the_engine_agrees(teacher_client, ins
 
 def test_questions_no_longer_generated_are_deactivated(instructor, own_bank):
     scenario = saved_scenario(instructor, own_bank)
-    saved_scenario_again = authoring.check_save_scenario(
+    saved_scenario_again = saving.check_save_scenario(
         instructor,
         own_bank,
         text(expect=[{"claim": "searches", "player": "Alice", "value": "must"}]),
         scenario,
     )
-    authoring.do_save_scenario(instructor, own_bank, saved_scenario_again, scenario)
+    saving.do_save_scenario(instructor, own_bank, saved_scenario_again, scenario)
     active = Question.objects.filter(scenario=scenario, is_active=True)
     assert list(active.values_list("key", flat=True)) == ["value-searches-alice"]
     assert Question.objects.filter(scenario=scenario, is_active=False).count() == 1

@@ -10,8 +10,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import translation
 
-from quizzes import authoring, interchange
+from quizzes import interchange
+from quizzes.instructors import saving
 from quizzes.models import Bank, Question, Scenario
+from quizzes.rulings import documents
 from quizzes.rulings.claims import claim_text
 from rules.engine import default_catalog, evaluate_claim
 from tests.factories import BankFactory
@@ -22,8 +24,8 @@ pytestmark = pytest.mark.django_db
 
 
 def save(user, bank, scenario_id, **changes) -> Scenario:
-    doc = authoring.check_save_scenario(user, bank, text(scenario_id, **changes))
-    return authoring.do_save_scenario(user, bank, doc)
+    doc = saving.check_save_scenario(user, bank, text(scenario_id, **changes))
+    return saving.do_save_scenario(user, bank, doc)
 
 
 def as_bytes(data) -> bytes:
@@ -41,8 +43,8 @@ def test_round_trip(instructor, own_bank):
     assert exported["scenarios"][0]["questions"][0]["key"] == "value-shuffles-alice"
 
     copy = BankFactory(owner=instructor, slug="copy")
-    documents = interchange.check_import(instructor, copy, as_bytes(exported), "week-1.json")
-    report = interchange.do_import(instructor, copy, documents)
+    checked = interchange.check_import(instructor, copy, as_bytes(exported), "week-1.json")
+    report = interchange.do_import(instructor, copy, checked)
     assert len(report.created) == 2 and not report.updated
     assert interchange.export_json(copy)["scenarios"] == exported["scenarios"]
     assert Scenario.objects.filter(bank=copy).count() == 2  # new rows, fresh slugs
@@ -56,18 +58,18 @@ def test_importing_again_updates_by_id(instructor, own_bank):
     save(instructor, own_bank, "tutor-one")
     exported = interchange.export_json(own_bank)
     exported["scenarios"][0]["title"] = "Renamed"
-    documents = interchange.check_import(instructor, own_bank, as_bytes(exported), "again.json")
-    report = interchange.do_import(instructor, own_bank, documents)
+    checked = interchange.check_import(instructor, own_bank, as_bytes(exported), "again.json")
+    report = interchange.do_import(instructor, own_bank, checked)
     assert not report.created and len(report.updated) == 1
     scenario = Scenario.objects.get()
     assert scenario.title == "Renamed" and scenario.version == 2
 
 
 def test_a_bare_list_of_documents_imports(instructor, own_bank):
-    documents = interchange.check_import(
+    checked = interchange.check_import(
         instructor, own_bank, as_bytes([document("a"), document("b")]), "list.json"
     )
-    assert [d.spec["id"] for d in documents] == ["a", "b"]
+    assert [d.spec["id"] for d in checked] == ["a", "b"]
 
 
 @pytest.mark.parametrize(
@@ -476,8 +478,8 @@ def test_an_id_already_in_the_bank_can_be_imported_under_a_new_id(instructor, ow
 
 def test_a_new_scenario_with_an_id_the_bank_has_is_refused_not_renamed(instructor, own_bank):
     save(instructor, own_bank, "tutor-one")
-    with pytest.raises(authoring.AuthoringError) as caught:
-        authoring.check_save_scenario(instructor, own_bank, text("tutor-one"))
+    with pytest.raises(documents.AuthoringError) as caught:
+        saving.check_save_scenario(instructor, own_bank, text("tutor-one"))
     assert caught.value.path == "id" and "another scenario in this bank" in caught.value.message
 
 

@@ -12,11 +12,12 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from quizzes import authoring, interchange, limits, selection
+from quizzes import interchange, limits, selection
+from quizzes.instructors import saving
 from quizzes.loading import ContentError, read_content
 from quizzes.loading.read import CONTENT_DIR
 from quizzes.models import Question, Scenario
-from quizzes.rulings import checks
+from quizzes.rulings import checks, documents, preview
 from tests.factories import ScenarioFactory, simple_spec
 from tests.quizzes.conftest import land_tutor_spec, make_question
 from tests.quizzes.instructor_fixtures import document
@@ -100,7 +101,7 @@ def test_an_unterminated_string_ends_the_scan():
 
 
 def test_the_preview_refuses_deep_nesting_without_recursion_error(db):
-    shown = authoring.preview(DEEP)
+    shown = preview.preview(DEEP)
     assert shown.error is not None and "nested deeper than the limit of 24" in str(shown.error)
 
 
@@ -113,8 +114,8 @@ def test_the_preview_refuses_a_100000_card_scenario_by_its_size(teacher_client, 
 
 
 def test_saving_past_a_limit_is_refused(instructor, own_bank):
-    with pytest.raises(authoring.AuthoringError, match="players: 7 players, over the limit"):
-        authoring.check_save_scenario(instructor, own_bank, json.dumps(with_players(7)))
+    with pytest.raises(documents.AuthoringError, match="players: 7 players, over the limit"):
+        saving.check_save_scenario(instructor, own_bank, json.dumps(with_players(7)))
 
 
 def test_an_import_past_a_limit_names_the_entry(instructor, own_bank):

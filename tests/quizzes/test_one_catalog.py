@@ -9,8 +9,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from quizzes import authoring, exams, interchange, rulings
+from quizzes import exams, interchange, rulings
+from quizzes.instructors import saving
 from quizzes.models import Bank, ExamBlueprint, Question
+from quizzes.rulings import documents
 from tests.factories import BankFactory, CardFactory, ScenarioFactory
 from tests.quizzes.conftest import land_tutor_spec, make_question
 
@@ -77,13 +79,13 @@ def test_authoring_finds_the_instructors_own_card_only(instructor, other_instruc
     definition = spec.pop("_land_tutor")
     CardFactory(name="Land Tutor", definition=definition, owner=instructor)
     text = json.dumps(spec)
-    document = authoring.check_save_scenario(instructor, own_bank, text)
-    saved = authoring.do_save_scenario(instructor, own_bank, document)
+    document = saving.check_save_scenario(instructor, own_bank, text)
+    saved = saving.do_save_scenario(instructor, own_bank, document)
     assert saved.engine_status == saved.EngineStatus.AGREES
     assert Question.objects.filter(scenario=saved, is_active=True).exists()
     theirs = BankFactory(owner=other_instructor)
-    with pytest.raises(authoring.AuthoringError, match="unknown card 'Land Tutor'"):
-        authoring.check_save_scenario(other_instructor, theirs, text)
+    with pytest.raises(documents.AuthoringError, match="unknown card 'Land Tutor'"):
+        saving.check_save_scenario(other_instructor, theirs, text)
 
 
 def test_variants_of_a_site_scenario_never_show_an_instructors_card(instructor, scenario, bank):

@@ -10,7 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from quizzes import authoring, cohorts
+from config import roles
+from quizzes import cohorts
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def test_a_new_instructor_logs_in_and_opens_the_banks(client):
     user = get_user_model().objects.get(username="nadia")
     assert "Created instructor 'nadia'" in said
     assert user.email == "nadia@example.org"
-    assert authoring.is_instructor(user) and not user.is_staff and not user.is_superuser
+    assert roles.is_instructor(user) and not user.is_staff and not user.is_superuser
     log_in(client, "nadia")
     assert client.get(reverse("bank_index")).status_code == 200
     assert client.get(reverse("cohort_index")).status_code == 200

@@ -9,9 +9,10 @@ import json
 import pytest
 from django.urls import reverse
 
-from quizzes import analysis, authoring, exams
+from quizzes import analysis, exams
+from quizzes.instructors import saving
 from quizzes.models import ExamItem, Presentation, Response, Scenario, ScenarioVersion
-from quizzes.rulings import checks
+from quizzes.rulings import checks, documents
 from rules.cards import catalog_for
 from tests.factories import BankFactory, ScenarioFactory, UserFactory, simple_spec
 from tests.quizzes.conftest import land_tutor_spec, make_question
@@ -125,17 +126,17 @@ def test_bulk_create_ignoring_conflicts_leaves_existing_rows_their_version():
 def test_a_question_change_alone_starts_a_new_version_with_the_old_prompt_frozen(
     instructor, own_bank
 ):
-    document = authoring.read_document(
+    document = documents.read_document(
         simple_spec("asked") | {"questions": [_question("Does Alice shuffle?")]},
         catalog_for(None),
     )
-    scenario = authoring.do_save_scenario(instructor, own_bank, document)
+    scenario = saving.do_save_scenario(instructor, own_bank, document)
     question = scenario.questions.get()
-    changed = authoring.read_document(
+    changed = documents.read_document(
         simple_spec("asked") | {"questions": [_question("Must Alice shuffle?")]},
         catalog_for(None),
     )
-    authoring.do_save_scenario(instructor, own_bank, changed, scenario)
+    saving.do_save_scenario(instructor, own_bank, changed, scenario)
     scenario.refresh_from_db()
     first = scenario.versions.get(number=1)
     question.refresh_from_db()
@@ -250,13 +251,11 @@ def test_an_admin_edit_of_a_question_starts_a_new_version(admin_client, question
 
 
 def test_a_second_copy_of_a_scenario_gets_an_id_of_its_own(instructor, own_bank):
-    scenario = authoring.do_save_scenario(
-        instructor, own_bank, authoring.check_save_scenario(instructor, own_bank, text("orig"))
+    scenario = saving.do_save_scenario(
+        instructor, own_bank, saving.check_save_scenario(instructor, own_bank, text("orig"))
     )
     ids = []
     for _ in range(2):
-        copy = authoring.check_save_scenario(
-            instructor, own_bank, authoring.copy_text(scenario), None
-        )
-        ids.append(authoring.do_save_scenario(instructor, own_bank, copy).spec["id"])
+        copy = saving.check_save_scenario(instructor, own_bank, documents.copy_text(scenario), None)
+        ids.append(saving.do_save_scenario(instructor, own_bank, copy).spec["id"])
     assert ids == ["orig-copy", "orig-copy-2"]

@@ -8,7 +8,11 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from quizzes.authoring import INSTRUCTORS_GROUP as INSTRUCTORS  # grants no admin rights
+from config.roles import INSTRUCTORS_GROUP as INSTRUCTORS  # grants no admin rights
+from quizzes import cohorts
+from quizzes.instructors import banks, saving
+from quizzes.models import Bank, Cohort
+from quizzes.rulings import documents
 
 DEMO_BANK = "Demo bank: Demonic Tutor"
 DEMO_COHORT = "Demo cohort"
@@ -64,21 +68,18 @@ class Command(BaseCommand):
     def demo_teaching(self, instructor, learner):
         """A shared bank with one scenario and a cohort holding the learner, so the instructor
         pages have something to show. Made once; left alone afterwards."""
-        from quizzes import authoring, cohorts
-        from quizzes.models import Bank, Cohort
-
         cohort = Cohort.objects.filter(instructor=instructor, name=DEMO_COHORT).first()
         if cohort is not None:
             return cohort
         with transaction.atomic():
-            bank = authoring.do_create_bank(
+            bank = banks.do_create_bank(
                 instructor,
                 DEMO_BANK,
                 "A demo bank: edit its scenario to see the engine's preview update.",
                 Bank.Visibility.SHARED,
             )
-            document = authoring.check_save_scenario(instructor, bank, authoring.starter_text())
-            authoring.do_save_scenario(instructor, bank, document)
+            document = saving.check_save_scenario(instructor, bank, documents.starter_text())
+            saving.do_save_scenario(instructor, bank, document)
             cohort = cohorts.do_create_cohort(instructor, DEMO_COHORT)
             cohorts.do_assign_banks(cohort, Bank.objects.filter(pk=bank.pk))
             cohorts.do_join(learner, cohort)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from quizzes import authoring
+from quizzes.instructors import lint
 from quizzes.models import Bank, Scenario
 
 
@@ -26,7 +26,7 @@ class Command(BaseCommand):
             if found is None:
                 raise CommandError(f"No bank with the slug {bank!r}.")
             scenarios = Scenario.objects.in_bank(found).order_by("slug")
-        entries = authoring.lint(scenarios)
+        entries = lint.lint(scenarios)
         flagged = [entry for entry in entries if entry.flagged]
         for entry in entries:
             if entry.flagged:

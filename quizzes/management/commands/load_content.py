@@ -11,10 +11,10 @@ from django.core.management.base import BaseCommand, CommandError
 from config import sql
 from quizzes.loading import CONTENT_DIR, ContentError, load_content
 from quizzes.loading.generated import generate
+from quizzes.loading.read import CATALOG_DIR
 from quizzes.management.commands.generate_questions import write_summary
 from quizzes.models import Question, Scenario
-from rules.engine import ScenarioError
-from rules.engine.cards import CATALOG_DIR
+from quizzes.rulings import ScenarioError
 from rules.models import Card, Rule, RuleAlias
 
 

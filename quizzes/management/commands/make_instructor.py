@@ -1,6 +1,6 @@
 """Make a user an instructor: create them (with --password) or promote an existing one.
 
-An instructor is a member of the Instructors group (quizzes.authoring.is_instructor); the group
+An instructor is a member of the Instructors group (quizzes.roles.is_instructor); the group
 grants no admin rights, since the admin is for superusers (config/admin.py)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from quizzes.authoring import INSTRUCTORS_GROUP
+from config.roles import INSTRUCTORS_GROUP
 
 
 class Command(BaseCommand):
