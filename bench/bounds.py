@@ -74,7 +74,8 @@ def measure(repetitions: int) -> list[dict]:
     from django.core.management import call_command
 
     from config import roles
-    from quizzes import interchange, limits
+    from quizzes import limits
+    from quizzes.instructors import interchange
     from quizzes.models import Bank
     from quizzes.rulings import preview
     from rules.cards import catalog_for

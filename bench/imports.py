@@ -1,4 +1,4 @@
-"""Importing a bank file of 500 scenarios (`quizzes.interchange`): check, then save.
+"""Importing a bank file of 500 scenarios (`quizzes.instructors.interchange`): check, then save.
 
     .venv/bin/python -m bench.imports [--scenarios 500] [--database sqlite|postgresql|both]
                                       [--json]
@@ -41,7 +41,7 @@ TARGET_SECONDS = 5.0
 
 def bank_file(count: int, edited: bool = False) -> bytes:
     """A tutor-bank/1 file of `count` documents: the seed scenarios cycled, ids made unique."""
-    from quizzes import interchange
+    from quizzes.instructors import interchange
     from quizzes.loading.read import read_content
     from quizzes.rulings import documents
     from rules.cards import catalog_for
@@ -88,7 +88,7 @@ def worker(count: int) -> None:
     from django.core.management import call_command
 
     from config import roles
-    from quizzes import interchange
+    from quizzes.instructors import interchange
     from quizzes.models import Scenario, ScenarioVersion
     from tests.factories import BankFactory, UserFactory
 

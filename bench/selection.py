@@ -1,4 +1,4 @@
-"""Next-question selection (`quizzes.selection.next_question`) as the question bank grows.
+"""Next-question selection (`quizzes.practice.selection.next_question`) as the question bank grows.
 
     .venv/bin/python -m bench.selection [--sizes 1000,100000] [--repetitions 200]
                                         [--database sqlite|postgresql|both] [--explain] [--json]
@@ -212,7 +212,7 @@ def time_case(user, rule, repetitions: int, with_plans: bool, **filters) -> dict
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from quizzes import selection
+    from quizzes.practice import selection
 
     with CaptureQueriesContext(connection) as captured:
         pick = selection.next_question(user, rule, **filters)

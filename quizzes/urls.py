@@ -4,25 +4,27 @@ from django.urls import path
 
 import config.converters  # noqa: F401 (registers id, bounded_slug, rule_number)
 from quizzes import views
+from quizzes.exams import views as exams
 from quizzes.instructors import views as instructors
+from quizzes.practice import views as practice
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("practice/", views.practice, name="practice"),
-    path("practice/answer/", views.answer, name="answer"),
-    path("practice/banks/", views.practice_banks, name="practice_banks"),
-    path("practice/answers/<id:pk>/", views.feedback, name="feedback"),
-    path("progress/", views.progress, name="progress"),
+    path("practice/", practice.practice, name="practice"),
+    path("practice/answer/", practice.answer, name="answer"),
+    path("practice/banks/", practice.practice_banks, name="practice_banks"),
+    path("practice/answers/<id:pk>/", practice.feedback, name="feedback"),
+    path("progress/", practice.progress, name="progress"),
 ]
 
 urlpatterns += [
-    path("exams/", views.exam_index, name="exam_index"),
-    path("exams/start/<bounded_slug:slug>/", views.exam_start, name="exam_start"),
-    path("exams/<id:pk>/", views.exam_sitting, name="exam_sitting"),
-    path("exams/<id:pk>/q/<id:position>/", views.exam_question, name="exam_question"),
-    path("exams/<id:pk>/clock/", views.exam_clock, name="exam_clock"),
-    path("exams/<id:pk>/finish/", views.exam_finish, name="exam_finish"),
-    path("exams/<id:pk>/review/<id:position>/", views.exam_review, name="exam_review"),
+    path("exams/", exams.exam_index, name="exam_index"),
+    path("exams/start/<bounded_slug:slug>/", exams.exam_start, name="exam_start"),
+    path("exams/<id:pk>/", exams.exam_sitting, name="exam_sitting"),
+    path("exams/<id:pk>/q/<id:position>/", exams.exam_question, name="exam_question"),
+    path("exams/<id:pk>/clock/", exams.exam_clock, name="exam_clock"),
+    path("exams/<id:pk>/finish/", exams.exam_finish, name="exam_finish"),
+    path("exams/<id:pk>/review/<id:position>/", exams.exam_review, name="exam_review"),
 ]
 
 urlpatterns += [

@@ -15,8 +15,8 @@ from django.db.models import Q, QuerySet
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from config import versions
-from quizzes import selection_sql
 from quizzes.models import Bank, Cohort, CohortMembership
+from quizzes.practice import selection_sql
 from rules.models import Card
 
 TIMEOUT = 60 * 60  # ids of a replaced version, or of a visitor gone, age out unread

@@ -15,11 +15,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.urls.resolvers import RegexPattern
 
-from quizzes import cohorts, exams
+from quizzes.exams import proctor
+from quizzes.instructors import cohorts
 from quizzes.models import BlueprintArea, ExamBlueprint
 from tests.factories import BankFactory, RuleFactory, ScenarioFactory, UserFactory, simple_spec
 from tests.quizzes.conftest import land_tutor_spec, make_question
-from tests.quizzes.test_practice_journey import first_choices
+from tests.quizzes.practice.test_practice_journey import first_choices
 
 pytestmark = pytest.mark.django_db
 
@@ -118,7 +119,7 @@ def valid_values(world, client):
     """A value that matches a real row, by route name and parameter (else by parameter)."""
     client.force_login(world["prober"])
     response_pk = practice_response_pk(client)
-    sitting = exams.start(world["prober"], world["blueprint"])
+    sitting = proctor.start(world["prober"], world["blueprint"])
     client.logout()
     by_parameter = {
         "slug": "probe-bank",

@@ -7,8 +7,8 @@ from django.utils.functional import lazy
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from quizzes import cohorts
-from quizzes.interchange import ON_EXISTING, REPLACE
+from quizzes.instructors import cohorts
+from quizzes.instructors.interchange import ON_EXISTING, REPLACE
 from quizzes.models import Bank, Cohort, ExamBlueprint
 
 format_html_lazy = lazy(format_html, str)  # a help text built in the reader's language

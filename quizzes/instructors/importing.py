@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from quizzes import interchange
+from quizzes.instructors import interchange
 
 MARKER = "<!--import-steps-->"
 STEP_TEMPLATE = "instructors/_import_step.html"

@@ -8,9 +8,10 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from config.roles import INSTRUCTORS_GROUP, is_instructor  # noqa: F401 (re-exported)
-from quizzes import adaptive, levels
+from quizzes import levels
 from quizzes.instructors.banks import RESERVED_SLUGS, banks_of, free_slug, scenarios_in
 from quizzes.models import Bank, Question, Scenario
+from quizzes.practice import adaptive
 from quizzes.rulings import (
     Catalog,
     checks,

@@ -20,8 +20,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config import roles
 from config.inputs import form_fields_are_text
-from quizzes import analysis, cohorts, interchange, limits
-from quizzes.instructors import builder, importing, lint, saving
+from quizzes import limits
+from quizzes.instructors import analysis, builder, cohorts, importing, interchange, lint, saving
 from quizzes.instructors.banks import (
     banks_of,
     card_names_for,

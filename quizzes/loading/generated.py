@@ -15,10 +15,11 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 
-from quizzes import adaptive, levels
+from quizzes import levels
 from quizzes.loading.read import CONTENT_DIR, ContentError, _display, _read_json
 from quizzes.loading.write import LoadReport, sync
 from quizzes.models import Bank, Family, Question, Scenario
+from quizzes.practice import adaptive
 from quizzes.rulings.families import FamilyError, read_family
 from quizzes.rulings.instances import Expansion, expand
 from rules.cards import catalog_for

@@ -14,9 +14,10 @@ from typing import Any
 
 from django.db import models, transaction
 
-from quizzes import adaptive, levels, visibility
+from quizzes import levels, visibility
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
+from quizzes.practice import adaptive
 from quizzes.reference import texts
 from quizzes.rulings import checks
 from quizzes.rulings.generate import questions_for

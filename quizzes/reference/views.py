@@ -15,10 +15,11 @@ from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config import sql
-from quizzes import adaptive, reports, visibility
+from quizzes import visibility
 from quizzes.instructors.views import instructor_required
 from quizzes.models import Mastery, Question, Response, Scenario
-from quizzes.recording import MASTERY  # the mastery's reader, as `Mastery.objects.of_rule`
+from quizzes.practice import adaptive, reports
+from quizzes.practice.recording import MASTERY  # the mastery's reader, as `Mastery.objects.of_rule`
 from quizzes.reference import texts
 from quizzes.reference.forms import CardForm, engine_reading
 from rules.models import Card, Rule, number_order

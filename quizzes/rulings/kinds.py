@@ -18,7 +18,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from quizzes import widgets
+from quizzes.practice import widgets
 from quizzes.rulings.claims import CHOICE, MAX_NUMBER, NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.reasons import say
 from quizzes.rulings.ruling import Ruling

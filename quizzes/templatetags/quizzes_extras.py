@@ -10,7 +10,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from config import roles
-from quizzes import content_texts, widgets
+from quizzes import content_texts
+from quizzes.practice import widgets
 from quizzes.reference import texts
 from quizzes.rulings import documents
 from quizzes.rulings.names import has_translation, localized

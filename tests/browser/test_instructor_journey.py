@@ -9,8 +9,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from config import roles
-from quizzes import cohorts
-from quizzes.instructors import saving
+from quizzes.instructors import cohorts, saving
 from quizzes.models import Bank, Scenario
 from tests.browser.conftest import serious_violations
 from tests.factories import BankFactory, UserFactory

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from quizzes import cohorts
+from quizzes.instructors import cohorts
 from quizzes.models import Bank, Presentation
 from tests.browser.conftest import serious_violations
 from tests.browser.test_journey import answer_on_the_board, seeded  # noqa: F401

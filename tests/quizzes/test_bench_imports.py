@@ -8,7 +8,7 @@ import json
 import pytest
 
 from bench import imports as bench
-from quizzes import interchange
+from quizzes.instructors import interchange
 from quizzes.models import Question, Scenario
 from tests.factories import BankFactory
 

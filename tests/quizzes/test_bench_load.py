@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from bench import load
-from quizzes import exams
+from quizzes.exams import proctor
 from quizzes.models import BlueprintArea, ExamBlueprint, Response
 from tests.factories import UserFactory
 
@@ -43,7 +43,7 @@ def test_the_exam_forms_are_found(client, learner, question, bank):
     client.force_login(learner)
     start = reverse("exam_start", args=["mock"])
     assert load.answer_form(client.get(reverse("exam_index")).content.decode(), start)
-    sitting = exams.start(learner, blueprint)
+    sitting = proctor.start(learner, blueprint)
     url = reverse("exam_question", args=[sitting.pk, 1])
     form = load.answer_form(client.get(url).content.decode(), url)
     assert (

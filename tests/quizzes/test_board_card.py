@@ -12,7 +12,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from quizzes.forms import AnswerForm
+from quizzes.practice.forms import AnswerForm
 from quizzes.rulings import Ruling
 from quizzes.rulings.generate import build_questions
 from tests.quizzes.conftest import land_tutor_spec

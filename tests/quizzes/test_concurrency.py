@@ -13,7 +13,7 @@ from django.db import close_old_connections, connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from quizzes import adaptive, exams
+from quizzes.exams import proctor
 from quizzes.models import (
     Attempt,
     BlueprintArea,
@@ -25,6 +25,7 @@ from quizzes.models import (
     Scenario,
     ScenarioVersion,
 )
+from quizzes.practice import adaptive
 from tests.factories import UserFactory
 from tests.quizzes.conftest import make_question
 
@@ -105,9 +106,9 @@ def test_answer_count_and_difficulty_lose_no_update(question, no_variants):
 
 
 def _sitting_for(user, blueprint) -> ExamSitting:
-    sitting = exams.start(user, blueprint)
+    sitting = proctor.start(user, blueprint)
     for item in sitting.items.all():
-        exams.record_answer(sitting, item, {"parts": ["may", "cannot"]})
+        proctor.record_answer(sitting, item, {"parts": ["may", "cannot"]})
     return sitting
 
 
@@ -130,7 +131,7 @@ def test_exam_finishes_at_once_neither_deadlock_nor_lose_updates(
     """Every sitting holds the same six questions in its own random order: finishing them all
     at once once deadlocked PostgreSQL (locks taken in item order)."""
     sittings = [_sitting_for(UserFactory(), exam_blueprint) for _ in range(8)]
-    results = at_once([lambda s=s: exams.finish(s) for s in sittings])
+    results = at_once([lambda s=s: proctor.finish(s) for s in sittings])
     assert not [r for r in results if isinstance(r, Exception)]
     assert Attempt.objects.filter(kind="exam", finished_at=None).count() == 0
     assert Response.objects.count() == 8 * 6
@@ -141,14 +142,14 @@ def test_exam_finishes_at_once_neither_deadlock_nor_lose_updates(
 def test_finishing_one_sitting_at_once_grades_it_once(exam_blueprint, learner, no_variants):
     sitting = _sitting_for(learner, exam_blueprint)
     copies = [ExamSitting.objects.select_related("attempt").get(pk=sitting.pk) for _ in range(4)]
-    results = at_once([lambda s=s: exams.finish(s) for s in copies])
+    results = at_once([lambda s=s: proctor.finish(s) for s in copies])
     assert not [r for r in results if isinstance(r, Exception)]
     assert Response.objects.filter(attempt_id=sitting.pk).count() == 6
     assert {r.right_count for r in results} == {6}
 
 
 def test_starts_at_once_open_one_sitting(exam_blueprint, learner, no_variants):
-    results = at_once([lambda: exams.start(learner, exam_blueprint) for _ in range(5)])
+    results = at_once([lambda: proctor.start(learner, exam_blueprint) for _ in range(5)])
     assert not [r for r in results if isinstance(r, Exception)]
     assert len({r.pk for r in results}) == 1
     assert ExamSitting.objects.count() == 1
@@ -170,21 +171,21 @@ def test_an_answer_sent_as_the_sitting_finishes_is_graded_or_refused(
     exam_blueprint, learner, no_variants
 ):
     """Answers and a finish at the same moment: every kept answer is graded, none is lost."""
-    sitting = exams.start(learner, exam_blueprint)
+    sitting = proctor.start(learner, exam_blueprint)
     items = list(sitting.items.order_by("position"))
 
     def answer(item):
         def send():
             own = ExamSitting.objects.select_related("attempt").get(pk=sitting.pk)
             try:
-                return exams.record_answer(own, item, {"parts": ["may", "cannot"]})
-            except exams.TimeUp:
+                return proctor.record_answer(own, item, {"parts": ["may", "cannot"]})
+            except proctor.TimeUp:
                 return "refused"
 
         return send
 
     def finish():
-        return exams.finish(ExamSitting.objects.select_related("attempt").get(pk=sitting.pk))
+        return proctor.finish(ExamSitting.objects.select_related("attempt").get(pk=sitting.pk))
 
     results = at_once([answer(item) for item in items] + [finish])
     assert not [r for r in results if isinstance(r, Exception)]

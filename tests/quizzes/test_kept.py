@@ -9,9 +9,9 @@ from django.http import QueryDict
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from quizzes.forms import FILTER_FIELDS_HTML, PracticeFilterForm
 from quizzes.kept import Kept
 from quizzes.models import Bank
+from quizzes.practice.forms import FILTER_FIELDS_HTML, PracticeFilterForm
 from quizzes.rulings import ScenarioError
 from quizzes.rulings.sessions import SESSIONS, session_for
 from rules.cards import catalog_for

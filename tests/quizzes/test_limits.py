@@ -12,11 +12,13 @@ from django.core.exceptions import ValidationError
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from quizzes import interchange, limits, selection
-from quizzes.instructors import saving
+from quizzes import limits
+from quizzes.exams import proctor
+from quizzes.instructors import interchange, saving
 from quizzes.loading import ContentError, read_content
 from quizzes.loading.read import CONTENT_DIR
 from quizzes.models import Question, Scenario
+from quizzes.practice import selection
 from quizzes.rulings import checks, documents, preview
 from tests.factories import ScenarioFactory, simple_spec
 from tests.quizzes.conftest import land_tutor_spec, make_question
@@ -193,7 +195,6 @@ def test_a_stored_scenario_past_the_limits_is_skipped_and_marked(learner, bank, 
 
 
 def test_an_exam_never_draws_a_scenario_past_the_limits(learner, bank, search_rule):
-    from quizzes import exams
     from quizzes.models import BlueprintArea, ExamBlueprint
 
     past = ScenarioFactory(spec=with_players(9))
@@ -202,7 +203,7 @@ def test_an_exam_never_draws_a_scenario_past_the_limits(learner, bank, search_ru
     blueprint = ExamBlueprint.objects.create(slug="mock", title="Mock", time_limit_minutes=20)
     blueprint.banks.set([bank])
     BlueprintArea.objects.create(blueprint=blueprint, title="Search", rules="701.23", count=2)
-    sitting = exams.start(learner, blueprint)
+    sitting = proctor.start(learner, blueprint)
     assert list(sitting.items.values_list("question", flat=True)) == [servable.pk]
     past.refresh_from_db()
     assert past.engine_status == Scenario.EngineStatus.INVALID

@@ -9,8 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from quizzes import exams, interchange, rulings
-from quizzes.instructors import saving
+from quizzes import rulings
+from quizzes.exams import proctor
+from quizzes.instructors import interchange, saving
 from quizzes.models import Bank, ExamBlueprint, Question
 from quizzes.rulings import documents
 from tests.factories import BankFactory, CardFactory, ScenarioFactory
@@ -61,7 +62,7 @@ def test_an_exam_draws_and_shows_a_database_card(client, learner, custom_card_qu
     if custom_card_question.bank.owner_id:
         blueprint.owner = custom_card_question.bank.owner
         blueprint.save()
-    sitting = exams.start(learner, blueprint)
+    sitting = proctor.start(learner, blueprint)
     client.force_login(learner)
     page = client.get(reverse("exam_question", args=[sitting.pk, 1]))
     assert page.status_code == 200

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from quizzes import rulings
-from quizzes.forms import AnswerForm
 from quizzes.models import Question
+from quizzes.practice.forms import AnswerForm
 from quizzes.templatetags.quizzes_extras import authored, input_tag
 from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec
 

@@ -9,16 +9,16 @@ import json
 import pytest
 from django.urls import reverse
 
-from quizzes import analysis, exams
-from quizzes.instructors import saving
+from quizzes.exams import proctor
+from quizzes.instructors import analysis, saving
 from quizzes.models import ExamItem, Presentation, Response, Scenario, ScenarioVersion
 from quizzes.rulings import checks, documents
 from rules.cards import catalog_for
 from tests.factories import BankFactory, ScenarioFactory, UserFactory, simple_spec
 from tests.quizzes.conftest import land_tutor_spec, make_question
+from tests.quizzes.exams.test_exams import blueprint_of
 from tests.quizzes.instructor_fixtures import text
 from tests.quizzes.pages import token_of
-from tests.quizzes.test_exams import blueprint_of
 
 pytestmark = pytest.mark.django_db
 
@@ -177,7 +177,7 @@ def test_old_feedback_shows_the_board_and_title_answered(client, learner, questi
 def test_an_exam_is_graded_and_reviewed_on_the_version_drawn(
     client, learner, question, search_rule, no_variants
 ):
-    sitting = exams.start(learner, blueprint_of(("701.23", 1)))
+    sitting = proctor.start(learner, blueprint_of(("701.23", 1)))
     client.force_login(learner)
     client.post(reverse("exam_question", args=[sitting.pk, 1]), RIGHT)
     assert ExamItem.objects.get().scenario_version == question.scenario.current_version

@@ -9,8 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from config.roles import INSTRUCTORS_GROUP as INSTRUCTORS  # grants no admin rights
-from quizzes import cohorts
-from quizzes.instructors import banks, saving
+from quizzes.instructors import banks, cohorts, saving
 from quizzes.models import Bank, Cohort
 from quizzes.rulings import documents
 

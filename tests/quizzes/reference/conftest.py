@@ -39,7 +39,7 @@ def search_rule():
 @pytest.fixture
 def scenarios_by_bank(search_rule):
     """One scenario on 701.23b in each kind of bank, its title stating its ruling."""
-    from quizzes import cohorts
+    from quizzes.instructors import cohorts
     from quizzes.models import Bank
     from tests.factories import BankFactory
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from quizzes import cohorts, visibility
+from quizzes import visibility
+from quizzes.instructors import cohorts
 from quizzes.models import Bank, Cohort, CohortMembership
 from tests.factories import UserFactory
 from tests.quizzes.reference.test_views import listed
@@ -103,7 +104,7 @@ def offered(client, user) -> str:
 def test_the_filters_banks_are_each_visitors_own_and_read_once(
     client, scenarios_by_bank, django_assert_num_queries
 ):
-    from quizzes import selection_sql
+    from quizzes.practice import selection_sql
 
     owner, member = scenarios_by_bank["owner"], scenarios_by_bank["member"]
     assert visibility.offered_banks(owner) == tuple(

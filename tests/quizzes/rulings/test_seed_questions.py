@@ -15,8 +15,8 @@ from django.utils import translation
 
 from quizzes import rulings
 from quizzes.models import Question
+from quizzes.practice.pages import question_context
 from quizzes.rulings.kinds import encode, value_choices
-from quizzes.views import _question_context
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def page_of(question, ruling, learner) -> str:
     request = RequestFactory().get("/practice/")
     request.user = learner
     request.htmx = False
-    context = _question_context(question, ruling, token="an-opaque-token")
+    context = question_context(question, ruling, token="an-opaque-token")
     return render_to_string("quizzes/practice.html", context, request=request)
 
 

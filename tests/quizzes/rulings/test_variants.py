@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizzes import answers
+from quizzes.practice import answers
 from quizzes.rulings import variants
 from quizzes.rulings.board import build_board
 from rules.engine import evaluate_claim, parse_scenario

@@ -18,8 +18,8 @@ from django.db import connection
 
 from config import sql
 from config.model_rows import Columns
-from quizzes.lookups import any_of
 from quizzes.models import Bank, Question, Scenario
+from quizzes.practice.lookups import any_of
 
 UNSERVABLE = (Scenario.EngineStatus.INVALID.value, Scenario.EngineStatus.DISAGREES.value)
 ANSWER, MASTERY, BANK = "answer", "mastery", "bank"

@@ -8,8 +8,8 @@ from statistics import median
 import pytest
 from django.core.cache import cache
 
-from quizzes import reports
 from quizzes.models import Question
+from quizzes.practice import reports
 from tests.factories import QuestionFactory, RuleFactory
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import translation
 
-from quizzes import interchange
-from quizzes.instructors import saving
+from quizzes.instructors import interchange, saving
 from quizzes.models import Bank, Question, Scenario
 from quizzes.rulings import documents
 from quizzes.rulings.claims import claim_text

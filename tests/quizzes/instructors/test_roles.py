@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from config import roles
-from quizzes import cohorts
+from quizzes.instructors import cohorts
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

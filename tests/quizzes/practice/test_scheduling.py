@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import datetime
 
-from quizzes import scheduling
+from quizzes.practice import scheduling
 
 NOW = datetime.datetime(2026, 1, 1, 12, tzinfo=datetime.UTC)
 

@@ -10,8 +10,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from quizzes import recording, scheduling
 from quizzes.models import Attempt, Mastery, Presentation, Question, Response
+from quizzes.practice import recording, scheduling
 from tests.factories import RuleFactory
 from tests.quizzes.conftest import make_question
 

@@ -7,7 +7,7 @@ from django import forms
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizzes import widgets
+from quizzes.practice import widgets
 
 TEXT = st.text(max_size=12)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from quizzes.lookups import AnyOf
 from quizzes.models import Question
+from quizzes.practice.lookups import AnyOf
 from tests.quizzes.conftest import make_question
 
 pytestmark = pytest.mark.django_db

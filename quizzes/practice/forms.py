@@ -60,7 +60,7 @@ class AnswerForm(forms.Form):
         return self.kind.picks_cards
 
     def answer(self) -> dict[str, Any]:
-        """The cleaned answer as JSON for `quizzes.answers.submit`."""
+        """The cleaned answer as JSON for `quizzes.practice.answers.submit`."""
         return self.kind.answer(self.ruling, self.cleaned_data)
 
 

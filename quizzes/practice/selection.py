@@ -32,10 +32,18 @@ from typing import TypeVar
 from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from quizzes import adaptive, limits
+from quizzes import limits
 from quizzes.models import Bank, Question, Response, Scenario
-from quizzes.selection_sql import ANSWER, MASTERY, LearnerRow, Questions, learner_rows, least_seen
-from quizzes.selection_sql import nearest_unseen as _nearest_unseen
+from quizzes.practice import adaptive
+from quizzes.practice.selection_sql import (
+    ANSWER,
+    MASTERY,
+    LearnerRow,
+    Questions,
+    learner_rows,
+    least_seen,
+)
+from quizzes.practice.selection_sql import nearest_unseen as _nearest_unseen
 from rules.models import Rule
 
 T = TypeVar("T")

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from quizzes import analysis
+from quizzes.instructors import analysis
 from quizzes.models import Attempt, Question, Response
 from tests.factories import BankFactory, QuestionFactory, ScenarioFactory, UserFactory
 

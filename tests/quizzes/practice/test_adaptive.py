@@ -5,7 +5,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizzes import adaptive
+from quizzes.practice import adaptive
 
 reals = st.floats(min_value=-8, max_value=8, allow_nan=False)
 

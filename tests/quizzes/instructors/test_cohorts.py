@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from quizzes import answers, cohorts, rulings, selection
+from quizzes import rulings
+from quizzes.instructors import cohorts
 from quizzes.models import Attempt, Bank, Cohort, Presentation
 from quizzes.models.cohorts import JOIN_CODE_ALPHABET, JOIN_CODE_LENGTH
+from quizzes.practice import answers, selection
 from tests.factories import BankFactory, UserFactory
 from tests.quizzes.conftest import make_question
 

@@ -25,8 +25,6 @@ from django.db.models.functions import Abs
 from django.utils import timezone
 
 from config import sql
-from quizzes import selection
-from quizzes.lookups import AnyOf
 from quizzes.models import (
     Attempt,
     Bank,
@@ -38,7 +36,9 @@ from quizzes.models import (
     Response,
     Scenario,
 )
-from quizzes.selection_sql import (
+from quizzes.practice import selection
+from quizzes.practice.lookups import AnyOf
+from quizzes.practice.selection_sql import (
     QUESTIONS,
     Questions,
     learner_rows,

@@ -8,7 +8,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from quizzes import cohorts
+from quizzes.instructors import cohorts
 from quizzes.models import Assignment, Bank, ExamBlueprint
 from tests.factories import BankFactory
 from tests.quizzes.conftest import make_question

@@ -34,7 +34,7 @@ from quizzes.models import (
     Scenario,
     ScenarioVersion,
 )
-from quizzes.selection import UNSERVABLE
+from quizzes.practice.selection import UNSERVABLE
 from rules import cards
 
 PRESENTATION = Columns(Presentation, "p")

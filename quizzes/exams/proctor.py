@@ -43,7 +43,7 @@ from django.utils.translation import ngettext
 
 from config import sql
 from config.model_rows import Columns
-from quizzes import answers, rulings, selection
+from quizzes import rulings
 from quizzes.models import (
     Attempt,
     Bank,
@@ -57,6 +57,7 @@ from quizzes.models import (
     SittingQuota,
 )
 from quizzes.models.exams import rule_is_under
+from quizzes.practice import answers, selection
 from rules import cards
 from rules.models import Rule, number_order
 

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from quizzes import content_texts, reports, rulings
+from quizzes import content_texts, rulings
 from quizzes.models import (
     Assignment,
     Bank,
@@ -23,6 +23,7 @@ from quizzes.models import (
     Response,
 )
 from quizzes.models.cohorts import new_join_code
+from quizzes.practice import reports
 from rules.cards import generation
 
 

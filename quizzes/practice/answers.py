@@ -13,8 +13,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from quizzes import adaptive, recording, rulings, scheduling
+from quizzes import rulings
 from quizzes.models import Attempt, Mastery, Presentation, Question, Response, ScenarioVersion
+from quizzes.practice import adaptive, recording, scheduling
 from quizzes.rulings import AnswerError, Part, Verdict
 from rules.models import Rule
 

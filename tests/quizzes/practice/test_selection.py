@@ -1,4 +1,5 @@
-"""Adaptive selection, and a simulated learner driving the whole loop through quizzes.answers."""
+"""Adaptive selection, and a simulated learner driving the whole loop through
+quizzes.practice.answers."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from statistics import mean
 import pytest
 from django.utils import timezone
 
-from quizzes import answers, selection
 from quizzes.models import Attempt, Family, Mastery, Question, Response, Scenario
+from quizzes.practice import answers, selection
 from tests.factories import BankFactory, RuleFactory, ScenarioFactory
 from tests.quizzes.conftest import land_tutor_spec, make_question
 

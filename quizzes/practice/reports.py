@@ -12,8 +12,8 @@ from django.db import connection
 from django.utils import timezone
 
 from config import sql
-from quizzes import adaptive
 from quizzes.models import Mastery, Question
+from quizzes.practice import adaptive
 from quizzes.reference import texts
 from quizzes.rulings.verdict import Verdict
 

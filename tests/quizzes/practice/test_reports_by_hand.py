@@ -11,8 +11,8 @@ from django.db.models import Count, Q
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 
-from quizzes import reports
 from quizzes.models import Attempt, Mastery, Response, ScenarioVersion
+from quizzes.practice import reports
 from tests.factories import RuleFactory, UserFactory
 from tests.quizzes.conftest import make_question
 

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from quizzes import exams
+from quizzes.exams import proctor
 from quizzes.loading import CONTENT_DIR, ContentError, read_content
 from quizzes.models import (
     Attempt,
@@ -93,7 +93,7 @@ def fill(bank, rule, scenarios: int, per_scenario: int = 1, kind=Question.Kind.C
 def sitting(learner, bank, search_rule, no_variants):
     """A running five-question sitting on Land Tutor (cards questions)."""
     fill(bank, search_rule, 5)
-    return exams.start(learner, blueprint_of(("701.23", 5)))
+    return proctor.start(learner, blueprint_of(("701.23", 5)))
 
 
 def question_url(sitting, position=1):
@@ -140,7 +140,7 @@ def test_draw_respects_the_count_of_each_area(learner, bank, search_rule, shuffl
     searching = fill(bank, search_rule, 6)
     shuffling = fill(bank, shuffle_rule, 4)
     blueprint = blueprint_of(("701.23", 3), ("701.24", 2))
-    drawn = exams.draw(learner, blueprint)
+    drawn = proctor.draw(learner, blueprint)
     by_area = {
         area: [d.question_id for d in drawn if d.area == area]
         for area in {"Area 701.23", "Area 701.24"}
@@ -164,7 +164,7 @@ def test_draw_takes_only_questions_the_learner_may_use(learner, other_learner, s
         flagged = fill(public, search_rule, 1)[0].scenario
         Scenario.objects.filter(pk=flagged.pk).update(engine_status=status)
     blueprint = blueprint_of(("701", 10), owner=other_learner, banks=[public, theirs])
-    drawn = exams.draw(learner, blueprint)
+    drawn = proctor.draw(learner, blueprint)
     assert {d.question_id for d in drawn} == {q.pk for q in allowed}
 
 
@@ -184,10 +184,10 @@ def test_a_blueprint_draws_only_from_the_banks_its_owner_chose(
     cohort.banks.add(own)
     cohort.members.add(learner)
     blueprint = blueprint_of(("701", 10), owner=instructor, banks=[site, own])
-    assert {d.question_id for d in exams.draw(learner, blueprint)} == {q.pk for q in chosen}
+    assert {d.question_id for d in proctor.draw(learner, blueprint)} == {q.pk for q in chosen}
     # another instructor's bank put into the exam (the admin, a script) still feeds nothing
     blueprint.banks.add(other_public)
-    assert {d.question_id for d in exams.draw(learner, blueprint)} == {q.pk for q in chosen}
+    assert {d.question_id for d in proctor.draw(learner, blueprint)} == {q.pk for q in chosen}
 
 
 def test_a_site_blueprint_draws_from_the_site_banks_only(learner, other_instructor, search_rule):
@@ -196,20 +196,20 @@ def test_a_site_blueprint_draws_from_the_site_banks_only(learner, other_instruct
     instructors_public = BankFactory(owner=other_instructor, visibility="public")
     fill(instructors_public, search_rule, 2)
     blueprint = blueprint_of(("701", 10), banks=[site, instructors_public])
-    assert {d.question_id for d in exams.draw(learner, blueprint)} == {q.pk for q in chosen}
+    assert {d.question_id for d in proctor.draw(learner, blueprint)} == {q.pk for q in chosen}
 
 
 def test_draw_prefers_questions_from_different_scenarios(learner, bank, search_rule):
     fill(bank, search_rule, scenarios=3, per_scenario=3)
     for _ in range(5):
-        drawn = exams.draw(learner, blueprint_of(("701.23", 3), slug=f"b{_}"))
+        drawn = proctor.draw(learner, blueprint_of(("701.23", 3), slug=f"b{_}"))
         scenarios = Question.objects.filter(pk__in=[d.question_id for d in drawn])
         assert scenarios.values("scenario").distinct().count() == 3
 
 
 def test_a_shallow_bank_fills_an_area_as_far_as_it_goes(learner, bank, search_rule):
     fill(bank, search_rule, scenarios=2, per_scenario=2)
-    assert len(exams.draw(learner, blueprint_of(("701.23", 10)))) == 4
+    assert len(proctor.draw(learner, blueprint_of(("701.23", 10)))) == 4
 
 
 def test_an_exam_without_questions_cannot_start(logged_in, search_rule):
@@ -244,7 +244,7 @@ def test_one_sitting_runs_at_a_time(logged_in, sitting):
 
 
 def finish_now(sitting) -> None:
-    exams.finish(ExamSitting.objects.select_related("attempt").get(pk=sitting.pk))
+    proctor.finish(ExamSitting.objects.select_related("attempt").get(pk=sitting.pk))
 
 
 def test_the_unfinished_sittings_by_hand_are_the_querysets(learner, other_learner, sitting):
@@ -252,8 +252,8 @@ def test_the_unfinished_sittings_by_hand_are_the_querysets(learner, other_learne
     the learner's running sitting with its attempt, never another learner's nor a finished one."""
 
     def same(user) -> None:
-        spec = list(exams.sittings_of(user).unfinished())
-        by_hand = exams.unfinished_sittings(user.pk)
+        spec = list(proctor.sittings_of(user).unfinished())
+        by_hand = proctor.unfinished_sittings(user.pk)
         assert by_hand == spec
         for mine, theirs in zip(by_hand, spec, strict=True):
             for model_of in (lambda s: s, lambda s: s.attempt):
@@ -265,11 +265,11 @@ def test_the_unfinished_sittings_by_hand_are_the_querysets(learner, other_learne
 
     same(learner)
     same(other_learner)
-    assert exams.unfinished_sittings(learner.pk)[0].attempt.user_id == learner.pk
-    assert exams.unfinished_sittings(other_learner.pk) == []
+    assert proctor.unfinished_sittings(learner.pk)[0].attempt.user_id == learner.pk
+    assert proctor.unfinished_sittings(other_learner.pk) == []
     finish_now(sitting)
     same(learner)
-    assert exams.unfinished_sittings(learner.pk) == []
+    assert proctor.unfinished_sittings(learner.pk) == []
 
 
 def test_the_unfinished_sittings_with_the_cards_are_both_queries(learner, other_learner, sitting):
@@ -279,23 +279,23 @@ def test_the_unfinished_sittings_with_the_cards_are_both_queries(learner, other_
     from tests.factories import CardFactory
 
     def same(user) -> None:
-        sittings, generation = exams.unfinished_sittings_and_cards(user.pk)
-        assert sittings == exams.unfinished_sittings(user.pk)
+        sittings, generation = proctor.unfinished_sittings_and_cards(user.pk)
+        assert sittings == proctor.unfinished_sittings(user.pk)
         assert [s.attempt.pk for s in sittings] == [
-            s.attempt.pk for s in exams.unfinished_sittings(user.pk)
+            s.attempt.pk for s in proctor.unfinished_sittings(user.pk)
         ]
         assert generation == cards.generation_by_orm()
 
     same(learner)
     same(other_learner)
-    assert exams.unfinished_sittings_and_cards(learner.pk)[0] == [sitting]
-    assert exams.unfinished_sittings_and_cards(other_learner.pk)[0] == []
+    assert proctor.unfinished_sittings_and_cards(learner.pk)[0] == [sitting]
+    assert proctor.unfinished_sittings_and_cards(other_learner.pk)[0] == []
     CardFactory()
     same(learner)
     same(other_learner)
     finish_now(sitting)
     same(learner)
-    assert exams.unfinished_sittings_and_cards(learner.pk)[0] == []
+    assert proctor.unfinished_sittings_and_cards(learner.pk)[0] == []
 
 
 def test_one_open_exam_per_learner_is_a_database_constraint(learner, sitting):
@@ -314,16 +314,16 @@ def test_a_retake_waits_24_hours_by_default(logged_in, learner, sitting):
     assert ExamSitting.objects.count() == 1
     later = timezone.now() + datetime.timedelta(hours=24, seconds=1)
     blueprint = ExamBlueprint.objects.get(slug="mock-exam")
-    assert exams.start(learner, blueprint, now=later).pk != sitting.pk
+    assert proctor.start(learner, blueprint, now=later).pk != sitting.pk
 
 
 def test_the_retake_policy_is_the_blueprints(learner, bank, search_rule, no_variants):
     fill(bank, search_rule, 2)
     blueprint = blueprint_of(("701.23", 1), retake_wait_hours=0, max_sittings=2)
     for _ in range(2):
-        finish_now(exams.start(learner, blueprint))
-    with pytest.raises(exams.RetakeRefused, match="can be taken 2 times; you have taken it 2"):
-        exams.start(learner, blueprint)
+        finish_now(proctor.start(learner, blueprint))
+    with pytest.raises(proctor.RetakeRefused, match="can be taken 2 times; you have taken it 2"):
+        proctor.start(learner, blueprint)
     assert ExamSitting.objects.count() == 2
 
 
@@ -347,7 +347,7 @@ def test_the_exams_page_states_the_retake_policy(logged_in, sitting):
 def test_a_retake_policy_is_per_learner(learner, other_learner, sitting):
     finish_now(sitting)
     blueprint = ExamBlueprint.objects.get(slug="mock-exam")
-    assert exams.start(other_learner, blueprint).attempt.user == other_learner
+    assert proctor.start(other_learner, blueprint).attempt.user == other_learner
 
 
 def test_practice_is_paused_while_a_sitting_runs(logged_in, sitting, question):
@@ -364,7 +364,7 @@ def test_a_practice_answer_is_refused_while_a_sitting_runs(
     page = logged_in.get(reverse("practice")).content.decode()
     token = re.search(r'name="token" value="([^"]+)"', page).group(1)
     fill(bank, search_rule, 1)
-    sitting = exams.start(learner, blueprint_of(("701.23", 1)))
+    sitting = proctor.start(learner, blueprint_of(("701.23", 1)))
     refused = logged_in.post(reverse("answer"), {"token": token, **RIGHT})
     assert refused.status_code == 409 and "Practice is paused" in refused.content.decode()
     by_htmx = logged_in.post(reverse("answer"), {"token": token, **RIGHT}, **HTMX)
@@ -388,7 +388,7 @@ def test_the_question_page_shows_the_board_the_form_and_the_clock(logged_in, sit
 @pytest.mark.parametrize("kind", list(QUESTION_SHAPES))
 def test_no_page_holds_the_key_before_the_end(logged_in, learner, bank, search_rule, kind):
     make_question(new_scenario(), bank, kind, rules=[search_rule])
-    sitting = exams.start(learner, blueprint_of(("701.23", 1)))
+    sitting = proctor.start(learner, blueprint_of(("701.23", 1)))
     pages = [
         logged_in.get(question_url(sitting)),
         logged_in.get(reverse("exam_sitting", args=[sitting.pk])),
@@ -442,9 +442,9 @@ def test_skipping_goes_to_the_next_unanswered_question(logged_in, sitting):
     page = logged_in.get(question_url(sitting, 1)).content.decode()
     assert f'href="{question_url(sitting, 3)}">Skip for now' in page
     statuses = [{"position": n, "answered": n in {2, 4}} for n in range(1, 6)]
-    assert exams.next_unanswered(statuses, 3) == 5
-    assert exams.next_unanswered(statuses, 5) == 1
-    assert exams.next_unanswered([{"position": 1, "answered": True}], 1) is None
+    assert proctor.next_unanswered(statuses, 3) == 5
+    assert proctor.next_unanswered(statuses, 5) == 1
+    assert proctor.next_unanswered([{"position": 1, "answered": True}], 1) is None
 
 
 def test_the_last_answer_leads_to_the_overview(logged_in, sitting):
@@ -485,7 +485,7 @@ def test_an_answer_sent_just_before_the_deadline_counts(logged_in, sitting):
 
 def test_opening_a_question_after_the_deadline_shows_the_report(logged_in, sitting, monkeypatch):
     later = timezone.now() + datetime.timedelta(minutes=21)
-    monkeypatch.setattr(exams.timezone, "now", lambda: later)
+    monkeypatch.setattr(proctor.timezone, "now", lambda: later)
     page = logged_in.get(question_url(sitting, 2))
     assert page["Location"] == reverse("exam_sitting", args=[sitting.pk])
     report = logged_in.get(page["Location"]).content.decode()
@@ -511,10 +511,10 @@ def test_the_deadline_is_shown_to_the_second_with_a_local_time_hook(logged_in, s
 
 def test_the_clock_label():
     deadline = timezone.now()
-    assert exams.Clock(deadline, 0).label == "Time is up"
-    assert exams.Clock(deadline, 59).label == "Less than a minute left"
-    assert exams.Clock(deadline, 61).label == "2 minutes left"
-    assert exams.Clock(deadline, 60).label == "1 minute left"
+    assert proctor.Clock(deadline, 0).label == "Time is up"
+    assert proctor.Clock(deadline, 59).label == "Less than a minute left"
+    assert proctor.Clock(deadline, 61).label == "2 minutes left"
+    assert proctor.Clock(deadline, 60).label == "1 minute left"
 
 
 # Finishing and the report ------------------------------------------------------------------
@@ -533,25 +533,25 @@ def test_score_and_pass_mark(logged_in, sitting, right, passed):
 
 
 def test_needed_to_pass_rounds_up():
-    assert exams.needed_to_pass(0.8, 10) == 8
-    assert exams.needed_to_pass(0.8, 5) == 4
-    assert exams.needed_to_pass(0.8, 7) == 6
-    assert exams.needed_to_pass(0.7, 10) == 7
+    assert proctor.needed_to_pass(0.8, 10) == 8
+    assert proctor.needed_to_pass(0.8, 5) == 4
+    assert proctor.needed_to_pass(0.8, 7) == 6
+    assert proctor.needed_to_pass(0.7, 10) == 7
 
 
 def test_unanswered_questions_count_as_wrong(logged_in, sitting):
     answer_all(logged_in, sitting, [RIGHT] * 3)
-    sitting = exams.finish(sitting)
-    report = exams.report(sitting)
+    sitting = proctor.finish(sitting)
+    report = proctor.report(sitting)
     assert sitting.right_count == 3 and report.answered == 3 and not sitting.passed
     assert [result.answered for result in report.items] == [True] * 3 + [False] * 2
 
 
 def test_finishing_twice_keeps_the_first_result(logged_in, sitting):
     answer_all(logged_in, sitting, [RIGHT])
-    exams.finish(sitting)
+    proctor.finish(sitting)
     first = Attempt.objects.get().finished_at
-    exams.finish(ExamSitting.objects.select_related("attempt").get())
+    proctor.finish(ExamSitting.objects.select_related("attempt").get())
     assert Attempt.objects.get().finished_at == first
 
 
@@ -560,12 +560,12 @@ def test_per_rule_scores(logged_in, learner, bank, search_rule, shuffle_rule, no
         make_question(new_scenario(), bank, rules=[search_rule, shuffle_rule]) for _ in range(2)
     ]
     only_search = [make_question(new_scenario(), bank, rules=[search_rule]) for _ in range(2)]
-    sitting = exams.start(learner, blueprint_of(("701.23", 4)))
+    sitting = proctor.start(learner, blueprint_of(("701.23", 4)))
     right_ids = {both[0].pk, only_search[0].pk, only_search[1].pk}
     for item in sitting.items.all():
         data = RIGHT if item.question_id in right_ids else WRONG
         logged_in.post(question_url(sitting, item.position), data)
-    report = exams.report(exams.finish(sitting))
+    report = proctor.report(proctor.finish(sitting))
     tallies = {tally.name: (tally.right, tally.asked, tally.percent) for tally in report.by_rule}
     assert tallies == {"701.23b": (3, 4, 75), "701.24a": (1, 2, 50)}
     html = logged_in.get(reverse("exam_sitting", args=[sitting.pk])).content.decode()
@@ -577,7 +577,7 @@ def test_report_time_used(sitting):
         started_at=sitting.attempt.started_at - datetime.timedelta(minutes=7, seconds=5)
     )
     sitting.attempt.refresh_from_db()
-    report = exams.report(exams.finish(sitting))
+    report = proctor.report(proctor.finish(sitting))
     assert report.time_used_label.startswith("7 min 0")
 
 
@@ -647,7 +647,7 @@ def test_the_seed_blueprints_load_idempotently_and_start(learner):
     before = list(BlueprintArea.objects.order_by("pk").values())
     call_command("load_content", stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert list(BlueprintArea.objects.order_by("pk").values()) == before
-    sitting = exams.start(learner, blueprint)
+    sitting = proctor.start(learner, blueprint)
     assert sitting.items.count() == 10
     areas = list(sitting.items.values_list("area", flat=True))
     assert areas.count("Searching") == 5
@@ -708,7 +708,7 @@ def fill_bank(bank, rule, size: int) -> None:
 @pytest.fixture
 def big_sitting(logged_in, learner, bank, search_rule, no_variants, request):
     fill_bank(bank, search_rule, request.param)
-    sitting = exams.start(learner, blueprint_of(("701.23", 10)))
+    sitting = proctor.start(learner, blueprint_of(("701.23", 10)))
     logged_in.post(question_url(sitting, 1), RIGHT)  # warm: one answer and mastery exist
     return sitting
 

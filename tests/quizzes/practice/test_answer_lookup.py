@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from quizzes import answer_lookup, exams, selection
+from quizzes.exams import proctor
 from quizzes.models import (
     Attempt,
     Bank,
@@ -21,6 +21,7 @@ from quizzes.models import (
     Scenario,
     ScenarioVersion,
 )
+from quizzes.practice import answer_lookup, selection
 from rules import cards
 from tests.factories import BankFactory, CardFactory, ScenarioFactory, UserFactory
 from tests.quizzes.conftest import land_tutor_spec, make_question
@@ -76,7 +77,7 @@ def assert_same(user, token: str, since, django_assert_num_queries) -> None:
         found = answer_lookup.find(user, token, since)
     with django_assert_num_queries(0):  # related objects loaded as select_related loads them
         assert loaded(found.presentation) == expected
-    assert found.paused == exams.sittings_of(user).unfinished().exists()
+    assert found.paused == proctor.sittings_of(user).unfinished().exists()
     assert found.card_generation == cards.generation_by_orm()
     if found.presentation is not None:
         attempt = Attempt.objects.latest_open_practice(user, found.presentation.question)

@@ -1,0 +1,1 @@
+"""Certification practice: exam blueprints drawn into timed sittings, graded at the end."""
