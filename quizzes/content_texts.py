@@ -34,7 +34,7 @@ PLACEHOLDER = re.compile(r"\$\{([a-z][a-z0-9_]*)\}")  # as in a family's templat
 
 
 @dataclass(frozen=True)
-class Catalog:
+class TextCatalog:
     texts: dict[str, str]
     templates: tuple[tuple[re.Pattern[str], str], ...]
 
@@ -48,13 +48,13 @@ def _pattern(template: str) -> re.Pattern[str]:
 
 
 @functools.cache
-def catalog(language: str) -> Catalog:
+def catalog(language: str) -> TextCatalog:
     try:
         raw = json.loads((TEXTS_DIR / f"{language}.json").read_text(encoding="utf-8"))
     except FileNotFoundError:
         raw = {}
     templates = tuple((_pattern(k), v) for k, v in raw.get("templates", {}).items())
-    return Catalog(dict(raw.get("texts", {})), templates)
+    return TextCatalog(dict(raw.get("texts", {})), templates)
 
 
 def _language(language: str | None) -> str:

@@ -426,7 +426,7 @@ def record_answer(sitting: ExamSitting, item: ExamItem, answer: dict[str, Any], 
     return bool(saved)
 
 
-def _graded(items: QuerySet[ExamItem], learner_id: int) -> list[tuple[ExamItem, answers.Verdict]]:
+def _graded(items: QuerySet[ExamItem], learner_id: int) -> list[tuple[ExamItem, answers.Grade]]:
     """The engine's verdict on each answered item as its learner saw it, in position order; an
     answer that does not fit its question is left out (it counts as wrong)."""
     graded = []

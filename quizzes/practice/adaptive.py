@@ -51,10 +51,15 @@ def target_difficulty(theta: float, target: float = TARGET_SUCCESS) -> float:
     return theta - logit(target)
 
 
-def mastery(theta: float, difficulties: Iterable[float]) -> float:
-    """sigmoid(theta - median b of the rule's questions); b = 0 when the rule has none."""
+def mastery(theta: float, median_difficulty: float) -> float:
+    """A learner's mastery of a rule: sigmoid(theta - the median b of the rule's questions)."""
+    return sigmoid(theta - median_difficulty)
+
+
+def median_difficulty(difficulties: Iterable[float]) -> float:
+    """The median b of a rule's questions; 0 when the rule has none."""
     values = list(difficulties)
-    return sigmoid(theta - (median(values) if values else 0.0))
+    return median(values) if values else 0.0
 
 
 def is_mastered(mastery_value: float, answers: int) -> bool:

@@ -3,7 +3,7 @@
 `submit(attempt, question, answer, seed=...)` validates the answer against the question's kind,
 asks the engine for the ruling on the variant the learner saw, saves one `Response`, updates the
 learner's `Mastery` on each rule of the question (Elo + FSRS) and the question's difficulty on a
-first attempt, and returns the `Verdict`.
+first attempt, and returns the `Grade`.
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ from django.utils import timezone
 from quizzes import rulings
 from quizzes.models import Attempt, Mastery, Presentation, Question, Response, ScenarioVersion
 from quizzes.practice import adaptive, recording, scheduling
-from quizzes.rulings import AnswerError, Part, Verdict
+from quizzes.rulings import AnswerError, Grade, Part
 from rules.models import Rule
 
-__all__ = ["AnswerError", "Part", "Verdict", "grade", "record", "submit"]
+__all__ = ["AnswerError", "Part", "Grade", "grade", "record", "submit"]
 
 
 def grade(
     question: Question, answer: dict[str, Any], seed: int = 0, learner_id=None, version=None
-) -> Verdict:
+) -> Grade:
     """The verdict on an answer to the question as `learner_id` saw it with variant `seed`, in
     `version` of its scenario (default: the current one)."""
     return rulings.grade(rulings.ruling_for(question, seed, learner_id, version=version), answer)
@@ -39,7 +39,7 @@ def submit(
     ruling: rulings.Ruling | None = None,
     presentation: Presentation | None = None,
     version: ScenarioVersion | None = None,
-) -> Verdict:
+) -> Grade:
     """Check, save once, learn. Raises AnswerError for an answer that does not fit.
 
     `ruling` is the question as shown (default: variant `seed` as the attempt's learner sees it,
@@ -57,12 +57,12 @@ def record(
     attempt: Attempt,
     question: Question,
     answer: dict[str, Any],
-    verdict: Verdict,
+    verdict: Grade,
     *,
     seed: int = 0,
     presentation: Presentation | None = None,
     version: ScenarioVersion | None = None,
-) -> Verdict:
+) -> Grade:
     """Save the graded answer once and learn from it, in one transaction.
 
     The response points at the scenario version answered: `version`, else the presentation's,
@@ -107,10 +107,10 @@ def record(
         first = _first_response(attempt, question, presentation)
         if first is None:
             raise
-        return Verdict.from_json(first.verdict, first)
+        return Grade.from_json(first.verdict, first)
     if version is not None:
         response.scenario_version = version  # loaded: the feedback reads it without a query
-    return Verdict(verdict.parts, verdict.correct, verdict.score, response)
+    return Grade(verdict.parts, verdict.correct, verdict.score, response)
 
 
 def _first_response(
@@ -124,9 +124,7 @@ def _first_response(
     return Response.objects.filter(attempt=attempt, question=question).first()
 
 
-def _learn(
-    user, question: Question, verdict: Verdict, locked: recording.LockedQuestion, now
-) -> None:
+def _learn(user, question: Question, verdict: Grade, locked: recording.LockedQuestion, now) -> None:
     """Elo on each rule of the question, FSRS review per rule, and the question's difficulty.
 
     Read-modify-write under row locks, taken in one order in every transaction that learns

@@ -57,7 +57,7 @@ def practice_url(filters: str) -> str:
 def feedback_context(
     response: Response, filters: str, shown: rulings.Shown | None = None
 ) -> dict[str, Any]:
-    verdict = answers.Verdict.from_json(response.verdict, response)
+    verdict = answers.Grade.from_json(response.verdict, response)
     scenario = response.scenario_version or response.question.scenario  # as answered
     shown = shown or shown_of(response)
     return {

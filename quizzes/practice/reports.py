@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 from collections import defaultdict
 from dataclasses import dataclass
-from statistics import median
 
 from django.core.cache import cache
 from django.db import connection
@@ -15,7 +14,7 @@ from config import sql
 from quizzes.models import Mastery, Question
 from quizzes.practice import adaptive
 from quizzes.reference import texts
-from quizzes.rulings.verdict import Verdict
+from quizzes.rulings.verdict import Grade
 
 
 @dataclass(frozen=True)
@@ -71,7 +70,10 @@ def median_difficulties(rule_ids) -> dict[int, float]:
         difficulties: dict[int, list[float]] = defaultdict(list)
         for rule_id, difficulty in through:
             difficulties[rule_id].append(difficulty)
-        fresh = {rule_id: median(difficulties.get(rule_id) or [0.0]) for rule_id in missing}
+        fresh = {
+            rule_id: adaptive.median_difficulty(difficulties.get(rule_id, ()))
+            for rule_id in missing
+        }
         cache.set_many({_median_key(k): v for k, v in fresh.items()}, MEDIAN_TIMEOUT)
         medians |= fresh
     return medians
@@ -86,7 +88,7 @@ def rule_progress(user) -> list[RuleProgress]:
     progress = [
         RuleProgress(
             m,
-            adaptive.sigmoid(m.theta - medians[m.rule_id]),
+            adaptive.mastery(m.theta, medians[m.rule_id]),
             *titles.get(m.rule.number, ("", "")),
         )
         for m in masteries
@@ -138,7 +140,7 @@ class Answer:
 class History:
     """A learner's answers, newest first, for a `Paginator`: counted and each page read with a
     hand-written query (the ORM's three-table `select_related` with `only` cost more to build
-    than to run); each page's items are their `Verdict`s, the answer attached."""
+    than to run); each page's items are their `Grade`s, the answer attached."""
 
     PAGE = """
     SELECT answer.id, answer.verdict, answer.created_at,
@@ -162,11 +164,11 @@ class History:
             prepared=True,
         )[0]
 
-    def __getitem__(self, window: slice) -> list[Verdict]:
+    def __getitem__(self, window: slice) -> list[Grade]:
         start, stop = window.start or 0, window.stop
         rows = sql.rows(self.PAGE, [self.user_id, stop - start, start], prepared=True)
         return [
-            Verdict.from_json(sql.document(verdict), Answer(pk, title, sql.moment(created_at)))
+            Grade.from_json(sql.document(verdict), Answer(pk, title, sql.moment(created_at)))
             for pk, verdict, created_at, title in rows
         ]
 

@@ -163,7 +163,7 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
     mastery_value = None
     if mastery:
         median = reports.median_difficulties([rule.pk])[rule.pk]
-        mastery_value = adaptive.sigmoid(mastery.theta - median)
+        mastery_value = adaptive.mastery(mastery.theta, median)
     context = {
         "rule": rule,
         "section_title": page.section_title,

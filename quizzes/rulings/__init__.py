@@ -20,7 +20,7 @@ from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.sessions import session_for
 from quizzes.rulings.values import same
 from quizzes.rulings.variants import new_seed
-from quizzes.rulings.verdict import Part, Verdict
+from quizzes.rulings.verdict import Grade, Part
 from rules.cards import catalog_for
 from rules.engine import Catalog, ScenarioError, TimingFinding, timing_findings
 
@@ -105,11 +105,11 @@ def casting_timing(
         return ()
 
 
-def grade(ruling: Ruling, answer: dict[str, Any]) -> Verdict:
+def grade(ruling: Ruling, answer: dict[str, Any]) -> Grade:
     """The verdict on an answer, computed by the engine on what the learner saw."""
     if not isinstance(answer, dict):
         raise AnswerError("An answer is an object.")
-    return Verdict.of(kind_of(ruling.kind).grade(ruling, answer))
+    return Grade.of(kind_of(ruling.kind).grade(ruling, answer))
 
 
 __all__ = [
@@ -122,7 +122,7 @@ __all__ = [
     "ScenarioError",
     "Shown",
     "TimingFinding",
-    "Verdict",
+    "Grade",
     "asked_claim",
     "casting_timing",
     "catalog_of",

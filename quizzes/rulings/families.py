@@ -38,7 +38,7 @@ class FamilyError(ValueError):
 
 
 @dataclass(frozen=True)
-class Family:
+class FamilyTemplate:
     id: str
     title: str
     source: str
@@ -131,7 +131,7 @@ def placeholders(template: Any) -> set[str]:
 
 def read_family(
     raw: Any, where: str, stem: str, catalog: Catalog, rule_numbers: Iterable[str]
-) -> Family:
+) -> FamilyTemplate:
     """A family file checked: its fields, each parameter and each of its values (a value is bad
     when no scenario made with it parses: the path names the value and the engine's reason)."""
     if not isinstance(raw, dict):
@@ -179,7 +179,7 @@ def read_family(
     for name in parameters:
         if name not in used:
             raise FamilyError(where, f"parameters.{name}", "is not used by the scenario")
-    family = Family(
+    family = FamilyTemplate(
         family_id,
         raw["title"].strip(),
         raw["source"].strip(),
@@ -249,7 +249,7 @@ def _catalog_cards(source: dict, at: str, where: str, catalog: Catalog) -> list[
     return names
 
 
-def _check_values(family: Family, catalog: Catalog) -> None:
+def _check_values(family: FamilyTemplate, catalog: Catalog) -> None:
     """Every value of every parameter makes a scenario the engine parses with some choice of the
     other values (the first ones, then a few drawn): otherwise it is named with the reason."""
     base = {name: values[0] for name, values in family.parameters.items()}
@@ -273,11 +273,11 @@ def _check_values(family: Family, catalog: Catalog) -> None:
                 raise FamilyError(family.where, f"parameters.{name} {label}", problem)
 
 
-def _draw(family: Family, rng: random.Random) -> dict[str, Any]:
+def _draw(family: FamilyTemplate, rng: random.Random) -> dict[str, Any]:
     return {name: rng.choice(values) for name, values in family.parameters.items()}
 
 
-def scenario_problem(family: Family, chosen: Mapping[str, Any], catalog: Catalog) -> str:
+def scenario_problem(family: FamilyTemplate, chosen: Mapping[str, Any], catalog: Catalog) -> str:
     """Why the scenario made with `chosen` is refused, or ""."""
     try:
         spec, _ = family.fill(chosen)
@@ -295,7 +295,7 @@ def scenario_problem(family: Family, chosen: Mapping[str, Any], catalog: Catalog
 
 
 def instance_spec(
-    family: Family, spec: dict[str, Any], claims: list[dict[str, Any]], slug: str
+    family: FamilyTemplate, spec: dict[str, Any], claims: list[dict[str, Any]], slug: str
 ) -> dict[str, Any]:
     """The scenario/1 document of one instance (zones of players not seated are left out, so
     a family can vary how many players there are)."""

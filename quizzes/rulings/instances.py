@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from quizzes.rulings.families import Family, FamilyError, instance_spec
+from quizzes.rulings.families import FamilyError, FamilyTemplate, instance_spec
 from quizzes.rulings.generate import GeneratedQuestion, build_questions, card_names
 from quizzes.rulings.kinds import KINDS
 from quizzes.rulings.ruling import asked_claim
@@ -27,7 +27,7 @@ TRIES_PER_INSTANCE = 6  # combinations drawn per instance wanted
 
 @dataclass
 class Instance:
-    family: Family
+    family: FamilyTemplate
     slug: str
     spec: dict[str, Any]  # scenario/1, `expect` holding the engine's values
     conclusions: str  # the fingerprint instances are deduplicated by
@@ -39,7 +39,7 @@ class Instance:
 
 @dataclass
 class Expansion:
-    family: Family
+    family: FamilyTemplate
     instances: list[Instance] = field(default_factory=list)
     tried: int = 0
     invalid: int = 0
@@ -66,7 +66,7 @@ def conclusions_of(claims: list[dict[str, Any]], results) -> list[list[Any]]:
 
 
 def rule_instance(
-    family: Family, chosen: dict[str, Any], catalog: Catalog
+    family: FamilyTemplate, chosen: dict[str, Any], catalog: Catalog
 ) -> tuple[dict[str, Any], list[list[Any]]] | None:
     """The instance's spec with the engine's values and its conclusions, or None when the
     engine refuses the board (an invalid combination). A claim about a card or player the board
@@ -100,13 +100,13 @@ def rule_instance(
 
 
 def _question_conclusions(
-    family: Family, item: GeneratedQuestion, by_claim: dict[str, list[Any]], whole: str
+    family: FamilyTemplate, item: GeneratedQuestion, by_claim: dict[str, list[Any]], whole: str
 ) -> str:
     parts = [by_claim.get(_canonical(asked_claim(claim)), [whole]) for claim in item.claims]
     return _canonical([family.id, item.kind, parts])
 
 
-def expand(family: Family, catalog: Catalog, seed: int, count: int) -> Expansion:
+def expand(family: FamilyTemplate, catalog: Catalog, seed: int, count: int) -> Expansion:
     """Up to `count` instances of `family` for `seed`; raises FamilyError when every instance
     tried gives the same conclusions (a scenario, not a family)."""
     expansion = Expansion(family)

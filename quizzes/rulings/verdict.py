@@ -26,14 +26,14 @@ class Part:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Grade:
     parts: tuple[Part, ...]
     correct: bool
     score: float
     response: Any = field(default=None, compare=False)
 
     @classmethod
-    def of(cls, parts: list[Part]) -> Verdict:
+    def of(cls, parts: list[Part]) -> Grade:
         right = sum(part.right for part in parts)
         score = right / len(parts) if parts else 0.0
         return cls(tuple(parts), correct=bool(parts) and right == len(parts), score=score)
@@ -46,7 +46,7 @@ class Verdict:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any], response: Any = None) -> Verdict:
+    def from_json(cls, data: dict[str, Any], response: Any = None) -> Grade:
         known = Part.__dataclass_fields__
         parts = tuple(
             Part(**{key: value for key, value in part.items() if key in known})

@@ -43,8 +43,8 @@ def test_update_is_k_times_surprise():
 
 
 def test_mastery_uses_the_median_difficulty():
-    assert adaptive.mastery(1.0, [0.0, 1.0, 50.0]) == 0.5
-    assert adaptive.mastery(0.0, []) == 0.5
+    assert adaptive.mastery(1.0, adaptive.median_difficulty([0.0, 1.0, 50.0])) == 0.5
+    assert adaptive.mastery(0.0, adaptive.median_difficulty([])) == 0.5
 
 
 def test_mastered_needs_both_level_and_evidence():
