@@ -151,7 +151,7 @@ else:
 # worker would keep a logged-out session alive in the other workers.
 SESSION_ENGINE = "config.sessions.cached_db" if REDIS_URL else "config.sessions.db"
 # Throttle counters must be shared by every worker: Redis, or without it a database table
-# (`manage.py createcachetable`; SQLite serialises its writes).
+# (made by `migrate`: quizzes/migrations/0002_cache_tables.py; SQLite serialises its writes).
 CACHES["throttle"] = (
     {**CACHES["default"], "KEY_PREFIX": "tutor-throttle"}
     if REDIS_URL

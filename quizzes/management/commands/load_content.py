@@ -7,6 +7,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from config import sql
 from quizzes.loading import CONTENT_DIR, ContentError, load_content
@@ -38,9 +39,10 @@ class Command(BaseCommand):
         self, *args, content_dir: Path, catalog_dir: Path, per_family: int, **options
     ) -> None:
         try:
-            report = load_content(content_dir, catalog_dir)
-            start = time.monotonic()
-            generated = generate(content_dir, per_family=per_family) if per_family > 0 else None
+            with transaction.atomic():  # all or nothing: rules, cards, seed and generated rows
+                report = load_content(content_dir, catalog_dir)
+                start = time.monotonic()
+                generated = generate(content_dir, per_family=per_family) if per_family > 0 else None
         except ContentError as error:
             raise CommandError(f"Nothing loaded. {error}") from error
         except ScenarioError as error:
