@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 
@@ -48,6 +49,8 @@ class Command(BaseCommand):
         except ScenarioError as error:
             raise CommandError(f"Nothing loaded. {error}") from error
         sql.refresh_statistics()
+        changed = {f"{m} {s}": n for (m, s), n in report.changes.items() if s != "unchanged"}
+        logging.getLogger("tutor.content").info("content loaded: %s", changed or "no changes")
         statuses = report.statuses
         self.stdout.write(
             f"rules: {Rule.objects.count()} ({Rule.objects.current().count()} current), "
