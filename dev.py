@@ -89,7 +89,6 @@ def serve() -> None:
     ensure_venv()
     env = {**os.environ, "DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1")}
     run(PYTHON, "manage.py", "migrate", "--noinput", env=env)
-    run(PYTHON, "manage.py", "createcachetable", env=env)  # the throttles' table (no Redis)
     run(PYTHON, "manage.py", "load_content", env=env)
     run(PYTHON, "manage.py", "create_demo_users", env=env)
     run(PYTHON, "manage.py", "runserver", "127.0.0.1:8000", env=env)

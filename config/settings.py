@@ -151,7 +151,7 @@ else:
 # worker would keep a logged-out session alive in the other workers.
 SESSION_ENGINE = "config.sessions.cached_db" if REDIS_URL else "config.sessions.db"
 # Throttle counters must be shared by every worker: Redis, or without it a database table
-# (`manage.py createcachetable`; SQLite serialises its writes).
+# (made by `migrate`: quizzes/migrations/0002_cache_tables.py; SQLite serialises its writes).
 CACHES["throttle"] = (
     {**CACHES["default"], "KEY_PREFIX": "tutor-throttle"}
     if REDIS_URL
@@ -290,11 +290,29 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
+# Logs go to the console (stderr): one JSON object per line with debug off (config/logs.py) or
+# DJANGO_LOG_FORMAT=json, readable lines otherwise. Logged: django.request, requests that failed
+# (4xx at WARNING, 5xx at ERROR with the traceback); tutor.throttle, every 429; axes, log-ins and
+# lock-outs; tutor.content, content loads and bank imports; tutor.audit, roles granted.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "config.logs.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": os.environ.get("DJANGO_LOG_FORMAT", "text" if DEBUG else "json"),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
+    "loggers": {
+        name: {"level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")}
+        for name in ("tutor", "axes", "django.request")
+    }
+    | {"axes.apps": {"level": "WARNING"}},  # not its banner at every start
 }
 
 # Scenario families (docs/families.md): how many instances of each family `load_content` and

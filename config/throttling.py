@@ -12,6 +12,7 @@ Both answer 429 with the page `registration/throttled.html`, which says how long
 from __future__ import annotations
 
 import functools
+import logging
 import math
 
 from django.conf import settings
@@ -59,6 +60,7 @@ def wait_text(seconds: float) -> str:
 
 
 def throttled_response(request: HttpRequest, wait_seconds: float, reason: str) -> HttpResponse:
+    logging.getLogger("tutor.throttle").warning("throttled: %s", reason, extra={"scope": reason})
     context = {"wait": wait_text(wait_seconds), "reason": reason}
     response = render(request, "registration/throttled.html", context, status=429)
     response["Retry-After"] = str(max(1, math.ceil(wait_seconds)))

@@ -8,6 +8,7 @@ then written all-or-nothing: new scenarios in bulk, so 500 take seconds (`python
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Generator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -346,6 +347,10 @@ def saving(
         report.renamed = [
             (entry.renamed_from, entry.document.spec["id"]) for entry in new if entry.renamed_from
         ]
+    logging.getLogger("tutor.content").info(
+        "bank %s: %d scenarios imported, %d replaced", bank.slug, len(new), len(replaced),
+        extra={"bank": bank.slug, "user": getattr(user, "pk", None)},
+    )  # fmt: skip
     return report
 
 

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import os
+from io import StringIO
 
 import pytest
+from django.apps import apps
+from django.core.management import call_command
+from django.core.management.color import no_style
+from django.db import connection, transaction
 
 # playwright's sync API runs an event loop in this thread; Django's ORM calls from the test
 # (seeding, assertions) are still synchronous and safe here.
@@ -41,6 +46,46 @@ def page(chromium):
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+@pytest.fixture(scope="session")
+def _content_rows(django_db_setup, django_db_blocker):
+    """`load_content` run once per session (per xdist worker), every row it wrote kept here and
+    removed again: each browser test that needs the content puts these rows back in one bulk
+    insert instead of loading it again (every scenario checked by the engine, each time)."""
+    content_apps = {"rules", "quizzes"}
+    with django_db_blocker.unblock():
+        models = [
+            model
+            for name in content_apps
+            for model in apps.get_app_config(name).get_models(include_auto_created=True)
+        ]
+        assert not any(model.objects.exists() for model in models), "content from elsewhere"
+        call_command("load_content", stdout=StringIO())
+        other = [m for m in apps.get_models() if m not in models and m.objects.exists()]
+        assert all(m._meta.app_label not in content_apps for m in other)
+        rows = {
+            model: list(model.objects.values(*[f.attname for f in model._meta.concrete_fields]))
+            for model in models
+        }
+        tables = [model._meta.db_table for model in models]
+        connection.ops.execute_sql_flush(connection.ops.sql_flush(no_style(), tables))
+    return {model: model_rows for model, model_rows in rows.items() if model_rows}
+
+
+@pytest.fixture
+def content(transactional_db, _content_rows):
+    """The seed content as `load_content` leaves it, committed (the live server reads it)."""
+    from config import versions
+
+    with transaction.atomic():  # foreign keys are checked at commit: any order will do
+        for model, rows in _content_rows.items():
+            model.objects.bulk_create([model(**row) for row in rows])
+        with connection.cursor() as cursor:  # PostgreSQL's sequences past the ids put back
+            for statement in connection.ops.sequence_reset_sql(no_style(), [*_content_rows]):
+                cursor.execute(statement)
+    for name in versions.NAMES:  # as after a load: texts cached from other rows are not read
+        versions.bump(name)
 
 
 def serious_violations(page) -> list[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.management import call_command
 
 from quizzes.models import ExamSitting, Response
 from tests.browser.conftest import serious_violations
@@ -15,9 +14,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
-def seeded(transactional_db):
-    with open("/dev/null", "w") as quiet:
-        call_command("load_content", stdout=quiet)
+def seeded(content):
     UserFactory(username="candidate", password="a-long-pass-9")
 
 

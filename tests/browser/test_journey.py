@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import expect
 
 from quizzes.models import Mastery, Question, Response
@@ -20,9 +19,7 @@ ENGINE_WORDS = re.compile(
 
 
 @pytest.fixture
-def seeded(transactional_db):
-    with open("/dev/null", "w") as quiet:
-        call_command("load_content", stdout=quiet)
+def seeded(content):
     # The journey answers by clicking on the board: keep the questions answered that way.
     Question.objects.exclude(kind__in=BOARD_KINDS).update(is_active=False)
     assert Question.objects.filter(is_active=True).count() >= 2

@@ -13,7 +13,6 @@ import datetime
 import re
 
 import pytest
-from django.core.management import call_command
 
 from quizzes import content_texts
 from quizzes.models import Assignment, Bank, Cohort, ExamBlueprint, LanguagePreference
@@ -132,9 +131,8 @@ def check(page, language: str, where: str) -> None:
 
 
 @pytest.fixture
-def seeded(transactional_db):
-    with open("/dev/null", "w") as quiet:
-        call_command("load_content", stdout=quiet)
+def seeded(content):
+    """The seed content (tests/browser/conftest.py)."""
 
 
 @pytest.mark.parametrize(("language", "locale"), [("de", "de-DE"), ("it", "it-IT")])

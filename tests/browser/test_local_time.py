@@ -6,12 +6,15 @@ import datetime
 import re
 
 import pytest
-from django.core.management import call_command
 
 from quizzes.models import Attempt
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("content"),  # the seed content (tests/browser/conftest.py)
+]
 
 
 @pytest.fixture
@@ -25,8 +28,6 @@ def tokyo_page(chromium):
 
 def start_an_exam(page, live_server):
     """A candidate logged in on `page`, at the first question of the quick check."""
-    with open("/dev/null", "w") as quiet:
-        call_command("load_content", stdout=quiet)
     UserFactory(username="candidate", password="a-long-pass-9")
     page.goto(f"{live_server.url}/accounts/login/")
     page.get_by_label("Username").fill("candidate")

@@ -332,6 +332,40 @@ def test_a_scenario_that_fails_late_rolls_back_everything(content_copy, monkeypa
     assert not any(model.objects.exists() for model in CONTENT_MODELS)
 
 
+def test_a_failure_storing_generated_questions_leaves_no_rules_or_seed_either(
+    content_copy, monkeypatch
+):
+    """One transaction around everything: the rules, cards, seed and generated scenarios were
+    written when storing the generated questions fails, and none of them stays."""
+    import quizzes.loading.generated as generated
+
+    before = dump()
+    written = {}
+
+    def fail_midway(*args, **kwargs):
+        written.update({model.__name__: model.objects.count() for model in CONTENT_MODELS})
+        written["generated"] = Scenario.objects.exclude(family=None).count()
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(generated, "_store_questions", fail_midway)
+    with pytest.raises(RuntimeError):
+        load("--content-dir", str(content_copy))
+    assert all(written[name] for name in ("Rule", "Card", "Question", "generated")), written
+    assert dump() == before
+    assert not any(model.objects.exists() for model in CONTENT_MODELS)
+
+
+def test_a_bad_family_file_loads_nothing_not_even_the_seed(content_copy):
+    before = dump()
+    (content_copy / "families" / "broken.json").write_text('{"format": "family/1",')
+    with pytest.raises(CommandError) as error:
+        load("--content-dir", str(content_copy))
+    assert "Nothing loaded." in str(error.value)
+    assert "broken.json" in str(error.value)
+    assert dump() == before
+    assert not any(model.objects.exists() for model in CONTENT_MODELS)
+
+
 def test_every_rule_number_in_the_engine_has_a_rule_row():
     """A citation anywhere in the engine's code leads to a rule page, not a dead end."""
     import re

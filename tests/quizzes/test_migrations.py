@@ -1,46 +1,55 @@
-"""The versions migration gives rows that predate it their scenario's version: each scenario's
-content becomes its current version, and what was answered, served or drawn points at it."""
+"""Migrations run in a straight line: one leaf per app and no merge migrations (nothing had been
+deployed when they were squashed into fresh initial ones, so a new branch starts from the leaf)."""
 
 from __future__ import annotations
 
+from importlib import import_module
+from io import StringIO
+
 import pytest
+from django.core.cache import caches
+from django.core.management import call_command
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.loader import MigrationLoader
 
-from tests.factories import simple_spec
+APPS = ("rules", "quizzes")
+CACHE_TABLES = import_module("quizzes.migrations.0002_cache_tables")
 
-BEFORE = [("quizzes", "0008_question_by_difficulty")]
-AFTER = [("quizzes", "0009_scenario_versions")]
+
+def test_each_app_has_one_line_of_migrations():
+    graph = MigrationLoader(None).graph  # the files only, no database
+    for app in APPS:
+        leaves = graph.leaf_nodes(app)
+        assert len(leaves) == 1, leaves
+        for key, node in graph.nodes.items():
+            if key[0] == app:
+                same_app = [parent for parent in node.dependencies if parent[0] == app]
+                assert len(same_app) <= 1, f"{key} merges {same_app}"
+
+
+def tables() -> set[str]:
+    return set(connection.introspection.table_names())
 
 
 @pytest.mark.django_db(transaction=True)
-def test_existing_rows_get_their_scenarios_version():
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
-    apps = executor.loader.project_state(BEFORE).apps
-    user = apps.get_model("auth", "User").objects.create(username="old-learner")
-    bank = apps.get_model("quizzes", "Bank").objects.create(slug="old", title="Old")
-    scenario = apps.get_model("quizzes", "Scenario").objects.create(
-        slug="old-one", title="Old one", source="s", spec=simple_spec("old-one"), version=3
-    )
-    question = apps.get_model("quizzes", "Question").objects.create(
-        scenario=scenario, bank=bank, kind="value", prompt="?", claims=[]
-    )
-    attempt = apps.get_model("quizzes", "Attempt").objects.create(user=user)
-    apps.get_model("quizzes", "Response").objects.create(
-        attempt=attempt, question=question, user=user
-    )
-
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(AFTER)
-    apps = executor.loader.project_state(AFTER).apps
-    migrated = apps.get_model("quizzes", "Scenario").objects.get(slug="old-one")
-    version = migrated.current_version
-    assert (version.number, version.spec, version.title) == (3, simple_spec("old-one"), "Old one")
-    response = apps.get_model("quizzes", "Response").objects.get()
-    assert response.scenario_version_id == version.pk
-
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())  # back to the latest for the suite
+def test_migrate_alone_makes_the_database_cache_table_once(settings):
+    """Two caches sharing one table (as the throttles and the shared values do without Redis):
+    `migrate` makes it, says nothing of a table that "already exists", and a second run of the
+    migration's step leaves the table and its rows alone."""
+    table = {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "t_cache"}
+    settings.CACHES = {**settings.CACHES, "throttle": table, "shared": table}
+    try:
+        call_command("migrate", "quizzes", "0001", verbosity=0)
+        assert "t_cache" not in tables()
+        out = StringIO()
+        call_command("migrate", "quizzes", verbosity=1, stdout=out)
+        assert "t_cache" in tables()
+        assert "already exists" not in out.getvalue()
+        caches["throttle"].set("kept", 1)
+        with connection.schema_editor() as editor:
+            CACHE_TABLES.create_cache_tables(None, editor)
+        assert caches["shared"].get("kept") == 1
+    finally:
+        with connection.schema_editor() as editor:
+            CACHE_TABLES.drop_cache_tables(None, editor)
+    assert "t_cache" not in tables()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from config import sql
 from quizzes.loading import CONTENT_DIR, ContentError, load_content
@@ -38,14 +40,17 @@ class Command(BaseCommand):
         self, *args, content_dir: Path, catalog_dir: Path, per_family: int, **options
     ) -> None:
         try:
-            report = load_content(content_dir, catalog_dir)
-            start = time.monotonic()
-            generated = generate(content_dir, per_family=per_family) if per_family > 0 else None
+            with transaction.atomic():  # all or nothing: rules, cards, seed and generated rows
+                report = load_content(content_dir, catalog_dir)
+                start = time.monotonic()
+                generated = generate(content_dir, per_family=per_family) if per_family > 0 else None
         except ContentError as error:
             raise CommandError(f"Nothing loaded. {error}") from error
         except ScenarioError as error:
             raise CommandError(f"Nothing loaded. {error}") from error
         sql.refresh_statistics()
+        changed = {f"{m} {s}": n for (m, s), n in report.changes.items() if s != "unchanged"}
+        logging.getLogger("tutor.content").info("content loaded: %s", changed or "no changes")
         statuses = report.statuses
         self.stdout.write(
             f"rules: {Rule.objects.count()} ({Rule.objects.current().count()} current), "

@@ -5,6 +5,8 @@ grants no admin rights, since the admin is for superusers (config/admin.py)."""
 
 from __future__ import annotations
 
+import logging
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
@@ -45,6 +47,7 @@ class Command(BaseCommand):
             group, _ = Group.objects.get_or_create(name=INSTRUCTORS_GROUP)
             already = not created and user.groups.filter(pk=group.pk).exists()
             user.groups.add(group)
+        logging.getLogger("tutor.audit").info("instructor: %s", username, extra={"user": user.pk})
         if created:
             self.stdout.write(f"Created instructor {username!r}: they work at /banks/, /cohorts/.")
         elif already:
