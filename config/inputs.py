@@ -21,7 +21,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.fields import InvalidJSONInput
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, UnreadablePostError
 
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 # A whole field that is a number past 18 digits can only be meant as an id, and no id is that
@@ -175,9 +175,16 @@ class RejectUnstorableInput:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        for where, text, check in _request_texts(request):
-            if problem := check(text):
-                return _bad_request(where, problem)
+        try:
+            for where, text, check in _request_texts(request):
+                if problem := check(text):
+                    return _bad_request(where, problem)
+        except UnreadablePostError:  # the body stopped arriving (gunicorn.conf.py: BODY_TIMEOUT)
+            return HttpResponse(
+                "Request timeout: the request's body did not arrive.",
+                status=408,
+                content_type="text/plain; charset=utf-8",
+            )
         return self.get_response(request)
 
     def process_view(self, request: HttpRequest, view_func: Callable, *args) -> HttpResponse | None:

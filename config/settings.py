@@ -127,7 +127,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool below keeps connections instead
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 10}
+    # A database that refuses or does not answer fails a request within seconds (a 503:
+    # config/errors.py), well before gunicorn's 30 s: 3 s to open a connection, and 5 s to
+    # wait for one from the pool (psycopg's default, 30 s, was the whole worker timeout).
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": 10,
+        "timeout": 5,
+    }
+    DATABASES["default"]["OPTIONS"]["connect_timeout"] = 3
     # Only the hand-written queries that ask for it are prepared (config/sql.py): psycopg
     # prepares nothing by itself below this many runs, and nothing at all with None.
     DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2**31 - 1
