@@ -8,8 +8,9 @@ instead of failing.
   once per cache call.
 - A write or delete that could not reach Redis would leave an older value there for when it
   comes back (a logged-out session, a rules' version that was bumped): its key is remembered,
-  and deleted before anything else is read once Redis answers again (past LOST_KEYS remembered,
-  the whole cache is cleared instead).
+  and deleted before this process asks Redis anything else once it answers again (past
+  LOST_KEYS remembered, the whole cache is cleared instead). Another process may read such a
+  key before: docs/deployment.md says when to flush Redis after an outage.
 - Failures are logged once per breaker, as warnings naming the error.
 
 One state per Redis location, shared by the aliases on it (default, throttle, shared).
@@ -45,11 +46,11 @@ class Breaker:
     def is_open(self) -> bool:
         return time.monotonic() < self.closed_at
 
-    def trip(self, error: Exception | None) -> None:
+    def trip(self, error: Exception) -> None:
         with self.lock:
             first = not self.is_open()
             self.closed_at = time.monotonic() + RETRY_AFTER
-        if first and error is not None:
+        if first:
             logger.warning(
                 "Redis unavailable (%s: %s); the cache is bypassed", type(error).__name__, error
             )
