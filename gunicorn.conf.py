@@ -1,14 +1,42 @@
 """gunicorn's settings for Tutor, read by `gunicorn config.wsgi` run from the repository root
 (gunicorn loads ./gunicorn.conf.py by itself; `-c gunicorn.conf.py` says so explicitly).
+Bind and the number of workers stay on the command line (docs/deployment.md).
+
+Slow clients must not hold the site: a sync worker serves one request at a time, so four
+clients that declare a 1 MB body and send 10 bytes held all four workers and `GET /` waited
+31 s. Threaded workers serve THREADS requests each (a slow client holds one thread, not a
+process; /healthz gets a thread of its own while others wait on bodies), and a request's body
+must keep arriving: a read that waits BODY_TIMEOUT seconds for the next bytes ends the request
+(408, config/inputs.py). In front of the app, a proxy that buffers whole request bodies (nginx
+does by default) is still the production setup: docs/deployment.md.
 
 gunicorn has no setting for its `Server: gunicorn` header, which tells an attacker the server
 software; the response's default headers are filtered here so no Server header is sent.
-Everything else stays on the command line (bind, workers).
 """
 
 from __future__ import annotations
 
+import os
+
 from gunicorn.http import wsgi
+
+THREADS = 8  # per worker; the PostgreSQL pool keeps up to 10 connections per process
+# seconds a request may go without sending the next bytes of its body
+BODY_TIMEOUT = float(os.environ.get("TUTOR_BODY_TIMEOUT", "10"))
+
+worker_class = "gthread"
+threads = THREADS
+# A worker whose main loop is silent this long is restarted; the database gives up on a
+# connection well before (config/settings.py: 3 s to connect, 5 s for a pooled connection).
+timeout = 30
+keepalive = 5  # behind a proxy that keeps connections to the app open
+
+
+def pre_request(worker, req) -> None:
+    """Every read of the request body (and write of the answer) waits at most BODY_TIMEOUT."""
+    worker.log.debug("%s %s", req.method, req.path)  # gunicorn's own hook did this
+    req.unreader.sock.settimeout(BODY_TIMEOUT)
+
 
 _default_headers = wsgi.Response.default_headers
 

@@ -3,10 +3,17 @@
 PostgreSQL refuses a NUL character in any text (and SQLite keeps it, so the two would differ);
 a lone surrogate (from a JSON escape such as "\\ud800") cannot be encoded as UTF-8 at all. Both
 are refused at the door with a 400 that names the problem, instead of a 500 from the database.
+
+JSON documents are decoded by `StrictJSONDecoder`: Python's `json` accepts NaN and Infinity,
+which JSON has not (PostgreSQL's jsonb refuses them, and no count or power is one), and turns a
+number of any length into an int (past 4,300 digits Python refuses to, with a ValueError that no
+caller expects). Both are a JSONDecodeError at their place in the text, as malformed JSON is.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -14,12 +21,64 @@ from typing import Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.fields import InvalidJSONInput
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, UnreadablePostError
 
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 # A whole field that is a number past 18 digits can only be meant as an id, and no id is that
 # large: SQLite cannot even compare it (OverflowError), so it is refused like the rest.
 HUGE_NUMBER = re.compile(r"\s*[-+]?\d{19,}\s*")
+
+
+MAX_NUMBER_DIGITS = 18  # a JSON number's digits: past any count, power, life total or id
+
+
+class _Refused(ValueError):
+    def __init__(self, token: str, message: str) -> None:
+        super().__init__(message)
+        self.token, self.message = token, message
+
+
+def _no_constant(token: str):
+    raise _Refused(token, f"{token} is not a number JSON allows: write a number")
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_NUMBER_DIGITS:
+        message = f"a number of {digits:,} digits, over the limit of {MAX_NUMBER_DIGITS} digits"
+        raise _Refused(text, message)
+    return int(text)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(text, f"{text[:40]} is too large a number")
+    return value
+
+
+def _position(text: str, token: str) -> int:
+    """Where `token` first stands outside a string in `text` (0 if nowhere)."""
+    pattern = re.compile(r'"(?:[^"\\]|\\.)*"|(' + re.escape(token) + ")", re.DOTALL)
+    for match in pattern.finditer(text):
+        if match.group(1):
+            return match.start(1)
+    return 0
+
+
+class StrictJSONDecoder(json.JSONDecoder):
+    """`json.loads(text, cls=StrictJSONDecoder)`: JSON as the standard has it, numbers bounded;
+    anything else a JSONDecodeError naming it and its place."""
+
+    def __init__(self, **kwargs) -> None:
+        kwargs |= {"parse_constant": _no_constant, "parse_int": _bounded_int}
+        super().__init__(parse_float=_finite_float, **kwargs)
+
+    def decode(self, s, *args, **kwargs):
+        try:
+            return super().decode(s, *args, **kwargs)
+        except _Refused as refused:
+            raise json.JSONDecodeError(refused.message, s, _position(s, refused.token)) from None
 
 
 def problem_in(text: str) -> str | None:
@@ -52,8 +111,13 @@ def problems_in_json(value: Any) -> Iterator[tuple[str, str]]:
 
 
 class StorableJSONField(forms.JSONField):
-    """A JSON form field that refuses text no database can store ("\\u0000", a lone "\\ud800")
-    and shows such a document back as typed (echoing a lone surrogate cannot be encoded)."""
+    """A JSON form field that refuses text no database can store ("\\u0000", a lone "\\ud800",
+    NaN, a 5,000-digit number: StrictJSONDecoder) and shows such a document back as typed
+    (echoing a lone surrogate cannot be encoded)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs["decoder"] = kwargs.get("decoder") or StrictJSONDecoder
+        super().__init__(*args, **kwargs)
 
     def to_python(self, value):
         value = super().to_python(value)
@@ -111,9 +175,16 @@ class RejectUnstorableInput:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        for where, text, check in _request_texts(request):
-            if problem := check(text):
-                return _bad_request(where, problem)
+        try:
+            for where, text, check in _request_texts(request):
+                if problem := check(text):
+                    return _bad_request(where, problem)
+        except UnreadablePostError:  # the body stopped arriving (gunicorn.conf.py: BODY_TIMEOUT)
+            return HttpResponse(
+                "Request timeout: the request's body did not arrive.",
+                status=408,
+                content_type="text/plain; charset=utf-8",
+            )
         return self.get_response(request)
 
     def process_view(self, request: HttpRequest, view_func: Callable, *args) -> HttpResponse | None:

@@ -2,11 +2,17 @@
 password reset, per account and per address, counted in the shared "throttle" cache so every
 worker sees the same counts (Redis with REDIS_URL, else a database table).
 
-- Failed log-ins per account: django-axes (`AXES_*` settings); a locked account is refused even
-  with the right password until the wait has passed.
-- Requests per address, and sign-ups and reset requests per account: django-ratelimit's counters
-  (`THROTTLE_RATES`), checked by `throttled(scope)` on POST.
-Both answer 429 with the page `registration/throttled.html`, which says how long to wait.
+They stop attackers, not classes: a cohort logs in from behind one school address (NAT).
+- Failed log-ins per account *and* address together: django-axes (`AXES_*` settings). Wrong
+  passwords from one place lock that place out of that account, never the account's owner
+  logging in from elsewhere.
+- Failed log-ins per address: only failures count (a log-in answered with anything but a
+  redirect), so any number of right passwords from one address get in; the rate bounds how many
+  passwords one address may try across accounts.
+- Sign-ups per address (sized for a cohort signing up at once) and per username, and reset
+  requests per address and per e-mail address: every POST counts.
+Both answer 429 with the page `registration/throttled.html`, which says how long to wait. With
+Redis away the counts are not kept (config/cache.py): the throttles let everyone through.
 """
 
 from __future__ import annotations
@@ -21,16 +27,18 @@ from django.shortcuts import render
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
-# What each scope counts: (ratelimit key, the THROTTLE_RATES entry holding its rate).
+# What each scope counts: (ratelimit key, the THROTTLE_RATES entry holding its rate, which POSTs
+# count: EVERY one, or only the FAILED ones).
+EVERY, FAILED = "every", "failed"
 KEYS = {
-    "login": [("config.throttling.address_key", "login_per_address")],
+    "login": [("config.throttling.address_key", "login_failures_per_address", FAILED)],
     "signup": [
-        ("config.throttling.address_key", "signup_per_address"),
-        ("post:username", "signup_per_account"),
+        ("config.throttling.address_key", "signup_per_address", EVERY),
+        ("post:username", "signup_per_account", EVERY),
     ],
     "password_reset": [
-        ("config.throttling.address_key", "password_reset_per_address"),
-        ("post:email", "password_reset_per_account"),
+        ("config.throttling.address_key", "password_reset_per_address", EVERY),
+        ("post:email", "password_reset_per_account", EVERY),
     ],
 }
 
@@ -67,33 +75,55 @@ def throttled_response(request: HttpRequest, wait_seconds: float, reason: str) -
     return response
 
 
+def _usage(request: HttpRequest, scope: str, key: str, rate_name: str, increment: bool):
+    return get_usage(
+        request,
+        group=f"tutor.{scope}.{rate_name}",
+        key=key,
+        rate=settings.THROTTLE_RATES[rate_name],
+        method="POST",
+        increment=increment,
+    )
+
+
 def over_limit(request: HttpRequest, scope: str) -> float | None:
-    """Count this POST in every counter of `scope`; the longest wait if any is over its rate."""
+    """Count this POST in every counter of `scope` that counts every POST; the longest wait if
+    any counter is over its rate (one that counts failures: already full)."""
     waits = []
-    for key, rate_name in KEYS[scope]:
-        usage = get_usage(
-            request,
-            group=f"tutor.{scope}.{rate_name}",
-            key=key,
-            rate=settings.THROTTLE_RATES[rate_name],
-            method="POST",
-            increment=True,
-        )
-        if usage and usage["should_limit"]:
+    for key, rate_name, counted in KEYS[scope]:
+        usage = _usage(request, scope, key, rate_name, increment=counted == EVERY)
+        if not usage:
+            continue
+        # a peek (no increment) reads the count so far: this POST would be one more
+        full = usage["count"] >= usage["limit"] if counted == FAILED else usage["should_limit"]
+        if full:
             waits.append(max(usage["time_left"], 1))
     return max(waits) if waits else None
 
 
+def count_failure(request: HttpRequest, scope: str) -> None:
+    """Count a POST the view refused in the counters of `scope` that count failures."""
+    for key, rate_name, counted in KEYS[scope]:
+        if counted == FAILED:
+            _usage(request, scope, key, rate_name, increment=True)
+
+
 def throttled(scope: str):
-    """A view decorator: POSTs over any of the scope's rates get the 429 page instead."""
+    """A view decorator: POSTs over any of the scope's rates get the 429 page instead. A POST
+    the view answers with anything but a redirect (a form shown again) is a failure."""
 
     def decorator(view):
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            wait = over_limit(request, scope) if request.method == "POST" else None
+            if request.method != "POST":
+                return view(request, *args, **kwargs)
+            wait = over_limit(request, scope)
             if wait is not None:
                 return throttled_response(request, wait, scope)
-            return view(request, *args, **kwargs)
+            response = view(request, *args, **kwargs)
+            if not 300 <= response.status_code < 400:
+                count_failure(request, scope)
+            return response
 
         return wrapper
 

@@ -11,6 +11,8 @@ from config.throttling import throttled
 from quizzes.language import set_language
 from quizzes.views import signup
 
+handler500 = "config.errors.server_error"  # 503 while the database cannot be reached
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),

@@ -16,6 +16,8 @@ import json
 import re
 from typing import Any
 
+from config.inputs import StrictJSONDecoder
+
 MAX_DOCUMENT_BYTES = 64 * 1024  # one scenario document (the seed content's largest: 4 KB)
 MAX_DEPTH = 24  # nesting of objects and lists (the seed content's deepest: 11)
 MAX_PLAYERS = 6
@@ -88,9 +90,10 @@ def check_text(
 
 
 def load_json(text: str, max_bytes: int | None = MAX_DOCUMENT_BYTES, what: str = "document") -> Any:
-    """`json.loads` after `check_text`; raises LimitError or json.JSONDecodeError."""
+    """`json.loads` after `check_text`; raises LimitError or json.JSONDecodeError (also for NaN,
+    Infinity and numbers past MAX_NUMBER_DIGITS: config/inputs.py)."""
     check_text(text, max_bytes, what)
-    return json.loads(text)
+    return json.loads(text, cls=StrictJSONDecoder)
 
 
 # A parsed scenario.

@@ -234,3 +234,87 @@ def _encode(query: dict) -> str:
     from urllib.parse import urlencode
 
     return urlencode(query, doseq=True, errors="surrogatepass")
+
+
+# Hostile scenario documents, as an instructor writes or imports them: numbers JSON has not (NaN,
+# Infinity), numbers past Python's int-to-str limit, a number where a list goes. Each is refused
+# with a clear error at the way in (config/inputs.StrictJSONDecoder, read by quizzes/limits.py),
+# and nothing is stored.
+def hostile_documents() -> dict[str, str]:
+    valid = json.dumps(simple_spec("hostile") | {"stored_ruling": "Alice searches."})
+    history = '"history": []'
+    bear = '{"name": "Hostile Bear", "types": ["Creature"], "power": VALUE, "toughness": 2}'
+    huge = "9" * 5000
+    documents = {
+        f"history {value}": valid.replace(history, f'"history": {value}')
+        for value in ("NaN", "Infinity", "-Infinity", "5", "1e999", huge, f"[{huge}]")
+    }
+    for value in ("NaN", "Infinity", huge):
+        documents[f"power {value[:10]}"] = valid.replace(
+            '"cards": []', f'"cards": [{bear.replace("VALUE", value)}]'
+        )
+    documents["a key's value"] = valid.replace(history, f'"history": [], "x": -{huge}')
+    return documents
+
+
+HOSTILE = hostile_documents()
+REFUSAL = re.compile(
+    r"not a number JSON allows|over the limit of 18 digits|too large a number|must be a list"
+)
+
+
+@pytest.fixture
+def author(client):
+    from django.contrib.auth.models import Group
+
+    from config.roles import INSTRUCTORS_GROUP
+
+    user = UserFactory(username="hostile-author")
+    user.groups.add(Group.objects.get_or_create(name=INSTRUCTORS_GROUP)[0])
+    client.force_login(user)
+    return BankFactory(owner=user, slug="hostile-bank")
+
+
+def stored_nothing() -> bool:
+    from quizzes.models import Scenario
+
+    return not Scenario.objects.filter(spec__id="hostile").exists()
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_hostile_scenario_is_refused_with_its_reason_in_the_editor(client, author, name):
+    client.raise_request_exception = False
+    for url in ("/banks/hostile-bank/scenarios/new/", "/banks/hostile-bank/scenarios/new/preview/"):
+        response = client.post(url, {"document": HOSTILE[name]})
+        assert response.status_code < 500, url
+        assert REFUSAL.search(response.content.decode()), url
+    assert stored_nothing()
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_hostile_scenario_is_refused_with_its_reason_on_import(client, author, name):
+    client.raise_request_exception = False
+    bank_file = '{"format": "tutor-bank/1", "scenarios": [' + HOSTILE[name] + "]}"
+    upload = SimpleUploadedFile("hostile.json", bank_file.encode())
+    response = client.post("/banks/hostile-bank/import/", {"file": upload})
+    assert response.status_code < 500
+    page = b"".join(response.streaming_content) if response.streaming else response.content
+    assert REFUSAL.search(page.decode())
+    assert stored_nothing()
+
+
+@pytest.mark.parametrize("name", ["history NaN", "power 9999999999", "a key's value"])
+def test_a_hostile_scenario_is_refused_in_the_admin(client, name):
+    client.raise_request_exception = False
+    client.force_login(UserFactory(username="root-hostile", is_staff=True, is_superuser=True))
+    response = client.post("/admin/quizzes/scenario/add/", {"spec": HOSTILE[name]})
+    assert response.status_code < 500
+    assert "errorlist" in response.content.decode()
+    assert stored_nothing()
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "9" * 5000])
+def test_a_hostile_number_typed_in_a_builder_choice_is_text(value):
+    from quizzes.instructors import builder
+
+    assert builder._choice_value(builder.Choice("Alice", "x", value)) == value

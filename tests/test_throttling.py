@@ -1,5 +1,6 @@
 """Throttles on log-in (the app's and the admin's), sign-up and password reset, per account and
-per address, with the production limits (the suite's settings raise them)."""
+per address, with the production limits (the suite's settings raise them): they stop attackers,
+not a class behind one school address."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from axes.handlers.proxy import AxesProxyHandler
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from config import settings as production
@@ -103,17 +104,48 @@ def test_an_unknown_username_is_locked_out_the_same_way(client, learner):
     assert pages[0] == pages[1]
 
 
-def test_log_ins_are_limited_per_address(client, learner):
-    limit = rate_limit("login_per_address")
+def test_wrong_passwords_from_one_address_never_lock_the_owner_out_from_another(client, learner):
+    for n in range(production.AXES_FAILURE_LIMIT + 2):
+        log_in(client, "learner-7", f"guess-{n}", REMOTE_ADDR="203.0.113.9")
+    assert log_in(client, "learner-7", RIGHT, REMOTE_ADDR="203.0.113.9").status_code == 429
+    assert log_in(client, "learner-7", RIGHT, REMOTE_ADDR="198.51.100.4").status_code == 302
+    assert client.session["_auth_user_id"] == str(learner.pk)
+
+
+def test_a_cohort_of_seventy_logs_in_from_one_address():
+    """A school's NAT: one address, right passwords, more than any failure rate."""
+    students = [UserFactory(username=f"student-{n}") for n in range(70)]
+    statuses = [log_in(Client(), student.username, RIGHT).status_code for student in students]
+    assert statuses == [302] * 70
+
+
+def test_failed_log_ins_are_limited_per_address_across_accounts(client, learner):
+    limit = rate_limit("login_failures_per_address")
     statuses = [log_in(client, f"user-{n}", "guess").status_code for n in range(limit + 1)]
     assert statuses == [200] * limit + [429]
     assert "from your address" in log_in(client, "learner-7", RIGHT).content.decode()
     assert log_in(client, "learner-7", RIGHT, REMOTE_ADDR="10.1.2.3").status_code == 302
 
 
+def test_right_passwords_do_not_fill_the_addresss_failure_count(client, learner):
+    limit = rate_limit("login_failures_per_address")
+    for _ in range(limit + 5):
+        assert log_in(Client(), "learner-7", RIGHT).status_code == 302
+    statuses = [log_in(client, f"user-{n}", "guess").status_code for n in range(limit + 1)]
+    assert statuses == [200] * limit + [429]
+
+
 def signup(client, username, **extra):
     form = {"username": username, "password1": "", "password2": ""}  # invalid: counted anyway
     return client.post(reverse("signup"), form, **extra)
+
+
+def test_a_cohort_of_seventy_signs_up_from_one_address():
+    statuses = []
+    for n in range(70):
+        form = {"username": f"newcomer-{n}", "password1": RIGHT, "password2": RIGHT}
+        statuses.append(Client().post(reverse("signup"), form).status_code)
+    assert statuses == [302] * 70
 
 
 def test_sign_ups_are_limited_per_address(client):

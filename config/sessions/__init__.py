@@ -5,7 +5,7 @@ saving, expiring, flushing, is Django's.
 
 The same query reads, during a request, what the request will ask next:
 - without Redis, the shared versions (config/versions.py);
-- the session's user with their role (config/auth.py), when this process has read that session
+- the session's user with their role (config/user_rows.py), when this process has read that session
   before: a session key belongs to one user all its life (Django gives a new key on every log-in
   and log-out), so the process remembers whose it was, and the user's row comes with the
   session's. Only a guess of which row to read: the log-in backend takes it only for the user
@@ -26,8 +26,7 @@ from django.core.exceptions import ValidationError
 from django.core.signals import request_finished, request_started
 from django.utils import timezone
 
-from config import sql, versions
-from config.roles import INSTRUCTORS_GROUP
+from config import sql, user_rows, versions
 
 MAX_REMEMBERED = 20_000  # session keys whose user the process knows (an int each)
 _users_of: OrderedDict[str, Any] = OrderedDict()  # session key -> its user's id
@@ -52,12 +51,10 @@ def unexpired(session_key: str | None) -> Stored | None:
     user_id = _user_of(session_key) if getattr(_request, "active", False) else None
     width = 0  # the user's columns and role, when read too
     if user_id is not None:
-        from config import auth
-
-        columns += f", {auth.user_select()}"
+        columns += f", {user_rows.user_select()}"
         joined = f" LEFT JOIN {get_user_model()._meta.db_table} u ON u.id = %s"
-        params += [INSTRUCTORS_GROUP, user_id]
-        width = auth.user_select_width()
+        params += [user_rows.role_parameter(), user_id]
+        width = user_rows.user_select_width()
     query = (
         f"SELECT {columns} FROM django_session s{joined}"
         " WHERE s.session_key = %s AND s.expire_date > %s"
@@ -80,7 +77,7 @@ def unexpired(session_key: str | None) -> Stored | None:
 
 
 def user_read_with_session(user_id: Any) -> tuple | None:
-    """The row of user `user_id` with their role (as config/auth.py reads it; its columns NULL
+    """The row of user `user_id` with their role (as config/user_rows.py reads it; its columns NULL
     when there is no such user) if this request read it with its session, else None."""
     read = getattr(_request, "user", None)
     if read is None or read[0] != user_id:

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from config.inputs import problems_in_json
+from config.inputs import StrictJSONDecoder, problems_in_json
 from quizzes import limits
 from quizzes.rulings.board import ZONE_TITLES
 
@@ -149,7 +149,7 @@ class Builder:
 
     @classmethod
     def of_document(cls, document: dict[str, Any]) -> Builder:
-        players = [p for p in document.get("players") or [] if isinstance(p, str)]
+        players = [p for p in _list(document.get("players")) if isinstance(p, str)]
         builder = cls(
             scenario_id=_text(document.get("id")),
             title=_text(document.get("title")),
@@ -164,7 +164,7 @@ class Builder:
             for name in ZONES:
                 entries = written.get(name)
                 zone = Zone(index, name, written=isinstance(entries, list))
-                zone.rows = [_card_row(entry) for entry in entries or []]
+                zone.rows = [_card_row(entry) for entry in _list(entries)]
                 builder.zones.append(zone)
         resolve = document.get("resolve")
         if isinstance(resolve, dict):
@@ -176,10 +176,10 @@ class Builder:
                 if isinstance(decisions, dict)
                 for key, value in decisions.items()
             ]
-        builder.history = [_step(step) for step in document.get("history") or []]
+        builder.history = [_step(step) for step in _list(document.get("history"))]
         builder.asked = [
             json.dumps(claim, ensure_ascii=False, sort_keys=True)
-            for claim in document.get("expect") or []
+            for claim in _list(document.get("expect"))
         ]
         rest = {key: value for key, value in document.items() if key not in HANDLED_KEYS}
         builder.rest = json.dumps(rest, ensure_ascii=False) if rest else ""
@@ -337,7 +337,7 @@ def claim_key(claim: dict[str, Any]) -> str:
 
 def _claim_key(text: str) -> str:
     try:
-        value = json.loads(text)
+        value = json.loads(text, cls=StrictJSONDecoder)
     except json.JSONDecodeError:
         return text
     return claim_key(value) if isinstance(value, dict) else text
@@ -345,6 +345,12 @@ def _claim_key(text: str) -> str:
 
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _list(value: Any) -> list:
+    """A list as written, else none (`"history": 5` is the engine's to refuse beside its field;
+    the rows show nothing for it)."""
+    return value if isinstance(value, list) else []
 
 
 def _bounded(value: str, length: int) -> str:
@@ -446,7 +452,7 @@ def _choice_value(choice: Choice) -> Any:
     if choice.key in LIST_CHOICES and not text.startswith("["):
         return [part.strip() for part in text.split(",") if part.strip()]
     try:
-        return json.loads(text)
+        return json.loads(text, cls=StrictJSONDecoder)  # typed "NaN" or 5,000 digits: text
     except json.JSONDecodeError:
         return text
 

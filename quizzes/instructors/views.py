@@ -1,5 +1,5 @@
 """Instructors' pages: thin views that look everything up through the owner, call one domain
-function (quizzes.authoring, .cohorts, .analysis, .interchange) and render once."""
+function (.banks, .saving, .lint, .cohorts, .analysis, .interchange) and render once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""quizzes.authoring: who is an instructor, documents and their errors, saving, the lint command."""
+"""Authoring: who is an instructor, documents and their errors, saving, the lint command."""
 
 from __future__ import annotations
 
