@@ -18,7 +18,6 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from quizzes.practice import widgets
 from quizzes.rulings.claims import CHOICE, MAX_NUMBER, NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.reasons import say
 from quizzes.rulings.ruling import Ruling
@@ -180,9 +179,7 @@ class Cards(QuestionKind):
 
 
 def _number_field(label: str) -> forms.IntegerField:
-    return forms.IntegerField(
-        label=label, min_value=0, max_value=MAX_NUMBER, widget=widgets.NumberInput
-    )
+    return forms.IntegerField(label=label, min_value=0, max_value=MAX_NUMBER)
 
 
 def _range_fields() -> dict[str, forms.Field]:
@@ -284,7 +281,6 @@ class Value(QuestionKind):
                     label=_("%(player)s decides") % {"player": name},
                     choices=positions,
                     coerce=int,
-                    widget=widgets.Select,
                 )
                 for i, name in enumerate(players)
             }

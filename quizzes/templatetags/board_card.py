@@ -16,7 +16,7 @@ from django.utils.html import conditional_escape as escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext
 
-from quizzes.templatetags.quizzes_extras import field_named, input_tag, lookup
+from quizzes.templatetags.quizzes_extras import field_named, lookup
 
 register = template.Library()
 
@@ -84,7 +84,7 @@ def board_card(context: template.Context, card: Any) -> SafeString:
             "</legend>\n    "
         )
         parts.extend(
-            f'\n      <label class="mark mark-{escape(choice.data["value"])}">{input_tag(choice)}'
+            f'\n      <label class="mark mark-{escape(choice.data["value"])}">{choice.tag()}'
             f"<span>{escape(choice.choice_label)}</span></label>\n    "
             for choice in field
         )

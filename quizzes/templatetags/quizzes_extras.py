@@ -11,7 +11,6 @@ from django.utils.safestring import mark_safe
 
 from config import roles
 from quizzes import content_texts
-from quizzes.practice import widgets
 from quizzes.reference import texts
 from quizzes.rulings import documents
 from quizzes.rulings.names import has_translation, localized
@@ -27,13 +26,6 @@ def lookup(mapping: Any, key: Any) -> Any:
         return mapping.get(key, "")
     except AttributeError:
         return ""
-
-
-@register.filter
-def input_tag(choice: Any) -> str:
-    """A radio or checkbox choice's `<input>`, exactly as `{{ choice.tag }}` renders it, built
-    in Python (quizzes/widgets.py): a board of asked cards draws three per card."""
-    return widgets.input_html(choice.data)
 
 
 @register.filter
