@@ -4,6 +4,7 @@ same middleware, measured in the same run.
     .venv/bin/python -m bench.web [--seconds 4] [--answers 40] [--concurrency 6] [--workers 2]
                                   [--database sqlite|postgresql|both] [--json]
                                   [--postgres-database tutor_bench_web]
+                                  [--redis redis://127.0.0.1:6379/8]
 
 For each database (SQLite in a temporary file; PostgreSQL at 127.0.0.1:5432 when one answers, in a
 database of its own that is dropped afterwards) it migrates, loads the content, creates one
@@ -16,6 +17,9 @@ redirect, plus `/bench/hello/`) with gunicorn, and measures, one phase after the
   practice   GET /practice/              choose, draw and store the next question
   progress   GET /progress/
   rule       GET /rules/701.23b/
+
+With `--redis`, the PostgreSQL run has `REDIS_URL` set (sessions, caches and throttles in
+Redis, as a site that outgrew one machine runs); the database number given is flushed first.
 
 `ratio` is a phase's requests per second over the hello-world's. `cpu_ms` is the CPU the
 gunicorn workers spent per request in the phase (read from /proc: Linux only, else null), and
@@ -231,13 +235,19 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 
 def bench_database(database: str, args) -> list[Phase]:
+    redis = args.redis if database == "postgresql" else None
     with scratch_database(database, args.postgres_database) as (url, tmp):
-        return _serve_and_measure(url, tmp, args)
+        return _serve_and_measure(url, tmp, args, redis)
 
 
-def _serve_and_measure(url: str, tmp: str, args) -> list[Phase]:
+def _serve_and_measure(url: str, tmp: str, args, redis: str | None = None) -> list[Phase]:
+    if redis:
+        import redis as redis_client  # a dependency of the app: only for this flag
+
+        redis_client.Redis.from_url(redis).flushdb()
     env = {
         **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
+        **({"REDIS_URL": redis} if redis else {}),
         "DJANGO_SETTINGS_MODULE": "bench.web_settings",
         "DATABASE_URL": url,
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
@@ -358,6 +368,9 @@ def main() -> None:
         type=_database_name,
         help=f"the scratch PostgreSQL database, created and dropped (default {PG_BENCH_DB})",
     )
+    parser.add_argument(
+        "--redis", help="a Redis URL (a database of its own: it is flushed) for the PostgreSQL run"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--setup-learners", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -372,12 +385,13 @@ def main() -> None:
             print("PostgreSQL does not answer on 127.0.0.1:5432: skipped", file=sys.stderr)
             continue
         phases = bench_database(database, args)
+        with_redis = database == "postgresql" and args.redis
         hello = phases[0].rps or 1.0
         hello_cpu = phases[0].cpu_ms
         for phase in phases:
             row = {
                 "name": phase.name,
-                "database": database,
+                "database": f"{database} + redis" if with_redis else database,
                 "rps": round(phase.rps, 1),
                 "p50_ms": round(phase.percentile(0.5), 2),
                 "p99_ms": round(phase.percentile(0.99), 2),
