@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
@@ -14,14 +13,13 @@ from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config import sql
 from quizzes import visibility
 from quizzes.instructors.views import instructor_required
-from quizzes.models import Mastery, Question, Response, Scenario
+from quizzes.models import Question, Response, Scenario
 from quizzes.practice import adaptive, reports
-from quizzes.practice.recording import MASTERY  # the mastery's reader, as `Mastery.objects.of_rule`
 from quizzes.reference import texts
 from quizzes.reference.forms import CardForm, engine_reading
+from quizzes.reference.queries import scenario_rows_and_mastery
 from rules.models import Card, Rule, number_order
 
 MAX_QUERY_LENGTH = 100  # a card browser search
@@ -42,83 +40,6 @@ def rule_index(request: HttpRequest) -> HttpResponse:
         rules = rules.prefetch_related(Prefetch("editions", queryset=in_language))
     rules = sorted(rules, key=lambda rule: number_order(rule.number))  # 106.5 before 106.12
     return render(request, "rules/rule_index.html", {"rules": rules})
-
-
-def practisable(user):
-    """The scenarios `user` may practise (as `Scenario.objects.visible_to`: authored in a bank
-    they may practise from, or asked about there by an active question), from their cached bank
-    ids: a query far cheaper to build."""
-    banks = visibility.bank_ids(user)
-    asked = Question.objects.filter(scenario=OuterRef("pk"), bank_id__in=banks, is_active=True)
-    return Scenario.objects.filter(Q(bank_id__in=banks) | Exists(asked))
-
-
-def scenarios_for(rule: Rule, user):
-    """The scenarios exercising `rule` that `user` may practise, listed (`listed`)."""
-    return listed(practisable(user).filter(rules_exercised=rule), user)
-
-
-# `scenarios_for`, written by hand: the rule page's one query per visitor, which cost Django
-# ten times longer to build than the database to answer (tests/rules/test_scenario_rows.py
-# holds it to the queryset above).
-SCENARIO_ROWS = """
-SELECT s.id, s.title,
-  (SELECT COUNT(*) FROM quizzes_question q WHERE q.scenario_id = s.id AND q.is_active),
-  {answered}{padding}
-FROM quizzes_scenario s
-JOIN quizzes_scenario_rules_exercised exercised ON exercised.scenario_id = s.id
-WHERE exercised.rule_id = %s
-  AND (s.bank_id IN ({banks}) OR EXISTS (SELECT 1 FROM quizzes_question q
-       WHERE q.scenario_id = s.id AND q.is_active AND q.bank_id IN ({banks})))
-"""
-# From the scenario's few questions to the learner's answer to each (the (user, question)
-# index): SQLite would otherwise walk all of the learner's answers for every scenario (1 ms at
-# 600 answers, 0.08 ms this way). CROSS JOIN is SQLite's way to keep that order; PostgreSQL
-# plans it as any join.
-ANSWERED = """EXISTS (SELECT 1 FROM quizzes_question asked CROSS JOIN quizzes_response answer
-  WHERE asked.scenario_id = s.id AND answer.question_id = asked.id AND answer.user_id = %s)"""
-
-
-class ScenarioRow(NamedTuple):
-    """A row of the rule page's list (as `listed` gives: its fields by the same names)."""
-
-    pk: int
-    title: str
-    question_count: int
-    answered: bool
-
-
-def scenario_rows(rule: Rule, user) -> tuple[ScenarioRow, ...]:
-    """`scenarios_for(rule, user)` in one hand-written query: a tuple of rows, so that the
-    page renders the list once per process for each list it shows (`{% fixed_part %}`)."""
-    return scenario_rows_and_mastery(rule, user)[0]
-
-
-def scenario_rows_and_mastery(rule: Rule, user) -> tuple[tuple[ScenarioRow, ...], Mastery | None]:
-    """`scenario_rows(rule, user)` and, for a signed-in visitor, their mastery of `rule`
-    (`Mastery.objects.of_rule`), in one query: the mastery's row joined to the list's rows with
-    `UNION ALL` (each row's other columns NULL)."""
-    banks = sorted(visibility.bank_ids(user))
-    signed_in = user.is_authenticated
-    query = SCENARIO_ROWS.format(
-        answered=ANSWERED if signed_in else "1 = 0",
-        banks=sql.placeholders(banks),
-        padding=", NULL" * len(MASTERY) if signed_in else "",
-    )
-    params = [*([user.pk] if signed_in else []), rule.pk, *banks, *banks]
-    if signed_in:
-        query += (
-            f"UNION ALL SELECT NULL, NULL, NULL, NULL, {MASTERY.sql} FROM quizzes_mastery m"
-            " WHERE m.user_id = %s AND m.rule_id = %s"
-        )
-        params += [user.pk, rule.pk]
-    query += " ORDER BY 1"  # the scenarios by id
-    found = sql.rows(query, params, prepared=True)
-    rows = tuple(
-        ScenarioRow(row[0], row[1], row[2], bool(row[3])) for row in found if row[0] is not None
-    )
-    mastery = next((MASTERY.read(row, 4) for row in found if row[0] is None), None)
-    return rows, mastery
 
 
 def listed(scenarios, user):

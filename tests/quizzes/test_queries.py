@@ -58,7 +58,7 @@ PROGRESS_QUERIES = 5
 # instructor flag), the mastery and the scenarios this visitor may practise (was 11; was 7:
 # the rule's difficulties were read on every visit, and the nav's group; was 4 + 1 without
 # Redis: the versions were a query of their own); the mastery comes with the scenarios, in one
-# query (quizzes.reference.views.scenario_rows_and_mastery: was 3)
+# query (quizzes.reference.queries.scenario_rows_and_mastery: was 3)
 RULE_PAGE_QUERIES = 2
 
 

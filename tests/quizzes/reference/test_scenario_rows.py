@@ -1,6 +1,6 @@
-"""The rule page's two reads per visitor, written by hand, return what their querysets (the
-specification) return: the scenario list (quizzes.reference.views.scenario_rows,
-`scenarios_for`) for every kind of visitor, and the mastery (`Mastery.objects.of_rule`)."""
+"""The rule page's hand-written query (quizzes/reference/queries.py) returns what the querysets
+below, its specification, return: the scenario list for every kind of visitor, and the mastery
+(`Mastery.objects.of_rule`)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,17 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
-from quizzes.models import Attempt, Question, Response
-from quizzes.reference.views import scenario_rows, scenarios_for
+from quizzes.models import Attempt, Question, Response, Scenario
+from quizzes.reference.queries import scenario_rows
+from quizzes.reference.views import listed
 from tests.factories import QuestionFactory, ScenarioFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
+
+
+def scenarios_for(rule, user):
+    """The specification: the scenarios exercising `rule` that `user` may practise, listed."""
+    return listed(Scenario.objects.visible_to(user).filter(rules_exercised=rule), user)
 
 
 def as_rows(rule, user) -> list[dict]:
@@ -73,7 +79,7 @@ def test_the_list_with_the_mastery_is_both_reads(visitors, search_rule):
     """`scenario_rows_and_mastery` (the rule page's one query) is `scenario_rows` and
     `Mastery.objects.of_rule`: for every kind of visitor, with a mastery or none."""
     from quizzes.models import Mastery
-    from quizzes.reference.views import scenario_rows_and_mastery
+    from quizzes.reference.queries import scenario_rows_and_mastery
 
     owner = visitors[0]
     Mastery.objects.create(
