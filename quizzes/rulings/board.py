@@ -8,6 +8,7 @@ an author's label or a generated id.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -100,6 +101,7 @@ class CardView:
     alt_cost: str = ""
     oracle_language: str = ""  # set when the text is not in the reader's language (English)
     name_language: str = ""  # set when the name has none in the reader's language (English)
+    invented: bool = False  # an illustrative card of the scenario's own, not a real card
 
     @property
     def place(self) -> str:
@@ -252,6 +254,26 @@ def _phrase(instance: Any, same_named: list[Any]) -> str:
     if zone == "battlefield" and instance.controller != holder:
         text += _(" (owned by %(owner)s)") % values
     return text
+
+
+def invented_names(spec: Any) -> frozenset[str]:
+    """The scenario's own cards its author marks as invented (their notes say "invented" or
+    "illustrative"): every other card is a real card's text."""
+    cards = spec.get("cards", []) if isinstance(spec, Mapping) else []
+    return frozenset(
+        str(card.get("name"))
+        for card in cards
+        if isinstance(card, Mapping)
+        and re.search(r"invented|illustrative", str(card.get("notes", "")), re.IGNORECASE)
+    )
+
+
+def _invented(view: CardView) -> CardView:
+    """The card as invented: its type line says so (a learner must not take it for real)."""
+    type_line = _("%(type_line)s (a card invented for this example)") % {
+        "type_line": view.type_line
+    }
+    return replace(view, invented=True, type_line=type_line)
 
 
 def _definition_view(definition: Any, **place: Any) -> CardView:
@@ -407,10 +429,13 @@ def build_board(scenario: Any, asked: frozenset[str] = frozenset(), salt: str = 
         # The spell being cast leaves its zone as it resolves: "the Hangarback Walker", as on
         # the stack, not "the Hangarback Walker in Jonas's hand" (it ends on the battlefield).
         views[cast] = replace(views[cast], phrase=views[cast].name)
+    invented = invented_names(scenario.spec)
     for label, view in views.items():
         states = _states(state.card(label), views)
         if states:
             views[label] = replace(view, states=states)
+        if state.card(label).name in invented:
+            views[label] = _invented(views[label])
     for player in state.apnap_order:
         zones = []
         for zone in ZONE_ORDER:
