@@ -17,7 +17,7 @@ from django.db import models, transaction
 from quizzes import adaptive, levels, visibility
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
-from quizzes.rulings.generate import questions_for
+from quizzes.rulings.generate import questions_for, relevant
 from rules import texts
 from rules.cards import catalog_for
 from rules.engine.cards import CATALOG_DIR
@@ -268,7 +268,11 @@ def _load_scenario(
             if not question.answer_count and question.difficulty != prior:
                 question.difficulty = prior  # until learners answer it (adaptive.py)
                 question.save(update_fields=["difficulty"])
-            resolved = Rule.objects.resolve_numbers(item.cited_rules | set(scenario_file.cites))
+            # The scenario's citations join a question only where they are about the rules
+            # that decide its claims (a mill question never cites the Search rule its
+            # scenario also names).
+            cites = {n for n in scenario_file.cites if relevant(n, item.cited_rules)}
+            resolved = Rule.objects.resolve_numbers(item.cited_rules | cites)
             rules = list({rule.pk: rule for rule in resolved.values()}.values())
             set_m2m(question.rules, rules, report, "Question.rules")
             keys.append(item.key)

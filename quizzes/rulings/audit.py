@@ -22,8 +22,9 @@ from typing import Any
 from django.utils import translation
 
 from quizzes.rulings import prompt, ruling_for
-from quizzes.rulings.board import invented_names
+from quizzes.rulings.board import MANA_SYMBOL, invented_names
 from quizzes.rulings.claims import CHOICE, ORDER, claim_text
+from quizzes.rulings.generate import relevant
 from quizzes.rulings.kinds import value_choices
 from quizzes.rulings.reasons import say
 from quizzes.rulings.ruling import Ruling
@@ -51,9 +52,6 @@ INTERNAL = (
     (re.compile(r"\b(?:None|True|False)\b"), "a Python value"),
     (re.compile(r"\s{2,}|\s[.,?]|^\s|\s$"), "a name left out (a double space)"),
 )
-MANA_SYMBOL = re.compile(r"\{[WUBRGC]\}")
-ANY_COLOR = re.compile(r"any colou?r|any type", re.IGNORECASE)
-BASIC_MANA = {"Plains": "{W}", "Island": "{U}", "Swamp": "{B}", "Mountain": "{R}", "Forest": "{G}"}
 
 
 @dataclass
@@ -194,8 +192,8 @@ def _asked(claim: dict[str, Any]) -> dict[str, Any]:
 
 
 def no_undetermined_value(s: Served) -> list[str]:
-    """No undetermined value ("tapped or untapped", "only if they searched") as a statement or
-    an option: a learner can't tell it true or false."""
+    """No undetermined value ("tapped or untapped", "only if they searched") as a statement,
+    nor as an option unless worded "depends on …": a learner can't tell it true or false."""
     problems = []
     for statement in s.statements:
         for value in (statement.claim.get("proposed"), s.ruling.evaluate(statement.claim).value):
@@ -204,8 +202,9 @@ def no_undetermined_value(s: Served) -> list[str]:
     if s.options:
         claim = s.ruling.claims[0]
         for option in value_choices(s.ruling, claim):
-            if _undetermined(option) and claim["claim"] != "finds":
-                problems.append(f"option {s.ruling.words(claim, option)!r}")
+            words = s.ruling.words(claim, option)
+            if _undetermined(option) and claim["claim"] != "finds" and "depends on" not in words:
+                problems.append(f"option {words!r} (worded as if determined)")
     return problems
 
 
@@ -261,7 +260,7 @@ def rules_relevant(s: Served) -> list[str]:
     return [
         f"rule {n} is cited but decides no claim asked (the engine cites {sorted(engine)})"
         for n in sorted(s.rules - engine)
-        if not any(n.startswith(e) or e.startswith(n) for e in engine)
+        if not relevant(n, engine)
     ]
 
 
@@ -281,35 +280,18 @@ def cards_real_or_invented(s: Served) -> list[str]:
 
 def options_possible(s: Served) -> list[str]:
     """No mana offered (option or statement) that no card on the board could make."""
-    claims = [st.claim for st in s.statements] or list(s.ruling.claims)
-    if not any(claim["claim"] == "mana_produced" for claim in claims):
-        return []
-    makable = _makable_mana(s.ruling)
     offered = [
         st.claim.get("proposed") for st in s.statements if st.claim["claim"] == "mana_produced"
     ]
     if s.options and s.ruling.claims[0]["claim"] == "mana_produced":
         offered += value_choices(s.ruling, s.ruling.claims[0])
+    makable = set(s.ruling.board.mana_symbols())
     problems = []
     for value in offered:
         symbols = set(MANA_SYMBOL.findall(str(value)))
         if symbols - makable:
             problems.append(f"{value!r}: no card on the board makes {sorted(symbols - makable)}")
     return problems
-
-
-def _makable_mana(ruling: Ruling) -> set[str]:
-    made: set[str] = set()
-    for card in ruling.board.cards.values():
-        text = card.oracle or ""
-        if ANY_COLOR.search(text):
-            made |= set(BASIC_MANA.values())
-        made |= set(MANA_SYMBOL.findall(text.split(":", 1)[-1] if ":" in text else ""))
-        definition = ruling.session.scenario.catalog.get(card.name)
-        for subtype in getattr(definition, "subtypes", ()) or ():
-            if subtype in BASIC_MANA:
-                made.add(BASIC_MANA[subtype])
-    return made
 
 
 INVARIANTS: dict[str, Callable[[Served], list[str]]] = {

@@ -41,6 +41,12 @@ ORDINALS = (
 )  # fmt: skip
 # Past the tenth, a number: "11th" in English, "11." in German, "11ª" in Italian.
 NUMBERED_ORDINALS = {"de": "{}.", "it": "{}ª"}
+MANA_SYMBOL = re.compile(r"\{[WUBRGC]\}")
+MANA_ORDER = ("{W}", "{U}", "{B}", "{R}", "{G}", "{C}")
+ANY_COLOR = re.compile(r"any colou?r|any type", re.IGNORECASE)
+BASIC_LAND_MANA = {
+    "Plains": "{W}", "Island": "{U}", "Swamp": "{B}", "Mountain": "{R}", "Forest": "{G}",
+}  # fmt: skip
 GROUP_FROM = 3  # a run of this many identical cards nobody is asked about is drawn as one group
 # What set off a triggered ability on the stack, in the card's own voice ("when it dies"): the
 # engine's event names ("dies", "land_tapped_for_mana") never reach a page. A test fails when the
@@ -196,6 +202,21 @@ class Board:
         """The costs a card's spell can be cast for: its mana cost and any alternative cost."""
         card = self.cards.get(label)
         return tuple(cost for cost in (card.mana_cost, card.alt_cost) if cost) if card else ()
+
+    def mana_symbols(self) -> tuple[str, ...]:
+        """The mana symbols some card on the board could make, in WUBRGC order: those its
+        abilities add, "any color" as all five, and a basic land type's (CR 305.6)."""
+        made: set[str] = set()
+        for card in self.cards.values():
+            for ability in card.oracle.split("\n"):
+                if "add" in ability.lower():
+                    made |= set(MANA_SYMBOL.findall(ability.split(":", 1)[-1]))
+                    if ANY_COLOR.search(ability):
+                        made |= set(BASIC_LAND_MANA.values())
+            for land_type, symbol in BASIC_LAND_MANA.items():
+                if re.search(rf"\b{land_type}\b", card.type_line.split("—")[-1]):
+                    made.add(symbol)
+        return tuple(symbol for symbol in MANA_ORDER if symbol in made)
 
     def library_sizes(self) -> dict[str, int]:
         return {

@@ -61,6 +61,7 @@ class Context:
     players: tuple[str, ...] = ()  # in turn order
     library_sizes: Mapping[str, int] | None = None
     card_costs: tuple[str, ...] = ()
+    mana: tuple[str, ...] = MANA  # the mana symbols some card on the board could make
 
     def library_size(self, player: str) -> int:
         return (self.library_sizes or {}).get(player, 7)
@@ -143,6 +144,25 @@ def _yes(value: Any) -> bool:
     return value is True or value == "yes"
 
 
+def undetermined(value: Any) -> bool:
+    """A value the rules leave to a choice ("if_searched", "tapped or untapped", "{B} or {R}"):
+    never a statement, and as an answer worded "depends on …"."""
+    return value == "if_searched" or (isinstance(value, str) and " or " in value)
+
+
+def _depends(words: Callable[[Any], str]) -> Callable[[Any], str]:
+    """`words` for a value, an undetermined one worded as what it depends on."""
+
+    def worded(value: Any) -> str:
+        if value == "if_searched":
+            return _("depends on whether they search")
+        if undetermined(value):
+            return _("depends on a choice: %(values)s") % {"values": words(value)}
+        return words(value)
+
+    return worded
+
+
 def _three_way(value: Any, yes: str, no: str, if_searched: str) -> str:
     if value == "if_searched":
         return if_searched
@@ -216,7 +236,7 @@ class ClaimText:
             ]
         else:
             options = self.choices(subject, context)
-        options = [option for option in options if not same(value, option)]
+        options = [o for o in options if not same(value, o) and not undetermined(o)]
         return rng.choice(options) if options else None
 
 
@@ -275,6 +295,12 @@ def _costs_near(subject: Subject, context: Context) -> list[str]:
                 options.add((f"{{{amount}}}" if amount or not coloured else "") + coloured)
     options.discard("")
     return sorted(options, key=lambda cost: (len(cost), cost))
+
+
+def _mana_options(subject: Subject, context: Context) -> list[Any]:
+    """No mana, and one or two of each symbol some card on the board could make (a Forest
+    never offers {C})."""
+    return ["", *context.mana, *(symbol * 2 for symbol in context.mana)]
 
 
 def _fixed(*values: Any) -> Callable[[Subject, Context], list[Any]]:
@@ -338,8 +364,8 @@ CLAIMS: dict[str, ClaimText] = {
                 gettext_noop("%(player)s shuffles only if they actually searched."), player=s.player
             ),
         ),
-        lambda value: _three_way(value, _("yes"), _("no"), _("only if they actually searched")),
-        domain=_fixed("yes", "no", "if_searched"),
+        _depends(lambda value: _("yes") if _yes(value) else _("no")),
+        domain=_fixed("yes", "no"),
     ),
     "shuffled_portion": ClaimText(
         gettext_lazy("what does {player} shuffle?"),
@@ -392,8 +418,8 @@ CLAIMS: dict[str, ClaimText] = {
                 player=s.player,
             ),
         ),
-        lambda value: _three_way(value, _("yes"), _("no"), _("only if they actually searched")),
-        domain=_fixed("yes", "no", "if_searched"),
+        _depends(lambda value: _("yes") if _yes(value) else _("no")),
+        domain=_fixed("yes", "no"),
     ),
     "alt_cost_available": ClaimText(
         gettext_lazy("can {player} cast {card} for its alternative cost now?"),
@@ -432,7 +458,7 @@ CLAIMS: dict[str, ClaimText] = {
         lambda value, s: _say(
             gettext_noop("%(card)s ends up %(zone)s."), card=s.card, zone=_word(ZONE_WORDS, value)
         ),
-        lambda value: _word(ZONE_WORDS, value),
+        _depends(lambda value: _word(ZONE_WORDS, value)),
         domain=_fixed(*ZONE_WORDS),
     ),
     "triggers": ClaimText(
@@ -454,8 +480,8 @@ CLAIMS: dict[str, ClaimText] = {
         lambda value, s: _say(
             gettext_noop("%(card)s produces %(mana)s."), card=s.card, mana=mana_words(value)
         ),
-        mana_words,
-        domain=_fixed("", *MANA, *(symbol * 2 for symbol in MANA)),
+        _depends(mana_words),
+        domain=_mana_options,
     ),
     "can_activate": ClaimText(
         gettext_lazy("can the ability of {card} be activated now?"),
@@ -506,8 +532,8 @@ CLAIMS: dict[str, ClaimText] = {
             card=s.card,
             state=_word(TAPPED_WORDS, value),
         ),
-        lambda value: _word(TAPPED_WORDS, value),
-        domain=_fixed("tapped", "untapped", "tapped or untapped"),
+        _depends(lambda value: _word(TAPPED_WORDS, value)),
+        domain=_fixed("tapped", "untapped"),
     ),
     "counters": ClaimText(
         gettext_lazy("how many {counter} counters are on {card} afterwards?"),

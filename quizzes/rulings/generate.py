@@ -16,7 +16,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from quizzes.rulings.claims import claim_text
+from quizzes.rulings.claims import claim_text, undetermined
 from quizzes.rulings.names import localized
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.values import plain
@@ -26,6 +26,19 @@ Claim = dict[str, Any]
 SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other", "kind", "ability")
 OWN_KINDS = {"finds", "found_count"}  # asked by their own kinds, not as single values
 MAX_STATEMENTS = 6
+# Claims about one player's search (the searcher, or the player whose library is searched):
+# not asked of a player who does not search.
+ABOUT_A_SEARCH = {
+    "found_count": "searcher",
+    "legal_find_set": "searcher",
+    "revealed": "searcher",
+    "searched_portion": "player",
+    "shuffled_portion": "player",
+}
+# Claims whose value can turn on whether a player who may search does: asked on a stated line.
+SEARCH_DEPENDENT = frozenset(
+    {"alt_cost_available", "searched_library_this_turn", "shuffles", "shuffled_portion"}
+)
 
 
 @dataclass
@@ -113,6 +126,20 @@ def nothing_to_find(ruling: Ruling) -> bool:
     return not any(result.claim == "finds" for result in ruling.session.resolve().claims)
 
 
+def _base(number: str) -> str:
+    """A rule's number without its subrule letter: "702.52b" -> "702.52"."""
+    return number.rstrip("abcdefghijklmnopqrstuvwxyz")
+
+
+def relevant(number: str, deciding: set[str]) -> bool:
+    """Is rule `number` about what the rules in `deciding` (the engine's, for the claims a
+    question asks) decide: the same rule or a subrule of it (702.52b beside 702.52a)?"""
+    return any(
+        number.startswith(other) or other.startswith(number) or _base(number) == _base(other)
+        for other in deciding
+    )
+
+
 def _slug(text: str) -> str:
     cleaned = "".join(ch if ch.isalnum() or ch == "-" else "-" for ch in text.lower())
     while "--" in cleaned:
@@ -176,6 +203,58 @@ def build_questions(
         return _build_questions(spec, catalog)
 
 
+def optional_searchers(ruling: Ruling) -> list[str]:
+    """The players who may (not must) search, their decision not stated by the resolving step."""
+    resolve = ruling.session.scenario.resolve
+    stated = {p for p, d in (resolve.choices if resolve else {}).items() if "search" in d}
+    return [
+        str(result.subject["player"])
+        for result in ruling.session.resolve().claims
+        if result.claim == "searches" and result.value == "may"
+        and result.subject["player"] not in stated
+    ]  # fmt: skip
+
+
+def on_a_stated_line(ruling: Ruling, claim: Claim, line: dict[str, bool]) -> Claim:
+    """`claim` with the search decisions of `line` its value turns on, as "given" choices the
+    page states ("Alice chooses to search."): never a statement true only if Alice searched."""
+    if claim["claim"] not in SEARCH_DEPENDENT:
+        return claim
+    given = {player: dict(decisions) for player, decisions in (claim.get("given") or {}).items()}
+    for player, decision in line.items():
+        if "search" in given.get(player, {}):
+            continue
+        values = [
+            plain(
+                ruling.session.evaluate(
+                    {**claim, "given": {**given, player: {**given.get(player, {}), "search": d}}}
+                ).value
+            )
+            for d in (True, False)
+        ]
+        if values[0] != values[1]:
+            given[player] = {**given.get(player, {}), "search": decision}
+    return {**claim, "given": given} if given else claim
+
+
+def asks_a_non_searcher(ruling: Ruling, claim: Claim) -> bool:
+    """A claim about the search of a player who does not search (Alice, under a spell that has
+    her opponent search her library): nothing to ask."""
+    role = ABOUT_A_SEARCH.get(claim["claim"])
+    player = claim.get(role) if role and "given" not in claim else None
+    return bool(player) and not ruling.session.evaluation().resolution.spaces_of(player)
+
+
+def unanswerable(ruling: Ruling, claim: Claim) -> bool:
+    """A claim whose form no answer fills right: an order of fewer players than the form ranks
+    (only one player, or none, decides)."""
+    if claim["claim"] != "decision_order":
+        return False
+    order = plain(ruling.evaluate(claim).value) or []
+    players = ruling.session.scenario.state.players
+    return len(order) < 2 or sorted(order) != sorted(players)
+
+
 def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[GeneratedQuestion]:
     claims = [
         asked_claim(claim)
@@ -183,6 +262,13 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
         if isinstance(claim, dict) and isinstance(claim.get("claim"), str)
     ]
     ruling = Ruling.from_shown("value", Shown(dict(spec), claims, {}, {}, 0), catalog)
+    line_rng = random.Random(f"{spec.get('id', '')}:line")
+    line = {player: line_rng.random() < 0.5 for player in optional_searchers(ruling)}
+    claims = [
+        on_a_stated_line(ruling, claim, line)
+        for claim in claims
+        if not asks_a_non_searcher(ruling, claim) and not unanswerable(ruling, claim)
+    ]
     names = card_names(spec)
     situation = describe_situation(spec, names)
     results = [ruling.evaluate(claim) for claim in claims]
@@ -281,18 +367,19 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
 def _statements(
     ruling: Ruling, claims, results, spec, rng: random.Random, empty: bool
 ) -> list[tuple]:
-    """(claim index, claim with "proposed"): each true or false by a draw, never by position;
-    with two or more, at least one of each."""
-    candidates = [i for i, claim in enumerate(claims) if not stated_by_board(claim, spec, empty)]
-    truths = {i: rng.random() < 0.5 for i in candidates}
-    if len(candidates) >= 2 and len(set(truths.values())) == 1:
-        flipped = rng.choice(candidates)
-        truths[flipped] = not truths[flipped]
-    made = []
-    for i in candidates:
-        claim, value = claims[i], results[i].value
+    """(claim index, claim with "proposed"): each true or false by its own draw, never by
+    position nor by the others (no count of true statements to deduce from). A value the rules
+    leave to a choice is never a statement, nor a false one; one claim about one subject is
+    stated once (the dredge family asks a card's zone with and without the dredge)."""
+    made, said = [], set()
+    for i, claim in enumerate(claims):
+        value = results[i].value
+        subject = (claim["claim"], *((k, str(claim[k])) for k in SUBJECT_KEYS if k in claim))
+        if stated_by_board(claim, spec, empty) or undetermined(value) or subject in said:
+            continue
+        said.add(subject)
         proposed: Any = plain(value)
-        if not truths[i]:
+        if rng.random() >= 0.5:
             text = claim_text(claim["claim"])
             proposed = text.false_value(value, ruling.subject(claim), ruling.context(claim), rng)
             if proposed is None:
