@@ -24,7 +24,12 @@ from django.utils import translation
 from quizzes.rulings import prompt, ruling_for
 from quizzes.rulings.board import MANA_SYMBOL, invented_names
 from quizzes.rulings.claims import CHOICE, ORDER, claim_text
-from quizzes.rulings.generate import relevant
+from quizzes.rulings.generate import (
+    ABOUT_A_SEARCH,
+    SEARCH_DEPENDENT,
+    optional_searchers,
+    relevant,
+)
 from quizzes.rulings.kinds import value_choices
 from quizzes.rulings.reasons import say
 from quizzes.rulings.ruling import Ruling
@@ -32,18 +37,6 @@ from quizzes.rulings.values import plain, same
 from rules.engine import ScenarioError, default_catalog
 
 DEFAULT_SEEDS = 4  # seeds 1..4 besides the scenario as written
-# Claims that speak of one player's search (the searcher, or the player whose library it is).
-ABOUT_A_SEARCH = {
-    "found_count": "searcher",
-    "legal_find_set": "searcher",
-    "revealed": "searcher",
-    "searched_portion": "player",
-    "shuffled_portion": "player",
-}
-# Claims whose value can turn on whether a player chooses to search ("may search ...").
-SEARCH_DEPENDENT = frozenset(
-    {"alt_cost_available", "searched_library_this_turn", "shuffles", "shuffled_portion"}
-)
 UNDETERMINED = re.compile(r"\bif_searched\b| or ")
 INTERNAL = (
     (re.compile(r"\[['\"]|['\"]\]|\{['\"]"), "list or dict syntax"),
@@ -151,16 +144,6 @@ def stated_choices(s: Served, claim: dict[str, Any]) -> dict[str, set[str]]:
     return stated
 
 
-def optional_searchers(s: Served) -> list[str]:
-    """The players who may (not must) search in the line of play."""
-    session = s.ruling.session
-    return [
-        str(r.subject["player"])
-        for r in session.resolve().claims
-        if r.claim == "searches" and r.value == "may"
-    ]
-
-
 def no_unstated_choice(s: Served) -> list[str]:
     """No statement (or key) whose truth turns on a choice the page does not state."""
     problems = []
@@ -170,7 +153,7 @@ def no_unstated_choice(s: Served) -> list[str]:
         if claim["claim"] not in SEARCH_DEPENDENT:
             continue
         stated = stated_choices(s, claim)
-        for player in optional_searchers(s):
+        for player in optional_searchers(s.ruling):
             if "search" in stated.get(player, set()):
                 continue
             values = []
