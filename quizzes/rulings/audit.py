@@ -27,7 +27,9 @@ from quizzes.rulings.claims import CHOICE, ORDER, claim_text
 from quizzes.rulings.generate import (
     ABOUT_A_SEARCH,
     SEARCH_DEPENDENT,
+    asked_claims,
     optional_searchers,
+    portion_is_whole,
     relevant,
 )
 from quizzes.rulings.kinds import value_choices
@@ -230,6 +232,16 @@ def searches_asked_of_a_searcher(s: Served) -> list[str]:
     return problems
 
 
+def portions_tell_apart(s: Served) -> list[str]:
+    """No "only the top N cards" asked of a library of N or fewer (the whole library too)."""
+    return [
+        f"{claim['claim']} of {claim.get('player')}: the portion is the whole library"
+        for claim in s.ruling.claims
+        if claim["claim"] in ("searched_portion", "shuffled_portion")
+        and portion_is_whole(s.ruling, claim)
+    ]
+
+
 def rules_current(s: Served) -> list[str]:
     """Every cited rule is a current rule (an old alias never stands for a current number)."""
     cited = s.rules | s.engine_rules
@@ -285,6 +297,7 @@ INVARIANTS: dict[str, Callable[[Served], list[str]]] = {
     "no_internal_text": no_internal_text,
     "no_spell_out_of_turn": no_spell_out_of_turn,
     "searches_asked_of_a_searcher": searches_asked_of_a_searcher,
+    "portions_tell_apart": portions_tell_apart,
     "rules_current": rules_current,
     "rules_relevant": rules_relevant,
     "cards_real_or_invented": cards_real_or_invented,
@@ -358,6 +371,24 @@ def audit(questions: Iterable[Any], seeds: int = DEFAULT_SEEDS) -> Report:
                                   question.level, problem)
                     )  # fmt: skip
     return report
+
+
+def true_values(scenarios: Iterable[Any]) -> dict[str, dict[str, int]]:
+    """Per claim, how many times the questions of `scenarios` ask it with each true value
+    (each claim of a scenario once, as generation asks it)."""
+    from quizzes.rulings import catalog_of
+    from quizzes.rulings.balance import value_key
+
+    counts: dict[str, Counter[str]] = {}
+    for scenario in scenarios:
+        try:
+            ruling, claims = asked_claims(scenario.spec, catalog_of(scenario))
+        except ScenarioError:
+            continue
+        for claim in claims:
+            value = ruling.evaluate(claim).value
+            counts.setdefault(claim["claim"], Counter())[value_key(value)] += 1
+    return {name: dict(sorted(found.items())) for name, found in sorted(counts.items())}
 
 
 def _rule_numbers(citation: str | None) -> set[str]:

@@ -18,6 +18,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
+from quizzes.rulings.balance import distractor_weight, seen_values, value_key
 from quizzes.rulings.values import plain, same
 
 CHOICE, NUMBER, RANGE, ORDER, PLAYERS = "choice", "number", "range", "order", "players"
@@ -214,14 +215,27 @@ class ClaimText:
     def choices(self, subject: Subject, context: Context) -> list[Any]:
         return self.domain(subject, context) if self.domain else []
 
-    def false_value(self, value: Any, subject: Subject, context: Context, rng: random.Random):
-        """A plausible value the claim does not have (None when there is none)."""
+    def false_value(
+        self, value: Any, subject: Subject, context: Context, rng: random.Random, claim: str = ""
+    ):
+        """A plausible value the claim does not have (None when there is none), drawn as the
+        content's true values of `claim` fall (balance.py: no value only ever a distractor)."""
         if self.answer == NUMBER and isinstance(value, int) and not isinstance(value, bool):
             options = [n for n in (value - 1, value + 1, value + 2) if self.low <= n <= self.high]
+            options += [
+                n for n in seen_values(claim)
+                if isinstance(n, int) and not isinstance(n, bool) and self.low <= n <= self.high
+                and abs(n - value) <= 3
+            ]  # fmt: skip
         elif self.answer == RANGE and isinstance(plain(value), list) and len(value) == 2:
             low, high = plain(value)
             options = [[low, high + 1], *([[low + 1, high]] if low < high else [])]
             options += [[max(low - 1, 0), high]] if low > 0 else []
+            options += [
+                seen for seen in seen_values(claim)
+                if isinstance(seen, list) and len(seen) == 2 and 0 <= seen[0] <= seen[1]
+                and abs(seen[0] - low) + abs(seen[1] - high) <= 3
+            ]  # fmt: skip
         elif self.answer == ORDER:
             order = plain(value) or []
             options = [list(reversed(order))] if len(order) > 1 else []
@@ -236,8 +250,15 @@ class ClaimText:
             ]
         else:
             options = self.choices(subject, context)
-        options = [o for o in options if not same(value, o) and not undetermined(o)]
-        return rng.choice(options) if options else None
+        unique: dict[str, Any] = {}
+        for option in options:
+            if not same(value, option) and not undetermined(option):
+                unique.setdefault(value_key(option), option)
+        if not unique:
+            return None
+        choices = list(unique.values())
+        weights = [distractor_weight(claim, option) for option in choices]
+        return rng.choices(choices, weights)[0]
 
 
 def _sentence(text: str) -> str:
@@ -275,7 +296,8 @@ def _word(words: Mapping[str, Any], value: Any) -> str:
 
 def _or(alternatives: list[str]) -> str:
     """Alternatives joined by "or" in the reader's language."""
-    return f" {pgettext('alternatives', 'or')} ".join(alternatives)
+    separator = pgettext("alternatives", "or")
+    return f" {separator} ".join(alternatives)
 
 
 def _library_portions(subject: Subject, context: Context) -> list[Any]:
@@ -422,11 +444,15 @@ CLAIMS: dict[str, ClaimText] = {
         domain=_fixed("yes", "no"),
     ),
     "alt_cost_available": ClaimText(
-        gettext_lazy("can {player} cast {card} for its alternative cost now?"),
+        gettext_lazy("once this has resolved, can {player} cast {card} for its alternative cost?"),
         lambda value, s: _either(
             value,
-            gettext_noop("%(player)s can cast %(card)s for its alternative cost now."),
-            gettext_noop("%(player)s can't cast %(card)s for its alternative cost now."),
+            gettext_noop(
+                "once this has resolved, %(player)s can cast %(card)s for its alternative cost."
+            ),
+            gettext_noop(
+                "once this has resolved, %(player)s can't cast %(card)s for its alternative cost."
+            ),
             player=s.player,
             card=s.card,
         ),

@@ -10,12 +10,14 @@ her library earlier this turn") is not asked.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from quizzes.rulings.balance import stated_share
 from quizzes.rulings.claims import claim_text, undetermined
 from quizzes.rulings.names import localized
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
@@ -179,7 +181,7 @@ def question_text(
     if kind == "yes_no":
         return _("Is each statement true or false?")
     if kind == "multiple_choice":
-        return _("Which of these statements are true? (Several may be.)")
+        return _("Which of these statements are true? (Any number may be, or none.)")
     return ruling.ask(claims[0]) if placed else _named(ruling, claims[0], names)
 
 
@@ -245,9 +247,15 @@ def asks_a_non_searcher(ruling: Ruling, claim: Claim) -> bool:
     return bool(player) and not ruling.session.evaluation().resolution.spaces_of(player)
 
 
+PORTION = re.compile(r"top (\d+)")
+
+
 def unanswerable(ruling: Ruling, claim: Claim) -> bool:
-    """A claim whose form no answer fills right: an order of fewer players than the form ranks
-    (only one player, or none, decides)."""
+    """A claim no answer gets right as a learner reads it: an order of fewer players than the
+    form ranks (only one player, or none, decides); "only the top 4 cards" of a library of 4
+    or fewer, which is the whole library too."""
+    if claim["claim"] in ("searched_portion", "shuffled_portion"):
+        return portion_is_whole(ruling, claim)
     if claim["claim"] != "decision_order":
         return False
     order = plain(ruling.evaluate(claim).value) or []
@@ -255,7 +263,9 @@ def unanswerable(ruling: Ruling, claim: Claim) -> bool:
     return len(order) < 2 or sorted(order) != sorted(players)
 
 
-def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[GeneratedQuestion]:
+def asked_claims(spec: dict[str, Any], catalog: Catalog | None) -> tuple[Ruling, list[Claim]]:
+    """The scenario ruled once, and the claims of `spec["expect"]` its questions ask: each on
+    a stated line of play, none about a search nobody makes, none no answer can fill."""
     claims = [
         asked_claim(claim)
         for claim in spec.get("expect") or []
@@ -264,11 +274,22 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
     ruling = Ruling.from_shown("value", Shown(dict(spec), claims, {}, {}, 0), catalog)
     line_rng = random.Random(f"{spec.get('id', '')}:line")
     line = {player: line_rng.random() < 0.5 for player in optional_searchers(ruling)}
-    claims = [
+    return ruling, [
         on_a_stated_line(ruling, claim, line)
         for claim in claims
         if not asks_a_non_searcher(ruling, claim) and not unanswerable(ruling, claim)
     ]
+
+
+def portion_is_whole(ruling: Ruling, claim: Claim) -> bool:
+    """Is the claim's "top N" portion the player's whole library (N at least its size)?"""
+    match = PORTION.fullmatch(str(ruling.evaluate(claim).value))
+    size = ruling.board.library_sizes().get(str(claim.get("player")), 0)
+    return bool(match) and int(match.group(1)) >= size
+
+
+def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[GeneratedQuestion]:
+    ruling, claims = asked_claims(spec, catalog)
     names = card_names(spec)
     situation = describe_situation(spec, names)
     results = [ruling.evaluate(claim) for claim in claims]
@@ -377,11 +398,15 @@ def _statements(
         subject = (claim["claim"], *((k, str(claim[k])) for k in SUBJECT_KEYS if k in claim))
         if stated_by_board(claim, spec, empty) or undetermined(value) or subject in said:
             continue
+        text = claim_text(claim["claim"])
+        domain = text.choices(ruling.subject(claim), ruling.context(claim))
+        if rng.random() >= stated_share(claim["claim"], value, domain):
+            continue  # a common value, stated only as often as a rare one (balance.py)
         said.add(subject)
         proposed: Any = plain(value)
         if rng.random() >= 0.5:
-            text = claim_text(claim["claim"])
-            proposed = text.false_value(value, ruling.subject(claim), ruling.context(claim), rng)
+            subject_words, context = ruling.subject(claim), ruling.context(claim)
+            proposed = text.false_value(value, subject_words, context, rng, claim["claim"])
             if proposed is None:
                 proposed = plain(value)  # no false value to offer: state the true one
         made.append((i, claim | {"proposed": plain(proposed)}))

@@ -7,7 +7,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from quizzes.models import Question
+from quizzes.models import Question, Scenario
 from quizzes.rulings import audit
 
 
@@ -20,6 +20,11 @@ class Command(BaseCommand):
             "--seeds", type=int, default=audit.DEFAULT_SEEDS, help="Variant seeds 1..n audited."
         )
         parser.add_argument("--examples", type=int, default=0, help="Problems shown per invariant.")
+        parser.add_argument(
+            "--true-values",
+            action="store_true",
+            help="Print, per claim, the count of each true value asked (content/true_values.json).",
+        )
 
     def handle(self, *args, **options) -> None:
         questions = (
@@ -28,6 +33,10 @@ class Command(BaseCommand):
             .prefetch_related("rules")
             .order_by("pk")
         )
+        if options["true_values"]:
+            scenarios = Scenario.objects.filter(questions__is_active=True).distinct()
+            self.stdout.write(json.dumps(audit.true_values(scenarios), indent=1, sort_keys=True))
+            return
         report = audit.audit(questions, seeds=options["seeds"])
         summary = {
             "served": report.served,
