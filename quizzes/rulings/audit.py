@@ -280,7 +280,7 @@ def options_possible(s: Served) -> list[str]:
     ]
     if s.options and s.ruling.claims[0]["claim"] == "mana_produced":
         offered += value_choices(s.ruling, s.ruling.claims[0])
-    makable = set(s.ruling.board.mana_symbols())
+    makable = set(s.ruling.board.mana_symbols)
     problems = []
     for value in offered:
         symbols = set(MANA_SYMBOL.findall(str(value)))
@@ -329,6 +329,8 @@ class Violation:
 class Report:
     served: int = 0
     violations: list[Violation] = field(default_factory=list)
+    # (question, text, truth) of every statement as written (seed 0): the word vote's input
+    statements: list[tuple[int, str, bool]] = field(default_factory=list)
 
     def counts(self, by: str) -> dict[str, int]:
         return dict(Counter(getattr(v, by) for v in self.violations).most_common())
@@ -364,6 +366,8 @@ def audit(questions: Iterable[Any], seeds: int = DEFAULT_SEEDS) -> Report:
                     claim = {**claim, "claim": "found_count"}
                 shown.engine_rules |= _rule_numbers(shown.ruling.evaluate(claim).rule)
             report.served += 1
+            if seed == 0:
+                report.statements += [(question.pk, st.text, st.truth) for st in shown.statements]
             for name, check in INVARIANTS.items():
                 for problem in check(shown):
                     report.violations.append(

@@ -8,6 +8,7 @@ an author's label or a generated id.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -47,6 +48,7 @@ ANY_COLOR = re.compile(r"any colou?r|any type", re.IGNORECASE)
 BASIC_LAND_MANA = {
     "Plains": "{W}", "Island": "{U}", "Swamp": "{B}", "Mountain": "{R}", "Forest": "{G}",
 }  # fmt: skip
+BASIC_LAND_TYPE = re.compile(r"\b(Plains|Island|Swamp|Mountain|Forest)\b")
 GROUP_FROM = 3  # a run of this many identical cards nobody is asked about is drawn as one group
 # What set off a triggered ability on the stack, in the card's own voice ("when it dies"): the
 # engine's event names ("dies", "land_tapped_for_mana") never reach a page. A test fails when the
@@ -203,6 +205,7 @@ class Board:
         card = self.cards.get(label)
         return tuple(cost for cost in (card.mana_cost, card.alt_cost) if cost) if card else ()
 
+    @functools.cached_property
     def mana_symbols(self) -> tuple[str, ...]:
         """The mana symbols some card on the board could make, in WUBRGC order: those its
         abilities add, "any color" as all five, and a basic land type's (CR 305.6)."""
@@ -213,9 +216,8 @@ class Board:
                     made |= set(MANA_SYMBOL.findall(ability.split(":", 1)[-1]))
                     if ANY_COLOR.search(ability):
                         made |= set(BASIC_LAND_MANA.values())
-            for land_type, symbol in BASIC_LAND_MANA.items():
-                if re.search(rf"\b{land_type}\b", card.type_line.split("—")[-1]):
-                    made.add(symbol)
+            subtypes = card.type_line.split("—")[-1]
+            made |= {BASIC_LAND_MANA[name] for name in BASIC_LAND_TYPE.findall(subtypes)}
         return tuple(symbol for symbol in MANA_ORDER if symbol in made)
 
     def library_sizes(self) -> dict[str, int]:

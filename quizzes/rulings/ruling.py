@@ -195,7 +195,7 @@ class Ruling:
             players=tuple(self.session.scenario.state.players),
             library_sizes=self.board.library_sizes(),
             card_costs=self.board.card_mana_costs(str(claim.get("card", ""))),
-            mana=self.board.mana_symbols(),
+            mana=self.board.mana_symbols,
         )
 
     def ask(self, claim: Mapping[str, Any]) -> str:

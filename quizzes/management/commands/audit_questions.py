@@ -8,7 +8,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from quizzes.models import Question, Scenario
-from quizzes.rulings import audit
+from quizzes.rulings import audit, tells
 
 
 class Command(BaseCommand):
@@ -38,8 +38,14 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(audit.true_values(scenarios), indent=1, sort_keys=True))
             return
         report = audit.audit(questions, seeds=options["seeds"])
+        vote = tells.word_vote(report.statements)
         summary = {
             "served": report.served,
+            "word_vote": {
+                "accuracy": round(vote.accuracy, 4),
+                "blind": round(vote.blind, 4),
+                "held_out": vote.held_out,
+            },
             "violations": len(report.violations),
             "invariants": dict.fromkeys(audit.INVARIANTS, 0) | report.counts("invariant"),
             "questions": report.questions_with(),
