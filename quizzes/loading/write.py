@@ -17,6 +17,7 @@ from django.db import models, transaction
 from quizzes import adaptive, levels, visibility
 from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
+from quizzes.rulings import casting_timing
 from quizzes.rulings.generate import questions_for, relevant
 from rules import texts
 from rules.cards import catalog_for
@@ -30,6 +31,7 @@ class LoadReport:
     statuses: Counter = field(default_factory=Counter)  # engine status -> scenarios
     flagged: list[tuple[str, str, str]] = field(default_factory=list)  # slug, status, report
     without_questions: list[str] = field(default_factory=list)
+    out_of_turn: list[str] = field(default_factory=list)  # a spell cast when the rules don't allow
 
     def note(self, model: type[models.Model], status: str) -> None:
         self.changes[(model.__name__, status)] += 1
@@ -239,12 +241,14 @@ def _load_scenario(
         report.flagged.append((scenario.slug, check.status, check.report))
 
     generated = []
-    if check.status != Scenario.EngineStatus.INVALID:
+    if casting_timing(spec, catalog):  # kept out of practice and exams, said in the report
+        report.out_of_turn.append(scenario.slug)
+    elif check.status != Scenario.EngineStatus.INVALID:
         try:
             generated = questions_for(spec, catalog)
         except ScenarioError as error:
             report.flagged.append((scenario.slug, "questions", str(error)))
-    if not generated:
+    if not generated and scenario.slug not in report.out_of_turn:
         report.without_questions.append(scenario.slug)
     asked = {item.key: (item.kind, item.prompt, item.claims) for item in generated}
     for bank in banks:

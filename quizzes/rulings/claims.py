@@ -240,6 +240,8 @@ class ClaimText:
             order = plain(value) or []
             options = [list(reversed(order))] if len(order) > 1 else []
             options += [order[1:] + order[:1]] if len(order) > 2 else []
+            if len(order) == 1:  # another player deciding alone
+                options += [[player] for player in context.players if player not in order]
         elif self.answer == PLAYERS:
             chosen = plain(value) or []
             options = [[p for p in context.players if p != left] for left in chosen]
@@ -413,9 +415,13 @@ CLAIMS: dict[str, ClaimText] = {
     ),
     "decision_order": ClaimText(
         gettext_lazy("in which order do the players decide what to find?"),
-        lambda value, s: _say(
-            gettext_noop("The players decide what to find in this order: %(order)s."),
-            order=_order_words(value),
+        lambda value, s: (
+            _say(gettext_noop("%(player)s alone decides what to find."), player=_names(value)[0])
+            if len(_names(value)) == 1
+            else _say(
+                gettext_noop("The players decide what to find in this order: %(order)s."),
+                order=_order_words(value),
+            )
         ),
         _order_words,
         answer=ORDER,

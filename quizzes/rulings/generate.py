@@ -251,16 +251,20 @@ PORTION = re.compile(r"top (\d+)")
 
 
 def unanswerable(ruling: Ruling, claim: Claim) -> bool:
-    """A claim no answer gets right as a learner reads it: an order of fewer players than the
-    form ranks (only one player, or none, decides); "only the top 4 cards" of a library of 4
-    or fewer, which is the whole library too."""
+    """A claim no answer gets right as a learner reads it: "only the top 4 cards" of a library
+    of 4 or fewer, which is the whole library too."""
     if claim["claim"] in ("searched_portion", "shuffled_portion"):
         return portion_is_whole(ruling, claim)
+    return False
+
+
+def no_ranking(ruling: Ruling, claim: Claim) -> bool:
+    """An order the form can't rank: it ranks every seated player, and here fewer decide (only
+    one, or none). Stated, it reads "Nadia alone decides what to find."."""
     if claim["claim"] != "decision_order":
         return False
     order = plain(ruling.evaluate(claim).value) or []
-    players = ruling.session.scenario.state.players
-    return len(order) < 2 or sorted(order) != sorted(players)
+    return len(order) < 2 or sorted(order) != sorted(ruling.session.scenario.state.players)
 
 
 def asked_claims(spec: dict[str, Any], catalog: Catalog | None) -> tuple[Ruling, list[Claim]]:
@@ -345,6 +349,8 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
             )
     for i, claim in enumerate(claims):
         if claim["claim"] in OWN_KINDS or stated_by_board(claim, spec, empty):
+            continue
+        if no_ranking(ruling, claim):
             continue
         key = "-".join(
             ["value", claim["claim"], *(str(claim[k]) for k in SUBJECT_KEYS if k in claim)]

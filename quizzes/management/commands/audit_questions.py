@@ -59,6 +59,10 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"served: {report.served} variants, violations: {len(report.violations)}"
             )
+            self.stdout.write(
+                f"word vote: {vote.accuracy:.1%} of {vote.held_out} held-out statements "
+                f"(always the commoner answer: {vote.blind:.1%})"
+            )
             for heading in ("invariants", "questions", "family", "kind", "level"):
                 self.stdout.write(f"{heading}:")
                 for name, count in summary[heading].items():
