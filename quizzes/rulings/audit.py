@@ -242,6 +242,18 @@ def portions_tell_apart(s: Served) -> list[str]:
     ]
 
 
+def swaps_keep_the_story(s: Served) -> list[str]:
+    """A variant swaps in no card its scenario's own prose names ("no Island or Swamp left"
+    beside a library of Islands): the title, the prompt and the stored ruling still hold."""
+    scenario = s.question.scenario
+    prose = " ".join([scenario.title, scenario.stored_ruling or "", s.question.prompt])
+    return [
+        f"{original} is shown as {shown}, a card the scenario's text names"
+        for original, shown in s.ruling.shown.cards.items()
+        if re.search(rf"\b{re.escape(shown)}\b", prose)
+    ]
+
+
 def rules_current(s: Served) -> list[str]:
     """Every cited rule is a current rule (an old alias never stands for a current number)."""
     cited = s.rules | s.engine_rules
@@ -298,6 +310,7 @@ INVARIANTS: dict[str, Callable[[Served], list[str]]] = {
     "no_spell_out_of_turn": no_spell_out_of_turn,
     "searches_asked_of_a_searcher": searches_asked_of_a_searcher,
     "portions_tell_apart": portions_tell_apart,
+    "swaps_keep_the_story": swaps_keep_the_story,
     "rules_current": rules_current,
     "rules_relevant": rules_relevant,
     "cards_real_or_invented": cards_real_or_invented,
