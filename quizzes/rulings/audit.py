@@ -243,15 +243,20 @@ def portions_tell_apart(s: Served) -> list[str]:
 
 
 def swaps_keep_the_story(s: Served) -> list[str]:
-    """A variant swaps in no card its scenario's own prose names ("no Island or Swamp left"
-    beside a library of Islands): the title, the prompt and the stored ruling still hold."""
+    """A variant's card swaps keep its scenario's prose true: it swaps in no card the title,
+    prompt or stored ruling names ("no Island or Swamp left" beside a library of Islands), and
+    leaves no swapped card's name behind in it ("Howling Mines" beside a board of Bonesplitters).
+    """
     scenario = s.question.scenario
     prose = " ".join([scenario.title, scenario.stored_ruling or "", s.question.prompt])
-    return [
-        f"{original} is shown as {shown}, a card the scenario's text names"
-        for original, shown in s.ruling.shown.cards.items()
-        if re.search(rf"\b{re.escape(shown)}\b", prose)
-    ]
+    renamed = s.ruling.rename(prose)
+    problems = []
+    for original, shown in s.ruling.shown.cards.items():
+        if re.search(rf"\b{re.escape(shown)}\b", prose):
+            problems.append(f"{original} is shown as {shown}, a card the scenario's text names")
+        if original in renamed:
+            problems.append(f"{original} is shown as {shown}, but the text still names {original}")
+    return problems
 
 
 def rules_current(s: Served) -> list[str]:
