@@ -19,8 +19,8 @@ from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_conten
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
 from quizzes.practice import adaptive
 from quizzes.reference import texts
-from quizzes.rulings import checks
-from quizzes.rulings.generate import questions_for
+from quizzes.rulings import casting_timing, checks
+from quizzes.rulings.generate import questions_for, relevant
 from rules.cards import catalog_for
 from rules.engine import ScenarioError
 from rules.engine.cards import CATALOG_DIR
@@ -33,6 +33,7 @@ class LoadReport:
     statuses: Counter = field(default_factory=Counter)  # engine status -> scenarios
     flagged: list[tuple[str, str, str]] = field(default_factory=list)  # slug, status, report
     without_questions: list[str] = field(default_factory=list)
+    out_of_turn: list[str] = field(default_factory=list)  # a spell cast when the rules don't allow
 
     def note(self, model: type[models.Model], status: str) -> None:
         self.changes[(model.__name__, status)] += 1
@@ -240,12 +241,14 @@ def _load_scenario(
         report.flagged.append((scenario.slug, check.status, check.report))
 
     generated = []
-    if check.status != Scenario.EngineStatus.INVALID:
+    if casting_timing(spec, catalog):  # kept out of practice and exams, said in the report
+        report.out_of_turn.append(scenario.slug)
+    elif check.status != Scenario.EngineStatus.INVALID:
         try:
             generated = questions_for(spec, catalog)
         except ScenarioError as error:
             report.flagged.append((scenario.slug, "questions", str(error)))
-    if not generated:
+    if not generated and scenario.slug not in report.out_of_turn:
         report.without_questions.append(scenario.slug)
     asked = {item.key: (item.kind, item.prompt, item.claims) for item in generated}
     for bank in banks:
@@ -269,7 +272,11 @@ def _load_scenario(
             if not question.answer_count and question.difficulty != prior:
                 question.difficulty = prior  # until learners answer it (adaptive.py)
                 question.save(update_fields=["difficulty"])
-            resolved = Rule.objects.resolve_numbers(item.cited_rules | set(scenario_file.cites))
+            # The scenario's citations join a question only where they are about the rules
+            # that decide its claims (a mill question never cites the Search rule its
+            # scenario also names).
+            cites = {n for n in scenario_file.cites if relevant(n, item.cited_rules)}
+            resolved = Rule.objects.resolve_numbers(item.cited_rules | cites)
             rules = list({rule.pk: rule for rule in resolved.values()}.values())
             set_m2m(question.rules, rules, report, "Question.rules")
             keys.append(item.key)

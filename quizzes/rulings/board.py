@@ -8,6 +8,8 @@ an author's label or a generated id.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -40,6 +42,13 @@ ORDINALS = (
 )  # fmt: skip
 # Past the tenth, a number: "11th" in English, "11." in German, "11ª" in Italian.
 NUMBERED_ORDINALS = {"de": "{}.", "it": "{}ª"}
+MANA_SYMBOL = re.compile(r"\{[WUBRGC]\}")
+MANA_ORDER = ("{W}", "{U}", "{B}", "{R}", "{G}", "{C}")
+ANY_COLOR = re.compile(r"any colou?r|any type", re.IGNORECASE)
+BASIC_LAND_MANA = {
+    "Plains": "{W}", "Island": "{U}", "Swamp": "{B}", "Mountain": "{R}", "Forest": "{G}",
+}  # fmt: skip
+BASIC_LAND_TYPE = re.compile(r"\b(Plains|Island|Swamp|Mountain|Forest)\b")
 GROUP_FROM = 3  # a run of this many identical cards nobody is asked about is drawn as one group
 # What set off a triggered ability on the stack, in the card's own voice ("when it dies"): the
 # engine's event names ("dies", "land_tapped_for_mana") never reach a page. A test fails when the
@@ -100,6 +109,7 @@ class CardView:
     alt_cost: str = ""
     oracle_language: str = ""  # set when the text is not in the reader's language (English)
     name_language: str = ""  # set when the name has none in the reader's language (English)
+    invented: bool = False  # an illustrative card of the scenario's own, not a real card
 
     @property
     def place(self) -> str:
@@ -195,6 +205,21 @@ class Board:
         card = self.cards.get(label)
         return tuple(cost for cost in (card.mana_cost, card.alt_cost) if cost) if card else ()
 
+    @functools.cached_property
+    def mana_symbols(self) -> tuple[str, ...]:
+        """The mana symbols some card on the board could make, in WUBRGC order: those its
+        abilities add, "any color" as all five, and a basic land type's (CR 305.6)."""
+        made: set[str] = set()
+        for card in self.cards.values():
+            for ability in card.oracle.split("\n"):
+                if "add" in ability.lower():
+                    made |= set(MANA_SYMBOL.findall(ability.split(":", 1)[-1]))
+                    if ANY_COLOR.search(ability):
+                        made |= set(BASIC_LAND_MANA.values())
+            subtypes = card.type_line.split("—")[-1]
+            made |= {BASIC_LAND_MANA[name] for name in BASIC_LAND_TYPE.findall(subtypes)}
+        return tuple(symbol for symbol in MANA_ORDER if symbol in made)
+
     def library_sizes(self) -> dict[str, int]:
         return {
             player.name: len(zone.cards)
@@ -252,6 +277,26 @@ def _phrase(instance: Any, same_named: list[Any]) -> str:
     if zone == "battlefield" and instance.controller != holder:
         text += _(" (owned by %(owner)s)") % values
     return text
+
+
+def invented_names(spec: Any) -> frozenset[str]:
+    """The scenario's own cards its author marks as invented (their notes say "invented" or
+    "illustrative"): every other card is a real card's text."""
+    cards = spec.get("cards", []) if isinstance(spec, Mapping) else []
+    return frozenset(
+        str(card.get("name"))
+        for card in cards
+        if isinstance(card, Mapping)
+        and re.search(r"invented|illustrative", str(card.get("notes", "")), re.IGNORECASE)
+    )
+
+
+def _invented(view: CardView) -> CardView:
+    """The card as invented: its type line says so (a learner must not take it for real)."""
+    type_line = _("%(type_line)s (a card invented for this example)") % {
+        "type_line": view.type_line
+    }
+    return replace(view, invented=True, type_line=type_line)
 
 
 def _definition_view(definition: Any, **place: Any) -> CardView:
@@ -407,10 +452,13 @@ def build_board(scenario: Any, asked: frozenset[str] = frozenset(), salt: str = 
         # The spell being cast leaves its zone as it resolves: "the Hangarback Walker", as on
         # the stack, not "the Hangarback Walker in Jonas's hand" (it ends on the battlefield).
         views[cast] = replace(views[cast], phrase=views[cast].name)
+    invented = invented_names(scenario.spec)
     for label, view in views.items():
         states = _states(state.card(label), views)
         if states:
             views[label] = replace(view, states=states)
+        if state.card(label).name in invented:
+            views[label] = _invented(views[label])
     for player in state.apnap_order:
         zones = []
         for zone in ZONE_ORDER:

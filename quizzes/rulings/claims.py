@@ -18,6 +18,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
+from quizzes.rulings.balance import distractor_weight, seen_values, value_key
 from quizzes.rulings.values import plain, same
 
 CHOICE, NUMBER, RANGE, ORDER, PLAYERS = "choice", "number", "range", "order", "players"
@@ -61,6 +62,7 @@ class Context:
     players: tuple[str, ...] = ()  # in turn order
     library_sizes: Mapping[str, int] | None = None
     card_costs: tuple[str, ...] = ()
+    mana: tuple[str, ...] = MANA  # the mana symbols some card on the board could make
 
     def library_size(self, player: str) -> int:
         return (self.library_sizes or {}).get(player, 7)
@@ -143,6 +145,25 @@ def _yes(value: Any) -> bool:
     return value is True or value == "yes"
 
 
+def undetermined(value: Any) -> bool:
+    """A value the rules leave to a choice ("if_searched", "tapped or untapped", "{B} or {R}"):
+    never a statement, and as an answer worded "depends on …"."""
+    return value == "if_searched" or (isinstance(value, str) and " or " in value)
+
+
+def _depends(words: Callable[[Any], str]) -> Callable[[Any], str]:
+    """`words` for a value, an undetermined one worded as what it depends on."""
+
+    def worded(value: Any) -> str:
+        if value == "if_searched":
+            return _("depends on whether they search")
+        if undetermined(value):
+            return _("depends on a choice: %(values)s") % {"values": words(value)}
+        return words(value)
+
+    return worded
+
+
 def _three_way(value: Any, yes: str, no: str, if_searched: str) -> str:
     if value == "if_searched":
         return if_searched
@@ -194,18 +215,33 @@ class ClaimText:
     def choices(self, subject: Subject, context: Context) -> list[Any]:
         return self.domain(subject, context) if self.domain else []
 
-    def false_value(self, value: Any, subject: Subject, context: Context, rng: random.Random):
-        """A plausible value the claim does not have (None when there is none)."""
+    def false_value(
+        self, value: Any, subject: Subject, context: Context, rng: random.Random, claim: str = ""
+    ):
+        """A plausible value the claim does not have (None when there is none), drawn as the
+        content's true values of `claim` fall (balance.py: no value only ever a distractor)."""
         if self.answer == NUMBER and isinstance(value, int) and not isinstance(value, bool):
             options = [n for n in (value - 1, value + 1, value + 2) if self.low <= n <= self.high]
+            options += [
+                n for n in seen_values(claim)
+                if isinstance(n, int) and not isinstance(n, bool) and self.low <= n <= self.high
+                and abs(n - value) <= 3
+            ]  # fmt: skip
         elif self.answer == RANGE and isinstance(plain(value), list) and len(value) == 2:
             low, high = plain(value)
             options = [[low, high + 1], *([[low + 1, high]] if low < high else [])]
             options += [[max(low - 1, 0), high]] if low > 0 else []
+            options += [
+                seen for seen in seen_values(claim)
+                if isinstance(seen, list) and len(seen) == 2 and 0 <= seen[0] <= seen[1]
+                and abs(seen[0] - low) + abs(seen[1] - high) <= 3
+            ]  # fmt: skip
         elif self.answer == ORDER:
             order = plain(value) or []
             options = [list(reversed(order))] if len(order) > 1 else []
             options += [order[1:] + order[:1]] if len(order) > 2 else []
+            if len(order) == 1:  # another player deciding alone
+                options += [[player] for player in context.players if player not in order]
         elif self.answer == PLAYERS:
             chosen = plain(value) or []
             options = [[p for p in context.players if p != left] for left in chosen]
@@ -216,8 +252,15 @@ class ClaimText:
             ]
         else:
             options = self.choices(subject, context)
-        options = [option for option in options if not same(value, option)]
-        return rng.choice(options) if options else None
+        unique: dict[str, Any] = {}
+        for option in options:
+            if not same(value, option) and not undetermined(option):
+                unique.setdefault(value_key(option), option)
+        if not unique:
+            return None
+        choices = list(unique.values())
+        weights = [distractor_weight(claim, option) for option in choices]
+        return rng.choices(choices, weights)[0]
 
 
 def _sentence(text: str) -> str:
@@ -255,7 +298,8 @@ def _word(words: Mapping[str, Any], value: Any) -> str:
 
 def _or(alternatives: list[str]) -> str:
     """Alternatives joined by "or" in the reader's language."""
-    return f" {pgettext('alternatives', 'or')} ".join(alternatives)
+    separator = pgettext("alternatives", "or")
+    return f" {separator} ".join(alternatives)
 
 
 def _library_portions(subject: Subject, context: Context) -> list[Any]:
@@ -275,6 +319,12 @@ def _costs_near(subject: Subject, context: Context) -> list[str]:
                 options.add((f"{{{amount}}}" if amount or not coloured else "") + coloured)
     options.discard("")
     return sorted(options, key=lambda cost: (len(cost), cost))
+
+
+def _mana_options(subject: Subject, context: Context) -> list[Any]:
+    """No mana, and one or two of each symbol some card on the board could make (a Forest
+    never offers {C})."""
+    return ["", *context.mana, *(symbol * 2 for symbol in context.mana)]
 
 
 def _fixed(*values: Any) -> Callable[[Subject, Context], list[Any]]:
@@ -338,8 +388,8 @@ CLAIMS: dict[str, ClaimText] = {
                 gettext_noop("%(player)s shuffles only if they actually searched."), player=s.player
             ),
         ),
-        lambda value: _three_way(value, _("yes"), _("no"), _("only if they actually searched")),
-        domain=_fixed("yes", "no", "if_searched"),
+        _depends(lambda value: _("yes") if _yes(value) else _("no")),
+        domain=_fixed("yes", "no"),
     ),
     "shuffled_portion": ClaimText(
         gettext_lazy("what does {player} shuffle?"),
@@ -365,9 +415,13 @@ CLAIMS: dict[str, ClaimText] = {
     ),
     "decision_order": ClaimText(
         gettext_lazy("in which order do the players decide what to find?"),
-        lambda value, s: _say(
-            gettext_noop("The players decide what to find in this order: %(order)s."),
-            order=_order_words(value),
+        lambda value, s: (
+            _say(gettext_noop("%(player)s alone decides what to find."), player=_names(value)[0])
+            if len(_names(value)) == 1
+            else _say(
+                gettext_noop("The players decide what to find in this order: %(order)s."),
+                order=_order_words(value),
+            )
         ),
         _order_words,
         answer=ORDER,
@@ -392,15 +446,19 @@ CLAIMS: dict[str, ClaimText] = {
                 player=s.player,
             ),
         ),
-        lambda value: _three_way(value, _("yes"), _("no"), _("only if they actually searched")),
-        domain=_fixed("yes", "no", "if_searched"),
+        _depends(lambda value: _("yes") if _yes(value) else _("no")),
+        domain=_fixed("yes", "no"),
     ),
     "alt_cost_available": ClaimText(
-        gettext_lazy("can {player} cast {card} for its alternative cost now?"),
+        gettext_lazy("once this has resolved, can {player} cast {card} for its alternative cost?"),
         lambda value, s: _either(
             value,
-            gettext_noop("%(player)s can cast %(card)s for its alternative cost now."),
-            gettext_noop("%(player)s can't cast %(card)s for its alternative cost now."),
+            gettext_noop(
+                "once this has resolved, %(player)s can cast %(card)s for its alternative cost."
+            ),
+            gettext_noop(
+                "once this has resolved, %(player)s can't cast %(card)s for its alternative cost."
+            ),
             player=s.player,
             card=s.card,
         ),
@@ -432,7 +490,7 @@ CLAIMS: dict[str, ClaimText] = {
         lambda value, s: _say(
             gettext_noop("%(card)s ends up %(zone)s."), card=s.card, zone=_word(ZONE_WORDS, value)
         ),
-        lambda value: _word(ZONE_WORDS, value),
+        _depends(lambda value: _word(ZONE_WORDS, value)),
         domain=_fixed(*ZONE_WORDS),
     ),
     "triggers": ClaimText(
@@ -454,8 +512,8 @@ CLAIMS: dict[str, ClaimText] = {
         lambda value, s: _say(
             gettext_noop("%(card)s produces %(mana)s."), card=s.card, mana=mana_words(value)
         ),
-        mana_words,
-        domain=_fixed("", *MANA, *(symbol * 2 for symbol in MANA)),
+        _depends(mana_words),
+        domain=_mana_options,
     ),
     "can_activate": ClaimText(
         gettext_lazy("can the ability of {card} be activated now?"),
@@ -506,8 +564,8 @@ CLAIMS: dict[str, ClaimText] = {
             card=s.card,
             state=_word(TAPPED_WORDS, value),
         ),
-        lambda value: _word(TAPPED_WORDS, value),
-        domain=_fixed("tapped", "untapped", "tapped or untapped"),
+        _depends(lambda value: _word(TAPPED_WORDS, value)),
+        domain=_fixed("tapped", "untapped"),
     ),
     "counters": ClaimText(
         gettext_lazy("how many {counter} counters are on {card} afterwards?"),

@@ -10,13 +10,15 @@ her library earlier this turn") is not asked.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from quizzes.rulings.claims import claim_text
+from quizzes.rulings.balance import stated_share
+from quizzes.rulings.claims import claim_text, undetermined
 from quizzes.rulings.names import localized
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.values import plain
@@ -27,6 +29,19 @@ Claim = dict[str, Any]
 SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other", "kind", "ability")
 OWN_KINDS = {"finds", "found_count"}  # asked by their own kinds, not as single values
 MAX_STATEMENTS = 6
+# Claims about one player's search (the searcher, or the player whose library is searched):
+# not asked of a player who does not search.
+ABOUT_A_SEARCH = {
+    "found_count": "searcher",
+    "legal_find_set": "searcher",
+    "revealed": "searcher",
+    "searched_portion": "player",
+    "shuffled_portion": "player",
+}
+# Claims whose value can turn on whether a player who may search does: asked on a stated line.
+SEARCH_DEPENDENT = frozenset(
+    {"alt_cost_available", "searched_library_this_turn", "shuffles", "shuffled_portion"}
+)
 
 
 @dataclass
@@ -114,6 +129,20 @@ def nothing_to_find(ruling: Ruling) -> bool:
     return not any(result.claim == "finds" for result in ruling.session.resolve().claims)
 
 
+def _base(number: str) -> str:
+    """A rule's number without its subrule letter: "702.52b" -> "702.52"."""
+    return number.rstrip("abcdefghijklmnopqrstuvwxyz")
+
+
+def relevant(number: str, deciding: set[str]) -> bool:
+    """Is rule `number` about what the rules in `deciding` (the engine's, for the claims a
+    question asks) decide: the same rule or a subrule of it (702.52b beside 702.52a)?"""
+    return any(
+        number.startswith(other) or other.startswith(number) or _base(number) == _base(other)
+        for other in deciding
+    )
+
+
 def _slug(text: str) -> str:
     cleaned = "".join(ch if ch.isalnum() or ch == "-" else "-" for ch in text.lower())
     while "--" in cleaned:
@@ -151,7 +180,7 @@ def question_text(
     if kind == "yes_no":
         return _("Is each statement true or false?")
     if kind == "multiple_choice":
-        return _("Which of these statements are true? (Several may be.)")
+        return _("Which of these statements are true? (Any number may be, or none.)")
     return ruling.ask(claims[0]) if placed else _named(ruling, claims[0], names)
 
 
@@ -175,13 +204,95 @@ def build_questions(
         return _build_questions(spec, catalog)
 
 
-def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[GeneratedQuestion]:
+def optional_searchers(ruling: Ruling) -> list[str]:
+    """The players who may (not must) search, their decision not stated by the resolving step."""
+    resolve = ruling.session.scenario.resolve
+    stated = {p for p, d in (resolve.choices if resolve else {}).items() if "search" in d}
+    return [
+        str(result.subject["player"])
+        for result in ruling.session.resolve().claims
+        if result.claim == "searches" and result.value == "may"
+        and result.subject["player"] not in stated
+    ]  # fmt: skip
+
+
+def on_a_stated_line(ruling: Ruling, claim: Claim, line: dict[str, bool]) -> Claim:
+    """`claim` with the search decisions of `line` its value turns on, as "given" choices the
+    page states ("Alice chooses to search."): never a statement true only if Alice searched."""
+    if claim["claim"] not in SEARCH_DEPENDENT:
+        return claim
+    given = {player: dict(decisions) for player, decisions in (claim.get("given") or {}).items()}
+    for player, decision in line.items():
+        if "search" in given.get(player, {}):
+            continue
+        values = [
+            plain(
+                ruling.session.evaluate(
+                    {**claim, "given": {**given, player: {**given.get(player, {}), "search": d}}}
+                ).value
+            )
+            for d in (True, False)
+        ]
+        if values[0] != values[1]:
+            given[player] = {**given.get(player, {}), "search": decision}
+    return {**claim, "given": given} if given else claim
+
+
+def asks_a_non_searcher(ruling: Ruling, claim: Claim) -> bool:
+    """A claim about the search of a player who does not search (Alice, under a spell that has
+    her opponent search her library): nothing to ask."""
+    role = ABOUT_A_SEARCH.get(claim["claim"])
+    player = claim.get(role) if role and "given" not in claim else None
+    return bool(player) and not ruling.session.evaluation().resolution.spaces_of(player)
+
+
+PORTION = re.compile(r"top (\d+)")
+
+
+def unanswerable(ruling: Ruling, claim: Claim) -> bool:
+    """A claim no answer gets right as a learner reads it: "only the top 4 cards" of a library
+    of 4 or fewer, which is the whole library too."""
+    if claim["claim"] in ("searched_portion", "shuffled_portion"):
+        return portion_is_whole(ruling, claim)
+    return False
+
+
+def no_ranking(ruling: Ruling, claim: Claim) -> bool:
+    """An order the form can't rank: it ranks every seated player, and here fewer decide (only
+    one, or none). Stated, it reads "Nadia alone decides what to find."."""
+    if claim["claim"] != "decision_order":
+        return False
+    order = plain(ruling.evaluate(claim).value) or []
+    return len(order) < 2 or sorted(order) != sorted(ruling.session.scenario.state.players)
+
+
+def asked_claims(spec: dict[str, Any], catalog: Catalog | None) -> tuple[Ruling, list[Claim]]:
+    """The scenario ruled once, and the claims of `spec["expect"]` its questions ask: each on
+    a stated line of play, none about a search nobody makes, none no answer can fill."""
     claims = [
         asked_claim(claim)
         for claim in spec.get("expect") or []
         if isinstance(claim, dict) and isinstance(claim.get("claim"), str)
     ]
     ruling = Ruling.from_shown("value", Shown(dict(spec), claims, {}, {}, 0), catalog)
+    line_rng = random.Random(f"{spec.get('id', '')}:line")
+    line = {player: line_rng.random() < 0.5 for player in optional_searchers(ruling)}
+    return ruling, [
+        on_a_stated_line(ruling, claim, line)
+        for claim in claims
+        if not asks_a_non_searcher(ruling, claim) and not unanswerable(ruling, claim)
+    ]
+
+
+def portion_is_whole(ruling: Ruling, claim: Claim) -> bool:
+    """Is the claim's "top N" portion the player's whole library (N at least its size)?"""
+    match = PORTION.fullmatch(str(ruling.evaluate(claim).value))
+    size = ruling.board.library_sizes().get(str(claim.get("player")), 0)
+    return bool(match) and int(match.group(1)) >= size
+
+
+def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[GeneratedQuestion]:
+    ruling, claims = asked_claims(spec, catalog)
     names = card_names(spec)
     situation = describe_situation(spec, names)
     results = [ruling.evaluate(claim) for claim in claims]
@@ -238,6 +349,8 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
     for i, claim in enumerate(claims):
         if claim["claim"] in OWN_KINDS or stated_by_board(claim, spec, empty):
             continue
+        if no_ranking(ruling, claim):
+            continue
         key = "-".join(
             ["value", claim["claim"], *(str(claim[k]) for k in SUBJECT_KEYS if k in claim)]
         )
@@ -280,20 +393,25 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
 def _statements(
     ruling: Ruling, claims, results, spec, rng: random.Random, empty: bool
 ) -> list[tuple]:
-    """(claim index, claim with "proposed"): each true or false by a draw, never by position;
-    with two or more, at least one of each."""
-    candidates = [i for i, claim in enumerate(claims) if not stated_by_board(claim, spec, empty)]
-    truths = {i: rng.random() < 0.5 for i in candidates}
-    if len(candidates) >= 2 and len(set(truths.values())) == 1:
-        flipped = rng.choice(candidates)
-        truths[flipped] = not truths[flipped]
-    made = []
-    for i in candidates:
-        claim, value = claims[i], results[i].value
+    """(claim index, claim with "proposed"): each true or false by its own draw, never by
+    position nor by the others (no count of true statements to deduce from). A value the rules
+    leave to a choice is never a statement, nor a false one; one claim about one subject is
+    stated once (the dredge family asks a card's zone with and without the dredge)."""
+    made, said = [], set()
+    for i, claim in enumerate(claims):
+        value = results[i].value
+        subject = (claim["claim"], *((k, str(claim[k])) for k in SUBJECT_KEYS if k in claim))
+        if stated_by_board(claim, spec, empty) or undetermined(value) or subject in said:
+            continue
+        text = claim_text(claim["claim"])
+        domain = text.choices(ruling.subject(claim), ruling.context(claim))
+        if rng.random() >= stated_share(claim["claim"], value, domain):
+            continue  # a common value, stated only as often as a rare one (balance.py)
+        said.add(subject)
         proposed: Any = plain(value)
-        if not truths[i]:
-            text = claim_text(claim["claim"])
-            proposed = text.false_value(value, ruling.subject(claim), ruling.context(claim), rng)
+        if rng.random() >= 0.5:
+            subject_words, context = ruling.subject(claim), ruling.context(claim)
+            proposed = text.false_value(value, subject_words, context, rng, claim["claim"])
             if proposed is None:
                 proposed = plain(value)  # no false value to offer: state the true one
         made.append((i, claim | {"proposed": plain(proposed)}))

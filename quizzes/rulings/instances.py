@@ -19,7 +19,7 @@ from quizzes.rulings.families import FamilyError, FamilyTemplate, instance_spec
 from quizzes.rulings.generate import GeneratedQuestion, build_questions, card_names
 from quizzes.rulings.kinds import KINDS
 from quizzes.rulings.ruling import asked_claim
-from rules.engine import Catalog, ScenarioError, Session
+from rules.engine import Catalog, ScenarioError, Session, timing_findings
 
 PLAYER_KEYS = ("player", "searcher", "whose")
 TRIES_PER_INSTANCE = 6  # combinations drawn per instance wanted
@@ -80,6 +80,8 @@ def rule_instance(
         session.resolve()
     except (ScenarioError, FamilyError):
         return None
+    if timing_findings(session.scenario):
+        return None  # a spell cast when the rules don't allow (a sorcery in another's turn)
     asked, results = [], []
     for claim in claims:
         try:
@@ -102,7 +104,10 @@ def rule_instance(
 def _question_conclusions(
     family: FamilyTemplate, item: GeneratedQuestion, by_claim: dict[str, list[Any]], whole: str
 ) -> str:
-    parts = [by_claim.get(_canonical(asked_claim(claim)), [whole]) for claim in item.claims]
+    parts = [
+        by_claim.get(_canonical(asked_claim(claim)), [whole, _canonical(asked_claim(claim))])
+        for claim in item.claims
+    ]  # a claim asked on a stated line of play ("given") is told apart by that line
     return _canonical([family.id, item.kind, parts])
 
 

@@ -195,6 +195,7 @@ class Ruling:
             players=tuple(self.session.scenario.state.players),
             library_sizes=self.board.library_sizes(),
             card_costs=self.board.card_mana_costs(str(claim.get("card", ""))),
+            mana=self.board.mana_symbols,
         )
 
     def ask(self, claim: Mapping[str, Any]) -> str:
@@ -284,9 +285,10 @@ class Ruling:
         if key == "dredge":
             if value is False:
                 return _("%(player)s draws instead of dredging.") % said
-            return _("%(player)s replaces the draw with %(card)s's dredge.") % {
+            labels = value if isinstance(value, list | tuple) else [value]  # the card, by name
+            return _("%(player)s replaces the draw with the dredge of %(card)s.") % {
                 **said,
-                "card": self.board.name(str(value)),
+                "card": self._names(labels),
             }
         if key == "x":
             return _("X is %(value)s.") % {"value": value}

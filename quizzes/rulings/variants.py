@@ -115,7 +115,8 @@ def _make(spec, claims, scenario, rng: random.Random, level: str) -> Variant | N
     new_spec = copy.deepcopy(dict(spec))
     new_claims = copy.deepcopy(claims)
     state = scenario.state
-    substitutes = _substitute_cards(new_spec, scenario, rng) if level == "full" else {}
+    kept = _named_by_statements(claims)
+    substitutes = _substitute_cards(new_spec, scenario, rng, kept) if level == "full" else {}
     if level in {"full", "players_and_order"} and _order_free(claims, scenario):
         for player_zones in new_spec.get("zones", {}).values():
             if isinstance(player_zones.get("library"), list):
@@ -174,7 +175,21 @@ def _plain(definition) -> bool:
     )
 
 
-def _substitute_cards(new_spec: dict[str, Any], scenario, rng: random.Random) -> dict[str, str]:
+BASIC_LAND_MANA = {
+    "Plains": "{W}", "Island": "{U}", "Swamp": "{B}", "Mountain": "{R}", "Forest": "{G}",
+}  # fmt: skip
+
+
+def _named_by_statements(claims: list[dict[str, Any]]) -> set[str]:
+    """The basic lands whose mana a statement names ("… produces {U}{U}"): swapped, the board
+    would hold no card that could make it, and the statement would change its sense."""
+    proposed = " ".join(str(claim.get("proposed", "")) for claim in claims)
+    return {land for land, symbol in BASIC_LAND_MANA.items() if symbol in proposed}
+
+
+def _substitute_cards(
+    new_spec: dict[str, Any], scenario, rng: random.Random, kept: set[str] = frozenset()
+) -> dict[str, str]:
     state = scenario.state
     steps = [step for step in (scenario.resolve, *scenario.history) if hasattr(step, "by")]
     acting = {step.source for step in steps}
@@ -184,12 +199,14 @@ def _substitute_cards(new_spec: dict[str, Any], scenario, rng: random.Random) ->
     substitutes: dict[str, str] = {}
     for name in sorted({card.name for card in state.cards}):
         definition = scenario.catalog.get(name)
-        if name in acting or definition is None or definition.static or definition.keywords:
+        if name in acting or name in kept or definition is None:
+            continue
+        if definition.static or definition.keywords:
             continue
         if definition.alt_cost:
             continue
         if _is_basic_land(definition):
-            options = [n for n in BASIC_LANDS if n not in used and n in scenario.catalog]
+            options = [n for n in BASIC_LANDS if n not in used | kept and n in scenario.catalog]
         else:
             alike = plain_cards.get(_kind_of(definition), ())
             options = [other for other in alike if other not in used]

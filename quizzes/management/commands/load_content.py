@@ -75,6 +75,8 @@ class Command(BaseCommand):
         )
         for slug, status, text in report.flagged:
             self.stdout.write(self.style.WARNING(f"FLAGGED {slug} ({status}): {text}"))
+        for slug in report.out_of_turn:
+            self.stdout.write(f"no questions: a spell is cast when the rules don't allow: {slug}")
         for slug in report.without_questions:
             self.stdout.write(f"no engine-computable questions yet: {slug}")
         if generated is not None:

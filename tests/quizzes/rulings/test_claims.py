@@ -49,9 +49,25 @@ def test_mana_alternatives_are_joined_in_the_readers_language():
     assert mana.state("{U} or {G}", SUBJECT).endswith("produces {U} or {G}.")
     with translation.override("de"):
         assert mana.state("{U} or {G}", SUBJECT).endswith("{U} oder {G}.")
-        assert mana.words("{W}{W} or {U}{U}") == "{W}{W} oder {U}{U}"
+        assert mana.words("{W}{W} or {U}{U}").endswith(": {W}{W} oder {U}{U}")
     with translation.override("it"):
-        assert mana.words("{U} or {G}") == "{U} o {G}"
+        assert mana.words("{U} or {G}").endswith(": {U} o {G}")
+
+
+def test_an_undetermined_value_is_worded_as_what_it_depends_on():
+    """Issue 20: "tapped or untapped" offered as if it were a state a learner could pick."""
+    assert claim_text("tapped_after").words("tapped or untapped") == (
+        "depends on a choice: tapped or untapped"
+    )
+    assert claim_text("shuffles").words("if_searched") == "depends on whether they search"
+    assert claim_text("mana_produced").words("{B}") == "{B}"
+    assert "if_searched" not in claim_text("shuffles").choices(SUBJECT, Context())
+
+
+def test_mana_offered_is_mana_the_board_could_make():
+    """Issue 20: "Forest produces {C}" offered where no card makes {C}."""
+    options = claim_text("mana_produced").choices(SUBJECT, Context(mana=("{G}",)))
+    assert options == ["", "{G}", "{G}{G}"]
 
 
 @given(st.sampled_from(sorted(CLAIMS)), st.integers(0, 2**32))

@@ -1,0 +1,412 @@
+"""The audit of what learners are served: every variant of every active question, read as a
+judge reads it, against named invariants (issue 20).
+
+`served(question, seed)` builds a question exactly as the practice page does (`ruling_for`,
+`prompt`, premises, history, the form's statements and options) and the feedback an answer
+gets (each claim's value, reason and rule); each invariant below reads one `Served` and names
+what is wrong with it, in words. `audit(questions, seeds)` runs them all.
+
+Variants: a seed picks players' names, card swaps and library order (`variants.build`); the
+seeds audited are 0 (as written) and 1..n, so the audit sees the variants the serving path
+makes for those seeds (a random seed makes one of the same kinds).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import translation
+
+from quizzes.rulings import catalog_of, prompt, ruling_for
+from quizzes.rulings.balance import value_key
+from quizzes.rulings.board import MANA_SYMBOL, invented_names
+from quizzes.rulings.claims import CHOICE, ORDER, claim_text
+from quizzes.rulings.generate import (
+    ABOUT_A_SEARCH,
+    SEARCH_DEPENDENT,
+    asked_claims,
+    optional_searchers,
+    portion_is_whole,
+    relevant,
+)
+from quizzes.rulings.kinds import value_choices
+from quizzes.rulings.reasons import say
+from quizzes.rulings.ruling import Ruling
+from quizzes.rulings.values import plain, same
+from rules.engine import ScenarioError, default_catalog
+from rules.models import Rule
+from rules.numbers import numbers_in
+
+DEFAULT_SEEDS = 4  # seeds 1..4 besides the scenario as written
+UNDETERMINED = re.compile(r"\bif_searched\b| or ")
+INTERNAL = (
+    (re.compile(r"\[['\"]|['\"]\]|\{['\"]"), "list or dict syntax"),
+    (re.compile(r"\b\w+\.(?:library|hand|graveyard|battlefield|exile|outside)\.\d+\b"), "an id"),
+    (re.compile(r"\b[a-z]+_[a-z_]+\b"), "a snake_case name"),
+    (re.compile(r"\b(?:None|True|False)\b"), "a Python value"),
+    (re.compile(r"\s{2,}|\s[.,?]|^\s|\s$"), "a name left out (a double space)"),
+)
+
+
+@dataclass
+class Statement:
+    text: str
+    truth: bool
+    claim: dict[str, Any]
+
+
+@dataclass
+class Served:
+    """One question as a learner sees it (page and feedback), with its ruling."""
+
+    question: Any
+    seed: int
+    ruling: Ruling
+    prompt: str
+    premises: list[str]
+    history: list[str]
+    statements: list[Statement] = field(default_factory=list)  # yes/no, multiple choice
+    options: list[tuple[str, bool]] = field(default_factory=list)  # a value's choices
+    feedback: list[str] = field(default_factory=list)  # values, reasons, facts
+    rules: set[str] = field(default_factory=set)  # the question's cited rules
+    engine_rules: set[str] = field(default_factory=set)  # the engine's, for the claims asked
+
+    def texts(self) -> list[str]:
+        return [
+            self.prompt,
+            *self.premises,
+            *self.history,
+            *(s.text for s in self.statements),
+            *(text for text, _key in self.options),
+            *self.feedback,
+        ]
+
+
+def served(question, seed: int, catalog=None, rule_numbers: set[str] | None = None) -> Served:
+    """`question` with variant `seed` as the practice page and its feedback show it (English)."""
+    with translation.override("en"):
+        ruling = ruling_for(question, seed, None, catalog)
+        shown = Served(
+            question, seed, ruling, prompt(question, ruling), ruling.premises(), ruling.history()
+        )
+        shown.rules = set(rule_numbers or ())
+        for claim in ruling.claims:
+            if claim["claim"] == "legal_find_set":
+                continue
+            result = ruling.evaluate(claim)
+            shown.feedback.append(ruling.words(claim, result.value))
+            shown.feedback.append(say(result.reason))
+            if question.kind in ("yes_no", "multiple_choice"):
+                proposed = claim.get("proposed")
+                text = ruling.state(claim, proposed)
+                shown.statements.append(Statement(text, same(result.value, proposed), claim))
+                shown.feedback.append(ruling.state(claim, result.value))
+        if question.kind == "value" and claim_text(ruling.claims[0]["claim"]).answer == CHOICE:
+            claim = ruling.claims[0]
+            key = ruling.evaluate(claim).value
+            shown.options = [
+                (ruling.words(claim, option), same(key, option))
+                for option in value_choices(ruling, claim)
+            ]
+        return shown
+
+
+# The invariants: each reads one served question and returns what is wrong, in words.
+
+
+def some_answer_scores_full(s: Served) -> list[str]:
+    """Some answer the form accepts scores 100%."""
+    claim = s.ruling.claims[0] if s.ruling.claims else None
+    if claim is None:
+        return ["no claim asked"]
+    if s.question.kind == "value" and claim_text(claim["claim"]).answer == ORDER:
+        order = plain(s.ruling.evaluate(claim).value) or []
+        seated = [player.name for player in s.ruling.board.players]
+        if sorted(order) != sorted(seated):
+            return [f"the form ranks {len(seated)} players; the key ranks {len(order)}"]
+    if s.options and not any(key for _text, key in s.options):
+        return ["no option is the key"]
+    return []
+
+
+def statements_distinct(s: Served) -> list[str]:
+    """No two statements (or options) of a question say the same thing."""
+    texts = [st.text for st in s.statements] + [text for text, _key in s.options]
+    return [f"said twice: {text!r}" for text, n in Counter(texts).items() if n > 1]
+
+
+def stated_choices(s: Served, claim: dict[str, Any]) -> dict[str, set[str]]:
+    """The decisions the page states: the resolving step's choices and the claim's given."""
+    stated: dict[str, set[str]] = {}
+    resolve = s.ruling.session.scenario.resolve
+    for choices in ((resolve.choices if resolve else {}), claim.get("given") or {}):
+        for player, decisions in choices.items():
+            stated.setdefault(player, set()).update(decisions)
+    return stated
+
+
+def no_unstated_choice(s: Served) -> list[str]:
+    """No statement (or key) whose truth turns on a choice the page does not state."""
+    problems = []
+    asked = s.statements or [Statement("", True, claim) for claim in s.ruling.claims]
+    for statement in asked:
+        claim = statement.claim
+        if claim["claim"] not in SEARCH_DEPENDENT:
+            continue
+        stated = stated_choices(s, claim)
+        for player in optional_searchers(s.ruling):
+            if "search" in stated.get(player, set()):
+                continue
+            values = []
+            for choice in (True, False):
+                given = {**(claim.get("given") or {}), player: {"search": choice}}
+                try:
+                    result = s.ruling.session.evaluate({**_asked(claim), "given": given})
+                except ScenarioError:
+                    continue
+                values.append(plain(result.value))
+            if len(values) == 2 and values[0] != values[1]:
+                said = statement.text or s.prompt
+                problems.append(f"{said!r} turns on whether {player} searches (not stated)")
+    return problems
+
+
+def _asked(claim: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in claim.items() if k not in ("proposed", "value", "given")}
+
+
+def no_undetermined_value(s: Served) -> list[str]:
+    """No undetermined value ("tapped or untapped", "only if they searched") as a statement,
+    nor as an option unless worded "depends on …": a learner can't tell it true or false."""
+    problems = []
+    for statement in s.statements:
+        for value in (statement.claim.get("proposed"), s.ruling.evaluate(statement.claim).value):
+            if _undetermined(value):
+                problems.append(f"statement {statement.text!r} (value {plain(value)!r})")
+    if s.options:
+        claim = s.ruling.claims[0]
+        for option in value_choices(s.ruling, claim):
+            words = s.ruling.words(claim, option)
+            if _undetermined(option) and claim["claim"] != "finds" and "depends on" not in words:
+                problems.append(f"option {words!r} (worded as if determined)")
+    return problems
+
+
+def _undetermined(value: Any) -> bool:
+    return isinstance(value, str) and bool(UNDETERMINED.search(value))
+
+
+def no_internal_text(s: Served) -> list[str]:
+    """No label, id, list syntax or Python value in any text a learner reads."""
+    labels = {
+        card.label
+        for card in s.ruling.session.scenario.state.cards
+        if card.label != card.name and re.search(r"\d|_", card.label)
+    }
+    problems = []
+    for text in s.texts():
+        for pattern, what in INTERNAL:
+            if pattern.search(text):
+                problems.append(f"{what} in {text!r}")
+        for label in labels:
+            if re.search(rf"\b{re.escape(label)}\b", text):
+                problems.append(f"label {label!r} in {text!r}")
+    return problems
+
+
+def no_spell_out_of_turn(s: Served) -> list[str]:
+    """No spell cast when the rules don't allow (a sorcery in another player's turn)."""
+    return [f"{finding}" for finding in s.ruling.casting_timing()]
+
+
+def searches_asked_of_a_searcher(s: Served) -> list[str]:
+    """No question about a player's search when that player does not search."""
+    resolution = s.ruling.session.evaluation().resolution
+    problems = []
+    for claim in s.ruling.claims:
+        role = ABOUT_A_SEARCH.get(claim["claim"])
+        searcher = claim.get(role) if role and "given" not in claim else None
+        if searcher and not resolution.spaces_of(searcher):
+            problems.append(f"{claim['claim']} of {claim[role]}, who does not search")
+    return problems
+
+
+def portions_tell_apart(s: Served) -> list[str]:
+    """No "only the top N cards" asked of a library of N or fewer (the whole library too)."""
+    return [
+        f"{claim['claim']} of {claim.get('player')}: the portion is the whole library"
+        for claim in s.ruling.claims
+        if claim["claim"] in ("searched_portion", "shuffled_portion")
+        and portion_is_whole(s.ruling, claim)
+    ]
+
+
+def swaps_keep_the_story(s: Served) -> list[str]:
+    """A variant's card swaps keep its scenario's prose true: it swaps in no card the title,
+    prompt or stored ruling names ("no Island or Swamp left" beside a library of Islands), and
+    leaves no swapped card's name behind in it ("Howling Mines" beside a board of Bonesplitters).
+    """
+    scenario = s.question.scenario
+    prose = " ".join([scenario.title, scenario.stored_ruling or "", s.question.prompt])
+    renamed = s.ruling.rename(prose)
+    problems = []
+    for original, shown in s.ruling.shown.cards.items():
+        if re.search(rf"\b{re.escape(shown)}\b", prose):
+            problems.append(f"{original} is shown as {shown}, a card the scenario's text names")
+        if original in renamed:
+            problems.append(f"{original} is shown as {shown}, but the text still names {original}")
+    return problems
+
+
+def rules_current(s: Served) -> list[str]:
+    """Every cited rule is a current rule (an old alias never stands for a current number)."""
+    cited = s.rules | s.engine_rules
+    return [f"rule {n} is not a current rule" for n in sorted(cited - CURRENT_RULES.numbers)]
+
+
+def rules_relevant(s: Served) -> list[str]:
+    """Every rule a question cites is one the engine cites for a claim it asks (a
+    number that only an old alias shares is another rule: 701.17b is Mill's, not Search's)."""
+    engine = s.engine_rules
+    return [
+        f"rule {n} is cited but decides no claim asked (the engine cites {sorted(engine)})"
+        for n in sorted(s.rules - engine)
+        if not relevant(n, engine)
+    ]
+
+
+def cards_real_or_invented(s: Served) -> list[str]:
+    """Every card on the board is a real card or is shown as invented: a card of the catalog
+    is real; a scenario's own card is a real card's text unless its notes say it is invented
+    (or illustrative), and then the board must say so."""
+    real = default_catalog()
+    problems = []
+    for card in s.ruling.board.cards.values():
+        if card.name in real:
+            continue
+        if card.name in invented_names(s.ruling.shown.spec) and not card.invented:
+            problems.append(f"{card.name} is invented and the board shows it as real")
+    return sorted(set(problems))
+
+
+def options_possible(s: Served) -> list[str]:
+    """No mana offered (option or statement) that no card on the board could make."""
+    offered = [
+        st.claim.get("proposed") for st in s.statements if st.claim["claim"] == "mana_produced"
+    ]
+    if s.options and s.ruling.claims[0]["claim"] == "mana_produced":
+        offered += value_choices(s.ruling, s.ruling.claims[0])
+    makable = set(s.ruling.board.mana_symbols)
+    problems = []
+    for value in offered:
+        symbols = set(MANA_SYMBOL.findall(str(value)))
+        if symbols - makable:
+            problems.append(f"{value!r}: no card on the board makes {sorted(symbols - makable)}")
+    return problems
+
+
+INVARIANTS: dict[str, Callable[[Served], list[str]]] = {
+    "some_answer_scores_full": some_answer_scores_full,
+    "statements_distinct": statements_distinct,
+    "no_unstated_choice": no_unstated_choice,
+    "no_undetermined_value": no_undetermined_value,
+    "no_internal_text": no_internal_text,
+    "no_spell_out_of_turn": no_spell_out_of_turn,
+    "searches_asked_of_a_searcher": searches_asked_of_a_searcher,
+    "portions_tell_apart": portions_tell_apart,
+    "swaps_keep_the_story": swaps_keep_the_story,
+    "rules_current": rules_current,
+    "rules_relevant": rules_relevant,
+    "cards_real_or_invented": cards_real_or_invented,
+    "options_possible": options_possible,
+}
+
+
+class _CurrentRules:
+    """The current rule numbers, read once per audit."""
+
+    numbers: set[str] = set()
+
+
+CURRENT_RULES = _CurrentRules()
+
+
+@dataclass
+class Violation:
+    invariant: str
+    question: int
+    seed: int
+    family: str
+    kind: str
+    level: str
+    problem: str
+
+
+@dataclass
+class Report:
+    served: int = 0
+    violations: list[Violation] = field(default_factory=list)
+    # (question, text, truth) of every statement as written (seed 0): the word vote's input
+    statements: list[tuple[int, str, bool]] = field(default_factory=list)
+
+    def counts(self, by: str) -> dict[str, int]:
+        return dict(Counter(getattr(v, by) for v in self.violations).most_common())
+
+    def questions_with(self) -> dict[str, int]:
+        """Per invariant, how many questions (any seed) break it."""
+        seen = {(v.invariant, v.question) for v in self.violations}
+        return dict(Counter(invariant for invariant, _q in seen).most_common())
+
+
+def audit(questions: Iterable[Any], seeds: int = DEFAULT_SEEDS) -> Report:
+    """Every invariant on seeds 0..`seeds` of each question."""
+
+    CURRENT_RULES.numbers = set(Rule.objects.current().values_list("number", flat=True))
+    report = Report()
+    for question in questions:
+        catalog = catalog_of(question.scenario)
+        numbers = {rule.number for rule in question.rules.all()}
+        family = question.scenario.family.slug if question.scenario.family_id else ""
+        for seed in range(seeds + 1):
+            try:
+                shown = served(question, seed, catalog, numbers)
+            except ScenarioError as error:
+                report.violations.append(
+                    Violation("parses", question.pk, seed, family, question.kind,
+                              question.level, str(error))
+                )  # fmt: skip
+                continue
+            for claim in shown.ruling.claims:
+                if claim["claim"] == "legal_find_set":  # judged by what a search may find
+                    claim = {**claim, "claim": "found_count"}
+                shown.engine_rules |= set(numbers_in(shown.ruling.evaluate(claim).rule))
+            report.served += 1
+            if seed == 0:
+                report.statements += [(question.pk, st.text, st.truth) for st in shown.statements]
+            for name, check in INVARIANTS.items():
+                for problem in check(shown):
+                    report.violations.append(
+                        Violation(name, question.pk, seed, family, question.kind,
+                                  question.level, problem)
+                    )  # fmt: skip
+    return report
+
+
+def true_values(scenarios: Iterable[Any]) -> dict[str, dict[str, int]]:
+    """Per claim, how many times the questions of `scenarios` ask it with each true value
+    (each claim of a scenario once, as generation asks it)."""
+
+    counts: dict[str, Counter[str]] = {}
+    for scenario in scenarios:
+        try:
+            ruling, claims = asked_claims(scenario.spec, catalog_of(scenario))
+        except ScenarioError:
+            continue
+        for claim in claims:
+            value = ruling.evaluate(claim).value
+            counts.setdefault(claim["claim"], Counter())[value_key(value)] += 1
+    return {name: dict(sorted(found.items())) for name, found in sorted(counts.items())}
