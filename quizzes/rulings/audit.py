@@ -224,10 +224,14 @@ def no_spell_out_of_turn(s: Served) -> list[str]:
 
 
 def searches_asked_of_a_searcher(s: Served) -> list[str]:
-    """No question about a player's search when that player does not search."""
+    """No question about a player's search when that player does not search, nor whether a card
+    may be found when nothing searches at all."""
     resolution = s.ruling.session.evaluation().resolution
     problems = []
     for claim in s.ruling.claims:
+        if claim["claim"] == "finds" and "given" not in claim and not resolution.searches:
+            problems.append(f"finds of {claim['card']}, when nothing searches")
+            continue
         role = ABOUT_A_SEARCH.get(claim["claim"])
         searcher = claim.get(role) if role and "given" not in claim else None
         if searcher and not resolution.spaces_of(searcher):

@@ -240,10 +240,16 @@ def on_a_stated_line(ruling: Ruling, claim: Claim, line: dict[str, bool]) -> Cla
 
 def asks_a_non_searcher(ruling: Ruling, claim: Claim) -> bool:
     """A claim about the search of a player who does not search (Alice, under a spell that has
-    her opponent search her library): nothing to ask."""
+    her opponent search her library), or whether a card may be found when nothing searches at
+    all (Hangarback Walker cast with X=2): nothing to ask."""
+    if "given" in claim:
+        return False
+    resolution = ruling.session.evaluation().resolution
+    if claim["claim"] == "finds":
+        return not resolution.searches
     role = ABOUT_A_SEARCH.get(claim["claim"])
-    player = claim.get(role) if role and "given" not in claim else None
-    return bool(player) and not ruling.session.evaluation().resolution.spaces_of(player)
+    player = claim.get(role) if role else None
+    return bool(player) and not resolution.spaces_of(player)
 
 
 PORTION = re.compile(r"top (\d+)")

@@ -53,3 +53,19 @@ def test_a_library_with_nothing_that_qualifies_still_asks_how_many():
         "expect": [{"claim": "found_count", "searcher": "Alice"}],
     }
     assert "count_range" in {q.kind for q in build_questions(spec)}
+
+
+def test_nothing_searches_so_nothing_is_asked_about_what_may_be_found():
+    """Read as a judge: "For each highlighted card: must, may or can't it be found?" above a
+    Hangarback Walker cast with X=2 asks about a search that never happens."""
+    walker = {
+        "id": "walker",
+        "players": ["Alice", "Nadia"],
+        "zones": {"Alice": {"hand": ["Hangarback Walker#w"], "library": ["Forest#f"]}},
+        "resolve": {"cast": "w", "by": "Alice", "x": 2},
+        "expect": [{"claim": "finds", "card": "f"}],
+    }
+    assert "finds" not in asked(build_questions(walker))
+    tutor = {**walker, "resolve": {"cast": "Demonic Tutor", "by": "Alice"}}
+    tutor["zones"] = {"Alice": {"library": ["Forest#f"]}}
+    assert "finds" in asked(build_questions(tutor))
