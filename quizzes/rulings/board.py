@@ -381,7 +381,7 @@ def _step_text(step: Any, board_cards: Mapping[str, CardView], catalog: Any) -> 
         facts = {
             "searched_library": _("%(player)s searched their library"),
             "ignored_search_prohibition": _(
-                "%(player)s paid to ignore %(paid_for)s's search prohibition"
+                "%(player)s paid to ignore the search prohibition of %(paid_for)s"
             ),
             "left_the_game": _("%(player)s left the game"),
         }
