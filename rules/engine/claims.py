@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .costs import check_cost
 from .errors import ScenarioError
 from .mana import BASIC_LAND_MANA, INTRINSIC_COST, mana_produced
 from .outcome import ClaimResult
+from .payment import check_cost
 from .reasons import because
 from .resolver import Resolution, TurnRecord
 from .scenario import Scenario

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .cards import MANA_SYMBOLS, Ability
-from .costs import CostPart, check_cost
+from .costs import CostPart
+from .errors import ScenarioError
+from .payment import check_cost
 from .reasons import because
 from .state import CardInstance, GameState
 from .verdict import Verdict
@@ -183,8 +185,6 @@ def _pick(
     if chosen is not None:
         symbol = chosen.strip("{}").upper()
         if symbol not in types:
-            from .errors import ScenarioError
-
             raise ScenarioError(
                 "choices.mana",
                 f"{card.name} can't produce {{{symbol}}} "

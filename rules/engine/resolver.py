@@ -13,7 +13,7 @@ from itertools import zip_longest
 from typing import Any
 
 from .cards import Ability, CardDefinition, Instruction, TargetSpec
-from .costs import MOVES, CostPart, check_cost, eligible, parse_cost
+from .costs import MOVES, CostPart, parse_cost
 from .effects import (
     ActiveEffect,
     battlefield_effects,
@@ -23,6 +23,7 @@ from .effects import (
 )
 from .errors import ScenarioError
 from .mana import mana_produced
+from .payment import check_cost, eligible
 from .reasons import Phrase, Reason, because
 from .scenario import Choices, Fact, Scenario, Step, definition_of
 from .search import (

@@ -11,9 +11,10 @@ from dataclasses import MISSING, dataclass, field, replace
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
-from .cards import Description, Filter
+from .cards import Description
 from .effects import ActiveEffect
 from .errors import ScenarioError
+from .filters import Filter
 from .reasons import Phrase, Reason, because
 from .state import HIDDEN_ZONES, CardInstance
 from .verdict import Verdict, merge_values
