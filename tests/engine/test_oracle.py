@@ -1,0 +1,114 @@
+"""The catalog's cards as printed today: each card's Oracle text is held to a recorded copy
+(tests/engine/oracle_reference.json, with the date it was checked and its source), and the
+numbers and states the data encodes agree with the words of that text."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules.engine.cards import CATALOG_DIR
+from rules.engine.filters import parse_filter
+
+REFERENCE = json.loads((Path(__file__).parent / "oracle_reference.json").read_text("utf-8"))
+RAW_CARDS = {
+    item["name"]: item
+    for path in sorted(CATALOG_DIR.glob("*.json"))
+    for item in json.loads(path.read_text("utf-8"))
+}
+NUMBERS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def test_the_reference_says_when_and_where_it_was_checked() -> None:
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", REFERENCE["checked"])
+    assert REFERENCE["source"]
+
+
+def test_every_catalog_card_has_a_reference_text_and_no_other_card_does() -> None:
+    assert sorted(RAW_CARDS) == sorted(REFERENCE["cards"])
+
+
+@pytest.mark.parametrize("name", sorted(RAW_CARDS))
+def test_the_catalog_text_is_todays_oracle_text(name: str) -> None:
+    assert RAW_CARDS[name].get("oracle", "") == REFERENCE["cards"][name]
+
+
+def _walk(node: Any) -> Iterator[tuple[str, Any]]:
+    """Every (key, value) pair anywhere in a card's JSON."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield key, value
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _walk(item)
+
+
+def _bound(word: str) -> int | str:
+    if word == "X":
+        return word
+    return NUMBERS[word.lower()] if word.lower() in NUMBERS else int(word)
+
+
+def _said_bounds(oracle: str) -> set[tuple[Any, Any]]:
+    """The mana-value bounds the text states, as (numeric range, comparisons with X)."""
+    said = set()
+    for m in re.finditer(r"mana value (X|\w+) or less", oracle):
+        said.add(("lte", _bound(m.group(1))))
+    for m in re.finditer(r"mana value less than (X|\w+)", oracle):
+        said.add(("lt", _bound(m.group(1))))
+    for m in re.finditer(r"mana value (X|\w+) or greater", oracle):
+        said.add(("gte", _bound(m.group(1))))
+    for m in re.finditer(r"mana value greater than (X|\w+)", oracle):
+        said.add(("gt", _bound(m.group(1))))
+    for m in re.finditer(r"mana value (X|\d+)(?! or)\b", oracle):
+        said.add(("eq", _bound(m.group(1))))
+    return {_normal(op, bound) for op, bound in said}
+
+
+def _normal(op: str, bound: int | str) -> tuple[Any, Any]:
+    parsed = parse_filter({"mana_value": {op: bound}}, "oracle")
+    return parsed.mana_value, parsed.mana_value_x
+
+
+def _encoded_bounds(card: dict[str, Any]) -> set[tuple[Any, Any]]:
+    encoded = set()
+    for key, value in _walk(card):
+        if key == "mana_value" and value is not None:
+            parsed = parse_filter({"mana_value": value}, "card")
+            encoded.add((parsed.mana_value, parsed.mana_value_x))
+    return encoded
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, c in RAW_CARDS.items() if "mana value" in c.get("oracle", ""))
+)
+def test_mana_value_bounds_are_the_ones_the_text_states(name: str) -> None:
+    """ "X or less" is lte, "less than X" is lt: an off-by-one in the data is a wrong card."""
+    card = RAW_CARDS[name]
+    assert _encoded_bounds(card) == _said_bounds(card["oracle"])
+
+
+def _searches(card: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    for key, value in _walk(card):
+        if key == "search" and isinstance(value, dict):
+            yield value
+
+
+SEARCH_ONTO_BATTLEFIELD = re.compile(r"[Ss]earch[^.]*onto the battlefield")
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, c in RAW_CARDS.items() if SEARCH_ONTO_BATTLEFIELD.search(c["oracle"]))
+)
+def test_a_search_puts_lands_onto_the_battlefield_tapped_when_the_text_says_so(name: str) -> None:
+    card = RAW_CARDS[name]
+    says_tapped = bool(re.search(r"onto the battlefield tapped", card["oracle"]))
+    to_battlefield = [s for s in _searches(card) if s.get("put") == "battlefield"]
+    assert to_battlefield
+    assert {bool(s.get("tapped")) for s in to_battlefield} == {says_tapped}
