@@ -4,6 +4,7 @@ read by filters.py, costs by costs.py)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -237,6 +238,14 @@ class CardDefinition:
         return self.color_indicator or colors_of_cost(self.mana_cost)
 
     @property
+    def enters_tapped(self) -> str:
+        """Its own "enters tapped" replacement (614.1d), read from its text: "always" ("This land
+        enters tapped."), "choice" ("As this land enters, you may pay 2 life. If you don't, it
+        enters tapped."), "condition" (one the engine doesn't model: "unless you control ...")
+        or "" (it enters untapped unless an effect says otherwise, 110.5b)."""
+        return enters_tapped_of(self.oracle, self.name)
+
+    @property
     def keyword_names(self) -> frozenset[str]:
         """Lower-case keyword names, e.g. {"dredge", "flash"}."""
         return frozenset(k.lower() for k in self.keywords)
@@ -257,6 +266,29 @@ class CardDefinition:
             "type_line": self.type_line,
             "oracle": self.oracle,
         }
+
+
+_ENTERS_TAPPED = re.compile(r"\benters?(?: the battlefield)? tapped\b")
+_SELF_WORDS = r"(?:this (?:land|creature|artifact|enchantment|permanent)|{name}|it)"
+
+
+def enters_tapped_of(oracle: str, name: str) -> str:
+    """See `CardDefinition.enters_tapped`: the first line of its text that says so decides."""
+    own = _SELF_WORDS.replace("{name}", re.escape(name))
+    for line in oracle.splitlines():
+        # Reminder text in parentheses (a fetch land's own search) isn't the card's replacement.
+        line = re.sub(r"\([^)]*\)", "", line).strip()
+        if not _ENTERS_TAPPED.search(line):
+            continue
+        if re.fullmatch(rf"{own} enters(?: the battlefield)? tapped\.", line, re.IGNORECASE):
+            return "always"
+        if re.search(
+            r"you may pay [^.]*\. If you don't, it enters(?: the battlefield)? tapped", line
+        ):
+            return "choice"
+        if re.match(rf"{own} enters", line, re.IGNORECASE) or "If you don't" in line:
+            return "condition"
+    return ""
 
 
 # ---------------------------------------------------------------- parsing
@@ -667,6 +699,8 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
                 "count": _parse_count(value.get("count", 1), f"{where}.count"),
             },
         )
+    if verb in ("tap", "untap") and isinstance(value, dict):
+        return Instruction(verb, _parse_tap(value, where))
     if verb in ("return", "put"):
         value = {"what": value} if isinstance(value, str) else value
         if not isinstance(value, dict) or value.get("what") not in (
@@ -684,6 +718,30 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
         return Instruction(verb, {"what": value["what"], "to": to})
     # Instructions the engine records but whose details no claim asks about yet.
     return Instruction(verb, {"value": value})
+
+
+TAP_KEYS = frozenset({"what", "if_you_control"})
+
+
+def _parse_tap(value: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """{"what": "found" | "self" | "target", "if_you_control": {"count": N, "filter": F}}:
+    Fabled Passage's "Then if you control four or more lands, untap that land"."""
+    if set(value) - TAP_KEYS:
+        raise ScenarioError(where, _unknown(set(value) - TAP_KEYS, TAP_KEYS))
+    what = {"that land": "found", "it": "found", "this": "self"}.get(
+        value.get("what", "found"), value.get("what", "found")
+    )
+    if what not in ("found", "self", "target"):
+        raise ScenarioError(f"{where}.what", 'must be "found", "self" or "target"')
+    condition = value.get("if_you_control")
+    if condition is not None:
+        if not isinstance(condition, dict) or set(condition) - {"count", "filter"}:
+            raise ScenarioError(f"{where}.if_you_control", 'must be {"count": N, "filter": {...}}')
+        condition = {
+            "count": _parse_count(condition.get("count", 1), f"{where}.if_you_control.count"),
+            "filter": parse_filter(condition.get("filter"), f"{where}.if_you_control.filter"),
+        }
+    return {"what": what, "if_you_control": condition}
 
 
 def _mana_symbols(value: str) -> list[str]:

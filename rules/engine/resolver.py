@@ -126,6 +126,9 @@ class _Run:
         # (player, choice) pairs some instruction read: a fixed choice nothing reads is refused.
         self.consumed: set[tuple[str, str]] = set()
         self.shared_verdicts: dict[tuple[str, str, str], Verdict] = {}
+        # Cards an effect puts onto the battlefield tapped ("put it onto the battlefield
+        # tapped"), with why; read when the step ends (_record_entering).
+        self.put_tapped: dict[str, Reason] = {}
 
     # ---------------------------------------------------------------- references
 
@@ -971,6 +974,11 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         run.result.searches.append(space)
         _explain_search(run, space)
         _apply_found(run, space, decision)
+        if spec["tapped"]:
+            for label in space.finds:
+                if "battlefield" in run.possible.get(label, ()):
+                    card = run.state.card(label)
+                    run.put_tapped[label] = because("put_onto_battlefield_tapped", card=card.name)
         if space.rest is not None:
             _apply_rest(run, space, zone_cards)
         if space.put == "exile_face_down":
@@ -1914,6 +1922,88 @@ def _do_create_effect(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     run.result.explanation.append(f"{effect.source_name} creates an effect until end of turn.")
 
 
+def _do_tap(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    _tap_or_untap(run, spec, "tapped")
+
+
+def _do_untap(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    _tap_or_untap(run, spec, "untapped")
+
+
+def _tap_or_untap(run: _Run, spec: Mapping[str, Any], state: str) -> None:
+    """ "Then if you control four or more lands, untap that land" (Fabled Passage). A tap or
+    untap written as words only isn't modelled: every card it may touch says so."""
+    cards = _tapped_cards(run, spec.get("what", "found"))
+    if "value" in spec:
+        for card in cards:
+            run.result.tapped_after[card.label] = Verdict(
+                "tapped or untapped",
+                "608.2c",
+                because("tap_not_modelled", card=card.name, text=str(spec["value"])),
+            )
+        return
+    condition = spec["if_you_control"]
+    key = "untapped_by_effect" if state == "untapped" else "tapped_by_effect"
+    for card in cards:
+        if condition is None:
+            run.result.tapped_after[card.label] = Verdict(
+                state, "608.2c", because(key, card=card.name)
+            )
+            continue
+        player = run.result.controller or card.controller
+        certain, possible = _count_controlled(run, player, condition["filter"], card.label)
+        amount = condition["count"]
+        params = {"player": player, "amount": amount, "card": card.name}
+        if certain >= amount:
+            value, reason = state, because("untapped_condition_met", count=certain, **params)
+        elif possible < amount:
+            value, reason = None, because("untapped_condition_failed", count=certain, **params)
+        else:
+            value, reason = "tapped or untapped", because("untapped_condition_open", **params)
+        if value is None:
+            before = _entering_state(card, run.put_tapped.get(card.label))
+            value = before.value
+        if run.possible.get(card.label, {"battlefield"}) != {"battlefield"}:
+            reason = because("if_it_enters", reason=reason)
+        run.result.tapped_after[card.label] = Verdict(value, "608.2c", reason)
+
+
+def _tapped_cards(run: _Run, what: str) -> list[CardInstance]:
+    """The cards a tap or untap instruction names: the ones just found that may be on the
+    battlefield, the source, or the targets."""
+    if what == "self":
+        source = run.state.card(run.result.source_label) if run.result.source_label else None
+        return [source] if source is not None else []
+    if what == "target":
+        return run.card_targets()
+    labels = (
+        run.found_fixed
+        if run.found_fixed is not None
+        else sorted(label for space in run.last_spaces for label in space.findable)
+    )
+    return [
+        run.state.card(label) for label in labels if "battlefield" in run.possible.get(label, ())
+    ]
+
+
+def _count_controlled(run: _Run, player: str, wanted: Any, present: str) -> tuple[int, int]:
+    """How many permanents matching `wanted` `player` controls now: for certain, and at most
+    (counting cards that may have been put onto the battlefield in this step). The card the
+    instruction acts on (`present`) is counted as there: if it isn't, nothing is untapped."""
+    certain = possible = 0
+    for card in run.state.cards:
+        zones = (
+            {"battlefield"} if card.label == present else run.possible.get(card.label, {card.zone})
+        )
+        if card.controller != player or "battlefield" not in zones:
+            continue
+        if not wanted.matches(card.definition, {}):
+            continue
+        possible += 1
+        certain += zones == {"battlefield"}
+    return certain, possible
+
+
 _HANDLERS = {
     "search": _do_search,
     "shuffle": _do_shuffle,
@@ -1934,6 +2024,8 @@ _HANDLERS = {
     "lose_life": _do_lose_life,
     "gain_life": _do_gain_life,
     "create_effect": _do_create_effect,
+    "tap": _do_tap,
+    "untap": _do_untap,
 }
 
 
@@ -1980,6 +2072,7 @@ def _play(
     if step.kind != "cast" or not kick_is_open(scenario, step, choices):
         run = _Run(scenario, step, effects, facts, choices, path)
         _resolve_step(run)
+        _record_entering(run)
         if path == "resolve":
             _check_unused_finds(run)
         return run.result
@@ -1988,10 +2081,45 @@ def _play(
         line = {**choices, step.by: {**choices.get(step.by, {}), "kicked": kicked}}
         run = _Run(scenario, step, effects, facts, line, path)
         _resolve_step(run)
+        _record_entering(run)
         if path == "resolve":
             _check_unused_finds(run)
         runs.append(run)
     return _merge_runs(runs)
+
+
+def _record_entering(run: _Run) -> None:
+    """A card put onto the battlefield in this step is a new permanent: untapped unless the
+    effect or its own text says it enters tapped (110.5b, 614.1d). An untap or tap instruction
+    of the step has already said what it does (it wins: it happens after the card entered)."""
+    for label, zones in run.possible.items():
+        if "battlefield" not in zones or label in run.result.tapped_after:
+            continue
+        card = run.state.card(label)
+        if card is None or card.zone == "battlefield":
+            continue
+        verdict = _entering_state(card, run.put_tapped.get(label))
+        if zones != {"battlefield"}:
+            reason = because("if_it_enters", reason=verdict.reason)
+            verdict = Verdict(verdict.value, verdict.rule, reason)
+        run.result.tapped_after[label] = verdict
+
+
+def _entering_state(card: CardInstance, put_tapped: Reason | None) -> Verdict:
+    if put_tapped is not None:
+        return Verdict("tapped", "110.5b", put_tapped)
+    own = card.definition.enters_tapped
+    if own == "always":
+        return Verdict("tapped", "614.1d", because("enters_tapped_own_text", card=card.name))
+    if own == "choice":
+        return Verdict(
+            "tapped or untapped", "614.1d", because("enters_tapped_unless_paid", card=card.name)
+        )
+    if own == "condition":
+        return Verdict(
+            "tapped or untapped", "614.1d", because("enters_tapped_not_modelled", card=card.name)
+        )
+    return Verdict("untapped", "110.5b", because("enters_untapped", card=card.name))
 
 
 def _merge_runs(runs: list[_Run]) -> Resolution:
