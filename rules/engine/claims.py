@@ -484,9 +484,10 @@ def _can_activate(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     ability = abilities[index] if abilities else None
     cost = ability.cost if ability else "{T}"
     parts = ability.cost_parts if ability else INTRINSIC_COST
-    blocked = check_cost(ev.scenario.state, card, parts, card.controller).blocked
-    if blocked is not None:
-        return blocked
+    check = check_cost(ev.scenario.state, card, parts, card.controller)
+    check.refuse_unmodelled(card, "claim can_activate")
+    if check.blocked is not None:
+        return check.blocked
     return Verdict(True, "602.2", because("can_activate", card=card.name, cost=cost))
 
 

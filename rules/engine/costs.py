@@ -31,7 +31,7 @@ class CostPart:
     """One part of a cost: `kind`, how many, of what (`filter`), from where (`zone`)."""
 
     # mana, tap, untap, sacrifice, discard, exile, pay_life, tap_other, remove_counters,
-    # return, loyalty, other (a cost the engine doesn't model)
+    # return, loyalty, mill, other (a cost the engine doesn't model: never taken as paid)
     kind: str
     text: str
     self_only: bool = False  # "this card"/"this creature": the source itself
@@ -144,6 +144,10 @@ def parse_cost(cost: str, card_name: str, path: str) -> tuple[CostPart, ...]:
                 )
             )
             continue
+        if m := re.fullmatch(rf"mill {_COUNT} cards?", text):
+            # "Mill a card" as a cost (701.17b: not more than the library holds).
+            parts.append(CostPart("mill", raw, count=_count(m.group(1)), zone="library"))
+            continue
         if m := re.fullmatch(r"pay (\d+) life", text):
             parts.append(CostPart("pay_life", raw, count=int(m.group(1))))
             continue
@@ -179,8 +183,8 @@ def parse_cost(cost: str, card_name: str, path: str) -> tuple[CostPart, ...]:
                 )
             )
             continue
-        # A cost the engine doesn't model (energy, exert, collect evidence …): recorded, so the
-        # rest of the ability still resolves; `other` parts say so in the explanation.
+        # A cost the engine doesn't model (energy, exert, collect evidence …): kept, so a card
+        # that has it can be on the board; whatever rests on paying it is refused (payment.py).
         parts.append(CostPart("other", raw))
     return tuple(parts)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .costs import CostPart, activation_zone
+from .errors import ScenarioError
 from .reasons import because
 from .state import CardInstance, GameState
 from .verdict import Verdict
@@ -22,6 +23,18 @@ class CostCheck:
 
     blocked: Verdict | None = None
     options: list[tuple[CostPart, list[CardInstance]]] = field(default_factory=list)
+    # A part the engine doesn't model: whether the cost can be paid isn't known (118.3).
+    unmodelled: CostPart | None = None
+
+    def refuse_unmodelled(self, card: CardInstance, where: str) -> None:
+        """Nothing may rest on a part the engine can't pay or check: refuse, naming it."""
+        if self.blocked is None and self.unmodelled is not None:
+            raise ScenarioError(
+                where,
+                f"{card.name}'s cost part \u201c{self.unmodelled.text}\u201d isn't modelled, so "
+                "whether the cost can be paid (118.3) isn't known; write it with the cost parts "
+                "docs/engine.md lists",
+            )
 
 
 def check_cost(
@@ -76,6 +89,22 @@ def check_cost(
                     amount=part.count,
                 ),
             )
+        elif part.kind == "mill" and (controller, "library") in state.listed:
+            size = len(state.cards_in(controller, "library"))
+            if size < part.count:
+                check.blocked = Verdict(
+                    False,
+                    "701.17b",
+                    because(
+                        "too_few_for_cost",
+                        cost=part.text,
+                        cards=because("cards", count=part.count),
+                        player=controller,
+                        size=size,
+                    ),
+                )
+        elif part.kind == "other" and check.unmodelled is None:
+            check.unmodelled = part
         elif part.chooses:
             usable = eligible(state, card, part, controller)
             # A zone the scenario doesn't write is undescribed, not empty: not held against it.

@@ -301,6 +301,7 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
     if not run.in_history:
         # A history step happened earlier: the board now is after its costs were paid.
         check = check_cost(run.state, card, parts, controller)
+        check.refuse_unmodelled(card, f"{run.path}.activate")
         if check.blocked is not None:
             if ability.is_mana_ability:
                 return  # it can't be activated, so it produces no mana (mana_produced says why)
@@ -344,6 +345,8 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
             _change_counters(run, card, "loyalty", amount, "606.4", "loyalty", part.text)
         elif part.chooses:
             _pay_choosing_part(run, card, part, controller, chosen)
+        elif part.kind == "mill":
+            _do_mill(run, {"who": "you", "count": part.count}, f"{run.path}.activate")
         elif part.kind == "other":
             run.result.explanation.append(f"(cost \u201c{part.text}\u201d: not modelled.)")
     if chosen:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.engine import ScenarioError, check_expectations, resolve
+from rules.engine import ScenarioError, check_expectations, evaluate_claim, resolve
 from rules.engine.cards import enters_tapped_of
 
 HERE = Path(__file__).resolve().parent
@@ -120,3 +120,44 @@ def test_a_tap_instruction_with_an_unknown_key_is_refused() -> None:
     ]
     with pytest.raises(ScenarioError, match="when"):
         resolve(spec)
+
+
+# ---------------------------------------------------------------- costs the engine can't pay
+
+
+def _energy_land() -> dict[str, Any]:
+    spec = _load("mill-a-card-cost-paid")
+    spec["cards"][0]["oracle"] = "{T}, Pay {E}: Add {C}."
+    spec["cards"][0]["activated"][0]["cost"] = "{T}, Pay {E}"
+    spec["expect"] = []
+    return spec
+
+
+def test_an_activation_resting_on_an_unmodelled_cost_part_is_refused() -> None:
+    with pytest.raises(ScenarioError, match="Pay \\{E\\}.*isn't modelled"):
+        resolve(_energy_land())
+
+
+@pytest.mark.parametrize("claim", ["can_activate", "mana_produced"])
+def test_a_claim_resting_on_an_unmodelled_cost_part_is_refused(claim: str) -> None:
+    spec = _energy_land()
+    spec["resolve"] = {"activate": "top", "by": "Alice"}
+    spec["zones"]["Alice"]["library"] = []
+    spec["zones"]["Alice"]["battlefield"].append("Forest#top")
+    with pytest.raises(ScenarioError, match="isn't modelled"):
+        evaluate_claim(spec, {"claim": claim, "card": "quarry"})
+
+
+@given(library=st.integers(0, 4), count=st.integers(1, 3))
+@settings(max_examples=25, deadline=None)
+def test_a_mill_cost_can_be_paid_exactly_when_the_library_holds_enough(
+    library: int, count: int
+) -> None:
+    spec = _energy_land()
+    spec["cards"][0]["activated"][0]["cost"] = f"{{T}}, Mill {count} cards"
+    spec["zones"]["Alice"]["library"] = ["Forest"] * library
+    spec["resolve"] = {"activate": "quarry", "by": "Alice"}
+    can = evaluate_claim(spec, {"claim": "can_activate", "card": "quarry"})
+    assert can.value is (library >= count)
+    mills = evaluate_claim(spec, {"claim": "mills", "player": "Alice"})
+    assert mills.value == (count if library >= count else 0)
