@@ -505,7 +505,7 @@ def _parse_count(value: Any, path: str) -> int:
     return value
 
 
-INSTRUCTION_EXTRAS = frozenset({"if", "kicked", "if_searched", "duration"})
+INSTRUCTION_EXTRAS = frozenset({"if", "kicked", "if_searched", "duration", "instead"})
 KICK_CONDITIONS = ("kicked", "not_kicked")
 # The keys an instruction's object may have, per verb (instructions only recorded take any).
 VERB_KEYS = {
@@ -902,8 +902,32 @@ def _parse_effect(raw: Any, path: str) -> tuple[Instruction, ...]:
         return ()
     if not isinstance(raw, list):
         raise ScenarioError(path, "an effect must be a list of instructions")
-    return _one_search_per_run(
-        [parse_instruction(item, f"{path}[{i}]") for i, item in enumerate(raw)]
+    instructions: list[Instruction] = []
+    for i, item in enumerate(raw):
+        instruction = parse_instruction(item, f"{path}[{i}]")
+        if isinstance(item, dict) and item.get("instead"):
+            _replace_on_kicked_line(instructions, instruction, f"{path}[{i}]")
+            continue
+        instructions.append(instruction)
+    return _one_search_per_run(instructions)
+
+
+def _replace_on_kicked_line(
+    instructions: list[Instruction], instead: Instruction, path: str
+) -> None:
+    """ "If this spell was kicked, instead search for up to fifteen": `"if": "kicked",
+    "instead": true` replaces the latest instruction of the same verb on the kicked line
+    (702.33d), as `"kicked": {...}` written on that instruction does."""
+    if instead.condition != "kicked" or instead.kicked is not None:
+        raise ScenarioError(f"{path}.instead", 'needs "if": "kicked" (and no "kicked" of its own)')
+    for index in range(len(instructions) - 1, -1, -1):
+        replaced = instructions[index]
+        if replaced.verb == instead.verb and not replaced.condition and replaced.kicked is None:
+            plain = Instruction(instead.verb, instead.spec)
+            instructions[index] = Instruction(replaced.verb, replaced.spec, "", plain)
+            return
+    raise ScenarioError(
+        f"{path}.instead", f"no earlier {instead.verb!r} instruction for it to replace"
     )
 
 

@@ -16,7 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.engine import ScenarioError, check_expectations, evaluate_claim, resolve
+from rules.engine import (
+    ScenarioError,
+    check_expectations,
+    evaluate_claim,
+    parse_card_definition,
+    resolve,
+)
 from rules.engine.cards import enters_tapped_of
 
 HERE = Path(__file__).resolve().parent
@@ -161,3 +167,60 @@ def test_a_mill_cost_can_be_paid_exactly_when_the_library_holds_enough(
     assert can.value is (library >= count)
     mills = evaluate_claim(spec, {"claim": "mills", "player": "Alice"})
     assert mills.value == (count if library >= count else 0)
+
+
+# ---------------------------------------------------------------- kicker's "instead"
+
+
+def _kicker_card(form: str, plain: int, kicked: int) -> dict[str, Any]:
+    def search(count: int) -> dict[str, Any]:
+        return {
+            "search": {
+                "whose": "target_player",
+                "for": {"count": count, "up_to": True},
+                "put": "exile",
+            }
+        }
+
+    if form == "kicked_key":
+        spell = [{**search(plain), "kicked": search(kicked)}]
+    elif form == "if_pair":
+        spell = [{**search(plain), "if": "not_kicked"}, {**search(kicked), "if": "kicked"}]
+    else:  # "instead", as the Oracle text says it
+        spell = [search(plain), {**search(kicked), "if": "kicked", "instead": True}]
+    return {
+        "name": "Worded Sacrament",
+        "types": ["Sorcery"],
+        "keywords": ["Kicker {7}"],
+        "targets": [{"kind": "player"}],
+        "spell": [*spell, {"shuffle": "target_player"}],
+    }
+
+
+@given(
+    form=st.sampled_from(["kicked_key", "if_pair", "instead"]),
+    plain=st.integers(0, 4),
+    kicked=st.integers(5, 18),  # the library holds 18
+    was_kicked=st.sampled_from([True, False, None]),
+)
+@settings(max_examples=40, deadline=None)
+def test_the_kicked_count_is_used_in_every_form_of_the_wording(
+    form: str, plain: int, kicked: int, was_kicked: bool | None
+) -> None:
+    spec = _load("sadistic-sacrament-kicked")
+    spec["cards"] = [_kicker_card(form, plain, kicked)]
+    spec["zones"]["Alice"]["hand"] = ["Worded Sacrament#ss"]
+    spec["resolve"]["kicked"] = was_kicked
+    if was_kicked is None:
+        del spec["resolve"]["kicked"]
+    spec["expect"] = []
+    found = evaluate_claim(spec, {"claim": "found_count", "searcher": "Alice"}).value
+    # Left open, either line may happen: up to the kicked number.
+    assert found == [0, plain if was_kicked is False else kicked]
+
+
+def test_instead_needs_an_earlier_instruction_to_replace() -> None:
+    card = _kicker_card("instead", 3, 15)
+    card["spell"] = card["spell"][1:]
+    with pytest.raises(ScenarioError, match="instead"):
+        parse_card_definition(card, "card")
