@@ -483,6 +483,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "Whether %(card)s enters tapped rests on a condition in its text that the engine "
         "doesn't model."
     ),
+    "shuffles_if_library_chosen": gettext_noop(
+        "%(player)s shuffles only if %(player)s chooses to search their library among the zones "
+        '("if you search your library this way, shuffle"); that choice isn\'t fixed here.'
+    ),
     "if_it_enters": gettext_noop("If it is put onto the battlefield: %(reason)s"),
     "untapped_condition_met": gettext_noop(
         "%(player)s controls %(count)s of the permanents the condition counts (%(amount)s "

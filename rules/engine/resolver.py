@@ -1011,26 +1011,57 @@ def _zone_choice_space(
                 f"{stray[0]} is not one of the zones this search may look at ({list(zones)})",
             )
         picked = tuple(z for z in zones if z in chosen)
-        space = plan(spec={**spec, "zones": picked})
-        finds = dict(space.finds)
-        for zone in zones:
-            if zone in picked:
-                continue
-            for card in zone_cards.get(zone, ()):
-                finds[card.label] = Verdict(
-                    "cannot",
-                    "701.23a",
-                    because("zone_not_chosen", player=searcher, zone=zone, card=card.name),
-                )
-        run.result.explanation.append(f"{searcher} chooses to search: {', '.join(picked)}.")
-        return replace(space, finds=finds, zones=zones, zone_choice=True)
+        return _chosen_zones(run, _zone_subset_space(plan, spec, picked), zones, zone_cards)
     subsets = [
         tuple(z for i, z in enumerate(zones) if mask >> i & 1)
         for mask in range((1 << len(zones)) - 1, 0, -1)
     ]
-    return merge_zone_choices(
-        [plan(spec={**spec, "zones": subset}) for subset in subsets], searcher
-    )
+    spaces = [_zone_subset_space(plan, spec, subset) for subset in subsets]
+    fixed = run.choices.get(searcher, {}).get("find")
+    if fixed is not None:
+        # The cards found say which choices of zones were possible: finding nothing with a
+        # creature card in the graveyard means the library alone was searched (701.23b).
+        names = {x: run.state.card(x).name for x in fixed if run.state.card(x) is not None}
+        fitting = [
+            s
+            for s in spaces
+            if all(label in s.finds for label in fixed)
+            and check_found_set([s], list(fixed), names).value
+        ]
+        spaces = fitting or spaces
+    if len(spaces) == 1:
+        return _chosen_zones(run, spaces[0], zones, zone_cards)
+    return merge_zone_choices(spaces, searcher)
+
+
+def _chosen_zones(
+    run: _Run,
+    space: SearchSpace,
+    zones: tuple[str, ...],
+    zone_cards: Mapping[str, Sequence[CardInstance]],
+) -> SearchSpace:
+    """The space of the zones chosen (or the only choice the cards found allow); a card in a
+    zone left out can't be found (701.23a)."""
+    picked = space.zones
+    finds = dict(space.finds)
+    for zone in zones:
+        if zone in picked:
+            continue
+        for card in zone_cards.get(zone, ()):
+            finds[card.label] = Verdict(
+                "cannot",
+                "701.23a",
+                because("zone_not_chosen", player=space.searcher, zone=zone, card=card.name),
+            )
+    run.result.explanation.append(f"{space.searcher} chooses to search: {', '.join(picked)}.")
+    return replace(space, finds=finds, zones=zones)
+
+
+def _zone_subset_space(
+    plan: Callable[..., SearchSpace], spec: Mapping[str, Any], picked: tuple[str, ...]
+) -> SearchSpace:
+    space = plan(spec={**spec, "zones": picked})
+    return replace(space, zone_choice=True, library_chosen="yes" if "library" in picked else "no")
 
 
 def _unpaid(
@@ -1454,7 +1485,7 @@ def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         spaces = [s for s in run.last_spaces if s.searcher == player]
         # A shuffle tied to searching follows the choice of zones: searching only the
         # graveyard of "library and/or graveyard" doesn't search the library.
-        if spaces and any(s.zone_choice and "library" not in s.searched_zones for s in spaces):
+        if spaces and any(s.zone_choice and s.library_chosen == "no" for s in spaces):
             run.result.shuffles[player] = Verdict(
                 "no",
                 "608.2c",
@@ -1478,6 +1509,12 @@ def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                     "no",
                     "101.2",
                     because("cannot_search_no_shuffle", player=player),
+                )
+            elif any(s.zone_choice and s.library_chosen == "open" for s in spaces):
+                verdict = Verdict(
+                    "if_searched",
+                    "608.2c",
+                    because("shuffles_if_library_chosen", player=player),
                 )
             elif performed == "yes":
                 verdict = Verdict("yes", "701.24a", because("searches_shuffles", player=player))

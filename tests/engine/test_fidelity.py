@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from rules.engine import (
     ScenarioError,
     check_expectations,
+    check_find_choice,
     evaluate_claim,
     parse_card_definition,
     resolve,
@@ -224,3 +225,38 @@ def test_instead_needs_an_earlier_instruction_to_replace() -> None:
     card["spell"] = card["spell"][1:]
     with pytest.raises(ScenarioError, match="instead"):
         parse_card_definition(card, "card")
+
+
+# ---------------------------------------------------------------- library and/or graveyard
+
+CREATURES_AND_LANDS = ["Grizzly Bears", "Llanowar Elves", "Forest", "Island", "Tarmogoyf"]
+
+
+@given(
+    library=st.lists(st.sampled_from(CREATURES_AND_LANDS), max_size=5),
+    graveyard=st.lists(st.sampled_from(CREATURES_AND_LANDS), max_size=5),
+)
+@settings(max_examples=30, deadline=None)
+def test_the_library_alone_may_be_searched_and_nothing_found(
+    library: list[str], graveyard: list[str]
+) -> None:
+    # "Library and/or graveyard": whatever the graveyard holds, the searcher may choose the
+    # library alone and fail to find (701.23b); the shuffle follows the library's choice.
+    spec = _load("finale-library-and-or-graveyard")
+    spec["zones"]["Alice"]["library"] = library
+    spec["zones"]["Alice"]["graveyard"] = graveyard
+    spec["expect"] = []
+    assert check_find_choice(spec, "Alice", []).legal
+    given_nothing = {"Alice": {"find": []}}
+    shuffles = evaluate_claim(
+        spec, {"claim": "shuffles", "player": "Alice", "given": given_nothing}
+    )
+    # Nothing found with a creature card in the graveyard: the library alone was searched. With
+    # none there, the graveyard alone might have been, so the shuffle stays open.
+    qualifying = any(name not in ("Forest", "Island") for name in graveyard)
+    assert shuffles.value == ("yes" if qualifying else "if_searched")
+    only_graveyard = {"Alice": {"zones": ["graveyard"]}}
+    shuffles = evaluate_claim(
+        spec, {"claim": "shuffles", "player": "Alice", "given": only_graveyard}
+    )
+    assert shuffles.value == "no"
