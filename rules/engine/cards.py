@@ -47,6 +47,8 @@ DEFINITION_KEYS = frozenset(
         "loyalty",
         "colors",
         "color_indicator",
+        "additional_cost",
+        "x_is",
     }
 )
 SEARCH_WHO = frozenset(
@@ -187,6 +189,7 @@ class Ability:
     targets: tuple[TargetSpec, ...] = ()
     condition: str = ""  # an intervening "if" (603.4), e.g. "opponent_controls_more_lands"
     cost_parts: tuple[CostPart, ...] = ()  # the cost, read (costs.parse_cost)
+    x_is: Mapping[str, int] | None = None  # X derived from what the cost sacrificed (Birthing Pod)
 
     @property
     def is_mana_ability(self) -> bool:
@@ -220,6 +223,11 @@ class CardDefinition:
     keywords: Mapping[str, Any] = field(default_factory=dict)
     alt_cost: Mapping[str, Any] | None = None
     color_indicator: tuple[str, ...] = ()
+    # "As an additional cost to cast this spell, sacrifice a creature" (601.2b, 601.2h).
+    additional_cost: str = ""
+    additional_cost_parts: tuple[CostPart, ...] = ()
+    # "where X is 2 plus the sacrificed creature's mana value": {"sacrificed_mana_value_plus": 2}
+    x_is: Mapping[str, int] | None = None
 
     @property
     def type_line(self) -> str:
@@ -1028,6 +1036,7 @@ def _parse_abilities(
                 targets=_parse_targets(item.get("targets"), f"{where}.targets"),
                 condition=condition,
                 cost_parts=parse_cost(cost, card_name, f"{where}.cost") if not triggered else (),
+                x_is=_parse_x_is(item.get("x_is"), f"{where}.x_is"),
             )
         )
     return tuple(abilities)
@@ -1069,6 +1078,11 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
     alt_cost = raw.get("alt_cost")
     if alt_cost is not None and (not isinstance(alt_cost, dict) or "if" not in alt_cost):
         raise ScenarioError(f"{where}.alt_cost", 'must be an object with "if" and "cost"')
+    additional_cost = raw.get("additional_cost", "")
+    if not isinstance(additional_cost, str):
+        raise ScenarioError(
+            f"{where}.additional_cost", 'must be a cost such as "Sacrifice a creature"'
+        )
     statics = raw.get("static") or []
     if not isinstance(statics, list):
         raise ScenarioError(f"{where}.static", "must be a list of static abilities")
@@ -1095,7 +1109,26 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         color_indicator=parse_colors(
             raw.get("colors", raw.get("color_indicator")), f"{where}.colors"
         ),
+        additional_cost=additional_cost,
+        additional_cost_parts=parse_cost(additional_cost, name, f"{where}.additional_cost"),
+        x_is=_parse_x_is(raw.get("x_is"), f"{where}.x_is"),
     )
+
+
+X_SOURCES = ("sacrificed_mana_value_plus",)
+
+
+def _parse_x_is(raw: Any, path: str) -> Mapping[str, int] | None:
+    """{"sacrificed_mana_value_plus": N}: X is N plus the mana value of the creature the cost
+    sacrificed, as it last existed on the battlefield (608.2h)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or len(raw) != 1 or next(iter(raw)) not in X_SOURCES:
+        raise ScenarioError(path, f"must be one of {{{X_SOURCES[0]!r}: N}}")
+    ((key, plus),) = raw.items()
+    if isinstance(plus, bool) or not isinstance(plus, int):
+        raise ScenarioError(f"{path}.{key}", "must be a whole number")
+    return {key: plus}
 
 
 def _with_keyword_abilities(

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from .errors import ScenarioError
-from .filters import CARD_TYPES, Filter
+from .filters import CARD_TYPES, COLOR_LETTERS, Filter
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "another": 1}
 _COUNT = r"(a|an|one|two|three|four|five|another|\d+)"
@@ -54,8 +54,11 @@ def _count(word: str) -> int:
 def _description(text: str, path: str) -> Filter:
     """ "creature", "land", "nonland card", "basic land", "Goblin", "artifact or creature"."""
     words = text.replace(" or ", " ").split()
-    types, supertypes, subtypes, excluded = [], [], [], []
+    types, supertypes, subtypes, excluded, colors = [], [], [], [], []
     for word in words:
+        if word.lower() in ("white", "blue", "black", "red", "green"):
+            colors.append(COLOR_LETTERS[word.lower()])  # "Sacrifice a green creature"
+            continue
         bare = word.rstrip("s") if word.lower().rstrip("s") in _LOWER_TYPES else word
         if bare.lower() in ("card", "cards", "permanent", "permanents", "untapped", "other"):
             continue
@@ -74,6 +77,7 @@ def _description(text: str, path: str) -> Filter:
         supertypes=tuple(supertypes),
         subtypes=tuple(subtypes),
         exclude=Filter(types=tuple(excluded)) if excluded else None,
+        colors=tuple(colors),
     )
 
 

@@ -224,8 +224,12 @@ class Filter:
             return False
         for op, _ in self.mana_value_x:
             x = names.get("X")
-            # X not fixed: some X lets this card qualify, so it isn't ruled out here.
-            if x is not None and not _compare(op, card.mana_value, int(x)):
+            # X not fixed: some X lets this card qualify, so it isn't ruled out here. X one of
+            # several (which creature a cost sacrifices isn't fixed): any of them will do.
+            if isinstance(x, tuple):
+                if not any(_compare(op, card.mana_value, option) for option in x):
+                    return False
+            elif x is not None and not _compare(op, card.mana_value, int(x)):
                 return False
         if self.name is not None and card.name != self.name:
             return False

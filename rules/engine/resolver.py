@@ -129,6 +129,10 @@ class _Run:
         # Cards an effect puts onto the battlefield tapped ("put it onto the battlefield
         # tapped"), with why; read when the step ends (_record_entering).
         self.put_tapped: dict[str, Reason] = {}
+        # The creatures a cost sacrificed (or, not fixed, each that could be the one), and the
+        # X derived from them ("X is 2 plus the sacrificed creature's mana value").
+        self.sacrificed: tuple[CardInstance, ...] = ()
+        self.x_from_cost: int | tuple[int, ...] | None = None
 
     # ---------------------------------------------------------------- references
 
@@ -372,6 +376,10 @@ def _pay_choosing_part(
             f"the cost “{part.text}” needs {plural(part.count, 'card')}; {len(picked)} named",
         )
     certain = picked or ([c.label for c in usable] if len(usable) == part.count else [])
+    if part.kind == "sacrifice":
+        run.sacrificed = (
+            tuple(c for c in usable if c.label in certain) if certain else tuple(usable)
+        )
     for other in usable:
         if part.kind == "tap_other":
             if other.label in certain:
@@ -437,6 +445,75 @@ def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition
     run.result.explanation.append(f"{controller} pays the kicker cost {kicker} (702.33a).")
 
 
+def _pay_additional_cost(run: _Run, card: CardInstance | None, definition: CardDefinition) -> None:
+    """ "As an additional cost to cast this spell, sacrifice a creature": announced and paid as
+    the spell is cast (601.2b, 601.2h), so the creature is gone before the spell resolves
+    (701.21a); a spell whose additional cost can't be paid can't be cast (601.2h, 118.3)."""
+    parts = definition.additional_cost_parts
+    if not parts:
+        return
+    controller = run.step.by or ""
+    source = card or CardInstance.fast(
+        "", definition.name, controller, controller, "stack", 0, definition, False, False, True
+    )
+    where = f"{run.path}.cast"
+    if not run.in_history:
+        for part in parts:
+            if part.kind == "other":
+                raise ScenarioError(
+                    where,
+                    f"{definition.name}'s additional cost part \u201c{part.text}\u201d isn't "
+                    "modelled, so whether it can be paid (118.3) isn't known",
+                )
+            # A zone the scenario doesn't write is undescribed, not empty: not held against it.
+            if (
+                part.chooses
+                and (controller, part.zone) in run.state.listed
+                and len(eligible(run.state, source, part, controller)) < part.count
+            ):
+                raise ScenarioError(
+                    where,
+                    f"{definition.name} can't be cast: its additional cost "
+                    f"({definition.additional_cost}) can't be paid (601.2h, 118.3)",
+                )
+    chosen = list(run.choices.get(controller, {}).get("cost", []))
+    run.consumed.add((controller, "cost"))
+    for part in parts:
+        if part.chooses:
+            _pay_choosing_part(run, source, part, controller, chosen)
+        elif part.kind == "pay_life":
+            _change_life(
+                run,
+                controller,
+                -part.count,
+                "119.4",
+                because("pays_life", player=controller, amount=part.count),
+            )
+        elif part.kind == "mill":
+            _do_mill(run, {"who": "you", "count": part.count}, where)
+    run.result.explanation.append(
+        f"{controller} pays the additional cost: {definition.additional_cost} (601.2h)."
+    )
+
+
+def _derive_x(run: _Run, x_is: Mapping[str, int] | None) -> None:
+    """X from what the cost sacrificed, as it last existed on the battlefield (608.2h): one
+    value when the creature is known, else one per creature that could have been sacrificed."""
+    if x_is is None:
+        return
+    plus = x_is["sacrificed_mana_value_plus"]
+    options = sorted({c.definition.mana_value + plus for c in run.sacrificed})
+    if not options:
+        run.result.explanation.append("Nothing was sacrificed: X can't be derived from it.")
+        return
+    run.x_from_cost = options[0] if len(options) == 1 else tuple(options)
+    names = ", ".join(f"{c.name} ({c.definition.mana_value})" for c in run.sacrificed)
+    run.result.explanation.append(
+        f"X is {plus} plus the sacrificed creature's mana value ({names}): "
+        f"{' or '.join(str(x) for x in options)}."
+    )
+
+
 def _change_life(run: _Run, player: str, amount: int, rule: str, reason: Reason) -> None:
     before = run.result.life.get(player)
     total = (before.value if before else run.state.life_total(player)) + amount
@@ -488,6 +565,8 @@ def _resolve_step(run: _Run) -> None:
             run.move(card, "stack", "601.2a", because("on_stack", card=card.name))
         if "kicker" in definition.keywords and _kicked(run):
             _pay_kicker(run, card, definition)
+        _pay_additional_cost(run, card, definition)
+        _derive_x(run, definition.x_is)
         _run_effect(run, definition.spell, definition)
         if card is not None:
             _finish_spell(run, card, definition)
@@ -511,6 +590,7 @@ def _resolve_step(run: _Run) -> None:
             chosen = run.choices.get(step.by or "", {}).get("mana")
             result.mana[card.label] = mana_produced(run.state, card, chosen)
         _pay_cost(run, card, ability)
+        _derive_x(run, ability.x_is)
         _run_effect(run, ability.effect, definition)
         return
     ability = _pick_ability(
@@ -899,11 +979,15 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     controller = run.result.controller or ""
     target_cards = run.card_targets()
     # X (chosen as the spell was cast) is remembered like a name: filters compare with it.
-    x = _spell_x(run)
+    x = run.x_from_cost if run.x_from_cost is not None else _spell_x(run)
     names_base: dict[str, Any] = {"target": target_cards[0].name if target_cards else None, "X": x}
     if spec["filter"].mana_value_x:
         run.result.explanation.append(
-            f"X is {x}." if x is not None else "X isn't fixed: every value of X is considered."
+            f"X is {x}."
+            if isinstance(x, int)
+            else "X isn't fixed: every value of X is considered."
+            if x is None
+            else f"X is one of {', '.join(map(str, x))}: each is considered."
         )
     chosen_options = run.chosen if run.chosen is not None else [None]
     name_options = [{**names_base, "chosen": name} for name in (chosen_options or [None])]

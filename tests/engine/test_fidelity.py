@@ -20,6 +20,7 @@ from rules.engine import (
     ScenarioError,
     check_expectations,
     check_find_choice,
+    default_catalog,
     evaluate_claim,
     parse_card_definition,
     resolve,
@@ -260,3 +261,35 @@ def test_the_library_alone_may_be_searched_and_nothing_found(
         spec, {"claim": "shuffles", "player": "Alice", "given": only_graveyard}
     )
     assert shuffles.value == "no"
+
+
+# ---------------------------------------------------------------- additional costs of spells
+
+
+def test_a_spell_whose_additional_cost_cant_be_paid_cant_be_cast() -> None:
+    spec = _load("eldritch-evolution-sacrificed-creature")
+    spec["zones"]["Alice"]["battlefield"] = ["Forest#forest"]
+    spec["expect"] = []
+    with pytest.raises(ScenarioError, match="additional cost.*601.2h"):
+        resolve(spec)
+
+
+@given(sacrificed=st.sampled_from(["Llanowar Elves", "Grizzly Bears", "Wood Elves"]))
+@settings(max_examples=10, deadline=None)
+def test_x_is_two_plus_the_sacrificed_creatures_mana_value(sacrificed: str) -> None:
+    spec = _load("eldritch-evolution-sacrificed-creature")
+    spec["zones"]["Alice"]["battlefield"] = [f"{sacrificed}#fodder"]
+    spec["expect"] = []
+    outcome = resolve(spec)
+    x = 2 + default_catalog().get(sacrificed).mana_value
+    assert outcome.find("zone_after", card="fodder").value == "graveyard"
+    for label in ("solemn", "angel", "woodelves"):
+        card = default_catalog().get(spec_name(spec, label))
+        expected = "may" if card.mana_value <= x else "cannot"
+        assert outcome.find("finds", card=label).value == expected
+
+
+def spec_name(spec: dict[str, Any], label: str) -> str:
+    return next(
+        entry.split("#")[0] for entry in spec["zones"]["Alice"]["library"] if entry.endswith(label)
+    )

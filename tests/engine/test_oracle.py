@@ -66,9 +66,34 @@ def _said_bounds(oracle: str) -> set[tuple[Any, Any]]:
         said.add(("gte", _bound(m.group(1))))
     for m in re.finditer(r"mana value greater than (X|\w+)", oracle):
         said.add(("gt", _bound(m.group(1))))
+    for m in re.finditer(r"mana value equal to (X|\w+)", oracle):
+        said.add(("eq", "X" if DERIVED.search(oracle) else _bound(m.group(1))))
     for m in re.finditer(r"mana value (X|\d+)(?! or)\b", oracle):
         said.add(("eq", _bound(m.group(1))))
     return {_normal(op, bound) for op, bound in said}
+
+
+DERIVED = re.compile(r"(?:X is|equal to) (\w+) plus the sacrificed creature's mana value")
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, c in RAW_CARDS.items() if DERIVED.search(c.get("oracle", "")))
+)
+def test_a_value_derived_from_the_sacrificed_creature_is_encoded_as_the_text_says(
+    name: str,
+) -> None:
+    card = RAW_CARDS[name]
+    plus = _bound(DERIVED.search(card["oracle"]).group(1))
+    derived = [value for key, value in _walk(card) if key == "x_is"]
+    assert derived == [{"sacrificed_mana_value_plus": plus}]
+    sacrifices = [value for key, value in _walk(card) if key in ("additional_cost", "cost")]
+    assert any("Sacrifice a creature" in cost for cost in sacrifices)
+
+
+def test_an_additional_cost_in_the_text_is_encoded() -> None:
+    for name, card in RAW_CARDS.items():
+        m = re.search(r"As an additional cost to cast this spell, (.+?)\.", card.get("oracle", ""))
+        assert (m.group(1).capitalize() if m else "") == card.get("additional_cost", ""), name
 
 
 def _normal(op: str, bound: int | str) -> tuple[Any, Any]:
