@@ -177,6 +177,9 @@ class TargetSpec:
 
     kind: str
     filter: Filter = field(default_factory=Filter)
+    # "target permanent an opponent controls" / "you control" (115.1: a target must meet it)
+    controller: str = ""
+    zone: str = ""  # "target card in a graveyard"
 
 
 @dataclass(frozen=True)
@@ -899,10 +902,29 @@ def _parse_targets(raw: Any, path: str) -> tuple[TargetSpec, ...]:
         item = {"kind": item} if isinstance(item, str) else item
         if not isinstance(item, dict) or item.get("kind") not in TARGET_KINDS:
             raise ScenarioError(f"{path}[{i}]", f"a target needs a kind of {sorted(TARGET_KINDS)}")
+        unknown = set(item) - TARGET_KEYS
+        if unknown:
+            raise ScenarioError(f"{path}[{i}]", _unknown(unknown, TARGET_KEYS))
+        controller = {"opponents": "opponent"}.get(
+            item.get("controller", ""), item.get("controller", "")
+        )
+        if controller not in ("", "opponent", "you"):
+            raise ScenarioError(f"{path}[{i}].controller", 'must be "opponent" or "you"')
+        zone = item.get("zone", "")
+        if zone not in ("", "battlefield", "graveyard", "exile", "hand", "library"):
+            raise ScenarioError(f"{path}[{i}].zone", f"unknown zone {zone!r}")
         specs.append(
-            TargetSpec(item["kind"], parse_filter(item.get("filter"), f"{path}[{i}].filter"))
+            TargetSpec(
+                item["kind"],
+                parse_filter(item.get("filter"), f"{path}[{i}].filter"),
+                controller,
+                zone,
+            )
         )
     return tuple(specs)
+
+
+TARGET_KEYS = frozenset({"kind", "filter", "controller", "zone"})
 
 
 def _parse_effect(raw: Any, path: str) -> tuple[Instruction, ...]:

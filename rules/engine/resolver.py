@@ -293,6 +293,20 @@ def _check_targets(run: _Run, specs: tuple[TargetSpec, ...], name: str) -> None:
             continue
         if spec.kind == "permanent" and card.zone != "battlefield":
             raise ScenarioError(where, f"{target} ({card.name}) is not on the battlefield")
+        if spec.zone and card.zone != spec.zone:
+            raise ScenarioError(
+                where,
+                f"{target} ({card.name}) is not in a {spec.zone}: {name} can't target it (115.1)",
+            )
+        if spec.controller and card.zone == "battlefield":
+            mine = card.controller == controller
+            if mine != (spec.controller == "you"):
+                whose = "an opponent" if spec.controller == "opponent" else controller
+                raise ScenarioError(
+                    where,
+                    f"{target} ({card.name}) is controlled by {card.controller}; {name} needs a "
+                    f"target {spec.kind} {whose} controls (115.1, 601.2c)",
+                )
         if not spec.filter.matches(card.definition, {}):
             wanted = with_article(spec.filter.describe())
             raise ScenarioError(where, f"{target} ({card.name}) is not {wanted}")

@@ -293,3 +293,45 @@ def spec_name(spec: dict[str, Any], label: str) -> str:
     return next(
         entry.split("#")[0] for entry in spec["zones"]["Alice"]["library"] if entry.endswith(label)
     )
+
+
+# ---------------------------------------------------------------- target restrictions
+
+
+def _trophy(target: str) -> dict[str, Any]:
+    return {
+        "format": "scenario/1",
+        "id": "trophy",
+        "title": "Assassin's Trophy",
+        "players": ["Alice", "Nadia"],
+        "zones": {
+            "Alice": {"hand": ["Assassin's Trophy#trophy"], "battlefield": ["Forest#mine"]},
+            "Nadia": {"battlefield": ["Island#theirs"], "library": ["Plains#p"]},
+        },
+        "resolve": {"cast": "trophy", "by": "Alice", "targets": [target]},
+    }
+
+
+def test_a_target_an_opponent_controls_refuses_the_casters_own_permanent() -> None:
+    # 115.1 / 601.2c: "target permanent an opponent controls" can't be the caster's own.
+    with pytest.raises(ScenarioError, match="controlled by Alice.*an opponent controls"):
+        resolve(_trophy("mine"))
+    assert resolve(_trophy("theirs")).find("zone_after", card="theirs").value == "graveyard"
+
+
+def test_a_target_card_in_a_graveyard_must_be_in_a_graveyard() -> None:
+    spec = {
+        "format": "scenario/1",
+        "id": "extirpate",
+        "title": "Extirpate",
+        "players": ["Alice", "Nadia"],
+        "zones": {
+            "Alice": {"hand": ["Extirpate#ex"]},
+            "Nadia": {"hand": ["Counterspell#cs"], "graveyard": ["Counterspell#gy"]},
+        },
+        "resolve": {"cast": "ex", "by": "Alice", "targets": ["cs"]},
+    }
+    with pytest.raises(ScenarioError, match="not in a graveyard"):
+        resolve(spec)
+    spec["resolve"]["targets"] = ["gy"]
+    assert resolve(spec).find("zone_after", card="gy").value == "exile"

@@ -137,3 +137,21 @@ def test_a_search_puts_lands_onto_the_battlefield_tapped_when_the_text_says_so(n
     to_battlefield = [s for s in _searches(card) if s.get("put") == "battlefield"]
     assert to_battlefield
     assert {bool(s.get("tapped")) for s in to_battlefield} == {says_tapped}
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(
+        n
+        for n, c in RAW_CARDS.items()
+        if re.search(r"target [^.]*(?:an opponent|you) control", c.get("oracle", ""))
+        and any(key == "targets" for key, _ in _walk(c))
+    ),
+)
+def test_a_target_an_opponent_controls_is_encoded_as_the_text_says(name: str) -> None:
+    card = RAW_CARDS[name]
+    said = re.search(r"target [^.]*(an opponent|you) control", card["oracle"]).group(1)
+    targets = [t for key, value in _walk(card) if key == "targets" for t in value]
+    assert {t.get("controller") for t in targets} == {
+        "opponent" if said == "an opponent" else "you"
+    }
