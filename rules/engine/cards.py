@@ -684,18 +684,22 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
         static = parse_static(value, where)
         return Instruction(verb, {"static": static, "duration": raw.get("duration", "turn")})
     if verb in ("lose_life", "gain_life") and isinstance(value, dict):
-        # {"who": REF, "amount": N}: modelled (life_total); a bare value is only recorded.
+        # {"who": REF, "amount": N or "half_rounded_up"}: modelled (life_total); a bare value
+        # is only recorded, and a life total it may change is then refused (claims.py).
         if set(value) - {"who", "amount"}:
             raise ScenarioError(
                 where, _unknown(set(value) - {"who", "amount"}, frozenset({"who", "amount"}))
             )
+        amount = value.get("amount")
+        if amount != "half_rounded_up" or verb != "lose_life":
+            amount = _parse_count(amount, f"{where}.amount")
         return Instruction(
-            verb,
-            {
-                "who": _player_ref(value.get("who"), f"{where}.who"),
-                "amount": _parse_count(value.get("amount"), f"{where}.amount"),
-            },
+            verb, {"who": _player_ref(value.get("who"), f"{where}.who"), "amount": amount}
         )
+    if verb == "damage" and (
+        isinstance(value, dict) or (isinstance(value, int) and not isinstance(value, bool))
+    ):
+        return Instruction(verb, _parse_damage(value, where))
     if verb == "put_counters":
         if not isinstance(value, dict) or set(value) - {"what", "kind", "count"}:
             raise ScenarioError(where, 'must be {"what": "self" or "target", "kind", "count"}')
@@ -729,6 +733,31 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
         return Instruction(verb, {"what": value["what"], "to": to})
     # Instructions the engine records but whose details no claim asks about yet.
     return Instruction(verb, {"value": value})
+
+
+DAMAGE_KEYS = frozenset({"to", "amount", "for_each"})
+DAMAGE_COUNTS = ("revealed_with_chosen_name",)
+
+
+def _parse_damage(value: Any, where: str) -> dict[str, Any]:
+    """{"to": "target" | PLAYER_REF, "amount": N, "for_each": "revealed_with_chosen_name"}
+    (Thought Hemorrhage: "deals 3 damage to that player for each card with the chosen name
+    revealed this way"); a bare number is that much damage to the target."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = {"to": "target", "amount": value}
+    if set(value) - DAMAGE_KEYS:
+        raise ScenarioError(where, _unknown(set(value) - DAMAGE_KEYS, DAMAGE_KEYS))
+    to = value.get("to", "target")
+    if to != "target":
+        to = _player_ref(to, f"{where}.to")
+    for_each = value.get("for_each")
+    if for_each is not None and for_each not in DAMAGE_COUNTS:
+        raise ScenarioError(f"{where}.for_each", f"must be one of {list(DAMAGE_COUNTS)}")
+    return {
+        "to": to,
+        "amount": _parse_count(value.get("amount"), f"{where}.amount"),
+        "for_each": for_each,
+    }
 
 
 TAP_KEYS = frozenset({"what", "if_you_control"})

@@ -614,6 +614,10 @@ def _counters(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
 
 def _life_total(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     player = subject["player"]
+    unknown = ev.resolution.life_unknown.get(player)
+    if unknown is not None:
+        # A number here would rest on something the engine doesn't model: refused, saying so.
+        raise ScenarioError(f"claim life_total({player})", unknown)
     if player in ev.resolution.life:
         return ev.resolution.life[player]
     total = ev.scenario.state.life_total(player)

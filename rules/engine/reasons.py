@@ -487,6 +487,20 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(player)s shuffles only if %(player)s chooses to search their library among the zones "
         '("if you search your library this way, shuffle"); that choice isn\'t fixed here.'
     ),
+    "life_not_modelled": gettext_noop(
+        "An instruction the engine doesn't model (%(text)s) may change life totals here, so no "
+        "life total can be given."
+    ),
+    "damage_depends_on_name": gettext_noop(
+        "The damage to %(player)s depends on which name is chosen, which isn't fixed here."
+    ),
+    "damage_to_player": gettext_noop(
+        "%(amount)s damage is dealt to %(player)s, who loses that much life."
+    ),
+    "damage_for_each": gettext_noop(
+        "%(count)s revealed cards have the chosen name: %(amount)s damage is dealt to "
+        "%(player)s, who loses that much life."
+    ),
     "if_it_enters": gettext_noop("If it is put onto the battlefield: %(reason)s"),
     "untapped_condition_met": gettext_noop(
         "%(player)s controls %(count)s of the permanents the condition counts (%(amount)s "

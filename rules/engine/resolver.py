@@ -68,6 +68,8 @@ class Resolution:
     face_down: dict[str, Verdict] = field(default_factory=dict)
     counters: dict[tuple[str, str], Verdict] = field(default_factory=dict)
     life: dict[str, Verdict] = field(default_factory=dict)
+    # Players whose life total an instruction the engine doesn't model may change, and why.
+    life_unknown: dict[str, Reason] = field(default_factory=dict)
     created_effects: list[ActiveEffect] = field(default_factory=list)
     explanation: list[str] = field(default_factory=list)
     # A triggered ability's intervening "if" (603.4): False means it did nothing.
@@ -2022,18 +2024,58 @@ def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
 
 def _do_life(run: _Run, spec: Mapping[str, Any], path: str, sign: int) -> None:
     if "value" in spec:
-        run.result.explanation.append("(life: not modelled in detail.)")
+        _life_not_modelled(run, str(spec["value"]))
         return
     for player in run.players_for(spec["who"], path):
+        amount = spec["amount"]
+        if amount == "half_rounded_up":
+            before = run.result.life.get(player)
+            life = before.value if before else run.state.life_total(player)
+            amount = -(-max(life, 0) // 2)  # "half your life, rounded up" (107.1a)
         _change_life(
             run,
             player,
-            sign * spec["amount"],
+            sign * amount,
             "119.3",
-            because(
-                "loses_life" if sign < 0 else "gains_life", player=player, amount=spec["amount"]
-            ),
+            because("loses_life" if sign < 0 else "gains_life", player=player, amount=amount),
         )
+
+
+def _life_not_modelled(run: _Run, text: str) -> None:
+    """An instruction that may change life totals, written in words only: nothing may be
+    concluded about any player's life total on this line (claims.py refuses it)."""
+    run.result.explanation.append(f"(life: \u201c{text}\u201d is not modelled.)")
+    for player in run.state.players:
+        run.result.life_unknown.setdefault(player, because("life_not_modelled", text=text))
+
+
+def _do_damage(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    """Damage dealt to a player causes that much life loss (120.3a); damage to a permanent
+    changes no life total."""
+    if "value" in spec:
+        _life_not_modelled(run, str(spec["value"]))
+        return
+    if spec["to"] == "target":
+        players = run.player_targets()[:1]
+    else:
+        players = run.players_for(spec["to"], path)
+    for player in players:
+        amount, count = spec["amount"], None
+        if spec["for_each"] == "revealed_with_chosen_name":
+            hand = run.zones[(run.revealed_hand or player, "hand")]
+            names = run.chosen or []
+            counts = {sum(c.name == name for c in hand) for name in names}
+            if len(counts) != 1:
+                run.result.life_unknown[player] = because("damage_depends_on_name", player=player)
+                continue
+            count = counts.pop()
+            amount *= count
+        reason = (
+            because("damage_for_each", player=player, amount=amount, count=count)
+            if count is not None
+            else because("damage_to_player", player=player, amount=amount)
+        )
+        _change_life(run, player, -amount, "120.3a", reason)
 
 
 def _do_lose_life(run: _Run, spec: Mapping[str, Any], path: str) -> None:
@@ -2164,6 +2206,7 @@ _HANDLERS = {
     "create_effect": _do_create_effect,
     "tap": _do_tap,
     "untap": _do_untap,
+    "damage": _do_damage,
 }
 
 
@@ -2292,7 +2335,7 @@ def _merge_runs(runs: list[_Run]) -> Resolution:
                 target[key] = Verdict(a.value, a.rule, because("if_not_kicked", reason=a.reason))
             else:
                 target[key] = Verdict(b.value, b.rule, because("if_kicked", reason=b.reason))
-    for name in ("counters", "life", "face_down", "enters_x"):
+    for name in ("counters", "life", "face_down", "enters_x", "life_unknown"):
         getattr(merged, name).update({**getattr(second, name), **getattr(first, name)})
     merged.created_effects = list(first.created_effects)
     merged.condition = first.condition

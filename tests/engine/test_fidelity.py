@@ -335,3 +335,64 @@ def test_a_target_card_in_a_graveyard_must_be_in_a_graveyard() -> None:
         resolve(spec)
     spec["resolve"]["targets"] = ["gy"]
     assert resolve(spec).find("zone_after", card="gy").value == "exile"
+
+
+# ---------------------------------------------------------------- damage and life
+
+
+def test_damage_resting_on_a_name_not_chosen_gives_no_life_total() -> None:
+    spec = _load("thought-hemorrhage-damage")
+    del spec["resolve"]["choices"]
+    spec["expect"] = []
+    with pytest.raises(ScenarioError, match="depends on which name is chosen"):
+        evaluate_claim(spec, {"claim": "life_total", "player": "Nadia"})
+
+
+def test_a_life_change_written_only_in_words_gives_no_life_total() -> None:
+    spec = _load("doomsday-half-life")
+    spec["cards"] = [
+        {"name": "Worded Doom", "types": ["Sorcery"], "spell": [{"lose_life": "half, rounded up"}]}
+    ]
+    spec["zones"]["Alice"]["hand"] = ["Worded Doom#dd"]
+    spec["expect"] = []
+    with pytest.raises(ScenarioError, match="doesn't model"):
+        evaluate_claim(spec, {"claim": "life_total", "player": "Alice"})
+
+
+@given(life=st.integers(-3, 40))
+@settings(max_examples=25, deadline=None)
+def test_half_the_life_rounded_up_is_lost(life: int) -> None:
+    spec = _load("doomsday-half-life")
+    spec["life"] = {"Alice": life}
+    spec["expect"] = []
+    after = evaluate_claim(spec, {"claim": "life_total", "player": "Alice"}).value
+    assert after == life - (max(life, 0) + 1) // 2
+
+
+@given(copies=st.integers(0, 4), target_is_player=st.booleans())
+@settings(max_examples=20, deadline=None)
+def test_damage_to_a_player_is_life_lost_and_to_a_creature_is_not(
+    copies: int, target_is_player: bool
+) -> None:
+    spec = _load("thought-hemorrhage-damage")
+    spec["zones"]["Nadia"]["hand"] = ["Counterspell"] * copies + ["Island"]
+    spec["expect"] = []
+    nadia = evaluate_claim(spec, {"claim": "life_total", "player": "Nadia"}).value
+    assert nadia == 20 - 3 * copies
+    bolt = {
+        "format": "scenario/1",
+        "id": "bolt",
+        "title": "Lightning Bolt",
+        "players": ["Alice", "Nadia"],
+        "zones": {
+            "Alice": {"hand": ["Lightning Bolt#bolt"]},
+            "Nadia": {"battlefield": ["Grizzly Bears#bears"]},
+        },
+        "resolve": {
+            "cast": "bolt",
+            "by": "Alice",
+            "targets": ["Nadia" if target_is_player else "bears"],
+        },
+    }
+    life = evaluate_claim(bolt, {"claim": "life_total", "player": "Nadia"}).value
+    assert life == (17 if target_is_player else 20)
