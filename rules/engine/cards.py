@@ -356,9 +356,12 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
         raise ScenarioError(f"{path}.for", _unknown(unknown, FOR_KEYS))
     count = wanted.get("count", 1)
     if not (
-        count in ("all", "any_number") or (isinstance(count, int) and not isinstance(count, bool))
+        count in ("all", "any_number", "that_many")
+        or (isinstance(count, int) and not isinstance(count, bool))
     ) or (isinstance(count, int) and count < 0):
-        raise ScenarioError(f"{path}.for.count", 'must be a number, "all" or "any_number"')
+        raise ScenarioError(
+            f"{path}.for.count", 'must be a number, "all", "any_number" or "that_many"'
+        )
     if raw.get("face_down"):
         # "exile it face down" written as a flag on an exiling search
         if put not in ("exile", "exile_face_down"):
@@ -540,8 +543,8 @@ VERB_KEYS = {
     "mill": frozenset({"who", "count"}),
     "draw": frozenset({"who", "count"}),
     "shuffle": frozenset({"who", "whose", "player", "if_searched"}),
-    "exile": frozenset({"what", "card", "face_down", "may_look"}),
-    "destroy": frozenset({"what", "card"}),
+    "exile": frozenset({"what", "card", "face_down", "may_look", "filter", "controller", "combat"}),
+    "destroy": frozenset({"what", "card", "filter", "controller", "combat"}),
     "reveal_hand": frozenset({"who", "whose", "player"}),
     "choose": frozenset({"from", "chooser", "filter"}),
     "opponent_chooses": frozenset({"opponent", "count", "from", "chosen_to", "rest_to"}),
@@ -622,6 +625,8 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
         )
     if verb in ("exile", "destroy"):
         face_down, may_look = False, "nobody"
+        if isinstance(value, dict) and value.get("what") == "all":
+            return Instruction(verb, _parse_all_permanents(value, where))
         if isinstance(value, dict):
             if verb == "exile" and value.get("face_down"):
                 # "Exile it face down" (406.3); `may_look` names who may look at it there.
@@ -733,6 +738,23 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
         return Instruction(verb, {"what": value["what"], "to": to})
     # Instructions the engine records but whose details no claim asks about yet.
     return Instruction(verb, {"value": value})
+
+
+def _parse_all_permanents(value: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """{"what": "all", "filter": F, "controller": PLAYER_REF, "combat": "attacking"}: "exile
+    all attacking creatures target player controls" (Settle the Wreckage)."""
+    combat = value.get("combat", "")
+    if combat not in ("", "attacking", "blocking"):
+        raise ScenarioError(f"{where}.combat", 'must be "attacking" or "blocking"')
+    controller = value.get("controller")
+    return {
+        "what": "all",
+        "filter": parse_filter(value.get("filter"), f"{where}.filter"),
+        "controller": None
+        if controller is None
+        else _player_ref(controller, f"{where}.controller"),
+        "combat": combat,
+    }
 
 
 DAMAGE_KEYS = frozenset({"to", "amount", "for_each"})

@@ -501,6 +501,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(count)s revealed cards have the chosen name: %(amount)s damage is dealt to "
         "%(player)s, who loses that much life."
     ),
+    "moved_with_all": gettext_noop(
+        "%(card)s is one of the permanents the effect puts into the %(zone)s."
+    ),
     "if_it_enters": gettext_noop("If it is put onto the battlefield: %(reason)s"),
     "untapped_condition_met": gettext_noop(
         "%(player)s controls %(count)s of the permanents the condition counts (%(amount)s "

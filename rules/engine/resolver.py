@@ -135,6 +135,7 @@ class _Run:
         # X derived from them ("X is 2 plus the sacrificed creature's mana value").
         self.sacrificed: tuple[CardInstance, ...] = ()
         self.x_from_cost: int | tuple[int, ...] | None = None
+        self.that_many: int | None = None  # how many the last "all" instruction moved
 
     # ---------------------------------------------------------------- references
 
@@ -991,6 +992,9 @@ def _check_kicked(scenario: Scenario, step: Step, choices: Choices, path: str) -
 
 
 def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    if spec["count"] == "that_many":
+        # "search their library for that many basic land cards": as many as were just moved.
+        spec = {**spec, "count": run.that_many or 0}
     searchers = run.players_for(spec["who"], path)
     controller = run.result.controller or ""
     target_cards = run.card_targets()
@@ -1694,6 +1698,9 @@ def _do_mill(run: _Run, spec: Mapping[str, Any], path: str) -> None:
 
 def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     what = spec["what"]
+    if what == "all":
+        _move_all_permanents(run, spec, path, "exile", "701.13a")
+        return
     if what == "self":
         run.spell_exiled = True
         return
@@ -1758,7 +1765,35 @@ def _do_return(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 )
 
 
+def _move_all_permanents(
+    run: _Run, spec: Mapping[str, Any], path: str, zone: str, rule: str
+) -> None:
+    """Every permanent matching the description (its controller, attacking or blocking):
+    moved for certain; how many is "that many" for the next instruction (Settle the Wreckage)."""
+    controllers = set(run.players_for(spec["controller"], path)) if spec["controller"] else None
+    moved = []
+    for card in list(run.state.permanents()):
+        if run.possible.get(card.label, {"battlefield"}) != {"battlefield"}:
+            continue
+        if controllers is not None and card.controller not in controllers:
+            continue
+        if spec["combat"] and card.combat != spec["combat"]:
+            continue
+        if not spec["filter"].matches(card.definition, {}):
+            continue
+        run.move(card, zone, rule, because("moved_with_all", card=card.name, zone=zone))
+        moved.append(card)
+    run.that_many = len(moved)
+    run.result.explanation.append(
+        f"{plural(len(moved), 'permanent')} put into the {zone}"
+        + (f": {', '.join(c.name for c in moved)}." if moved else ".")
+    )
+
+
 def _do_destroy(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    if spec["what"] == "all":
+        _move_all_permanents(run, spec, path, "graveyard", "701.8a")
+        return
     targets = run.card_targets()
     if not targets:
         raise ScenarioError(path, "the effect destroys a target but no card was targeted")

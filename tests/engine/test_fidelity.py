@@ -396,3 +396,34 @@ def test_damage_to_a_player_is_life_lost_and_to_a_creature_is_not(
     }
     life = evaluate_claim(bolt, {"claim": "life_total", "player": "Nadia"}).value
     assert life == (17 if target_is_player else 20)
+
+
+# ---------------------------------------------------------------- combat
+
+
+@given(attacking=st.integers(0, 4), idle=st.integers(0, 2), basics=st.integers(0, 3))
+@settings(max_examples=25, deadline=None)
+def test_only_attacking_creatures_are_exiled_and_that_many_lands_may_be_found(
+    attacking: int, idle: int, basics: int
+) -> None:
+    spec = _load("settle-the-wreckage-attacking")
+    spec["zones"]["Nadia"]["battlefield"] = [
+        {"card": "Grizzly Bears", "label": f"a{i}", "combat": "attacking"} for i in range(attacking)
+    ] + [{"card": "Grizzly Bears", "label": f"n{i}"} for i in range(idle)]
+    spec["zones"]["Nadia"]["library"] = ["Forest"] * basics + ["Tundra"]
+    spec["expect"] = []
+    outcome = resolve(spec)
+    for i in range(attacking):
+        assert outcome.find("zone_after", card=f"a{i}").value == "exile"
+    for i in range(idle):
+        assert evaluate_claim(spec, {"claim": "zone_after", "card": f"n{i}"}).value == "battlefield"
+    found = evaluate_claim(spec, {"claim": "found_count", "searcher": "Nadia"}).value
+    assert found == [0, min(attacking, basics)]
+
+
+@pytest.mark.parametrize(("zone", "card"), [("hand", "Grizzly Bears"), ("battlefield", "Forest")])
+def test_only_a_creature_on_the_battlefield_can_be_attacking(zone: str, card: str) -> None:
+    spec = _load("settle-the-wreckage-attacking")
+    spec["zones"]["Nadia"][zone] = [{"card": card, "combat": "attacking"}]
+    with pytest.raises(ScenarioError, match="combat"):
+        resolve(spec)
