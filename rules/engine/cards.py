@@ -49,6 +49,7 @@ DEFINITION_KEYS = frozenset(
         "color_indicator",
         "additional_cost",
         "x_is",
+        "halves",
     }
 )
 SEARCH_WHO = frozenset(
@@ -231,6 +232,14 @@ class CardDefinition:
     additional_cost_parts: tuple[CostPart, ...] = ()
     # "where X is 2 plus the sacrificed creature's mana value": {"sacrificed_mana_value_plus": 2}
     x_is: Mapping[str, int] | None = None
+    # A split card (709): each half's name and mana cost; its characteristics off the stack
+    # combine both halves' (709.4): both names, the total mana value, both colors.
+    halves: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name the card has: its own, or each half's (709.4)."""
+        return (self.name, *(name for name, _ in self.halves))
 
     @property
     def type_line(self) -> str:
@@ -240,12 +249,17 @@ class CardDefinition:
 
     @property
     def mana_value(self) -> int:
-        """CR 202.3: the total of the mana cost."""
+        """CR 202.3: the total of the mana cost; a split card's halves added (709.4)."""
+        if self.halves:
+            return sum(mana_value_of(cost) for _, cost in self.halves)
         return mana_value_of(self.mana_cost)
 
     @property
     def colors(self) -> tuple[str, ...]:
         """Color letters from a color indicator ("colors" key) or else the mana cost (202.2)."""
+        if self.halves:
+            both = "".join(cost for _, cost in self.halves)
+            return self.color_indicator or colors_of_cost(both)
         return self.color_indicator or colors_of_cost(self.mana_cost)
 
     @property
@@ -1185,7 +1199,32 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         additional_cost=additional_cost,
         additional_cost_parts=parse_cost(additional_cost, name, f"{where}.additional_cost"),
         x_is=_parse_x_is(raw.get("x_is"), f"{where}.x_is"),
+        halves=_parse_halves(raw.get("halves"), name, f"{where}.halves"),
     )
+
+
+def _parse_halves(raw: Any, name: str, path: str) -> tuple[tuple[str, str], ...]:
+    """[{"name": "Fire", "mana_cost": "{1}{R}"}, {"name": "Ice", "mana_cost": "{1}{U}"}] for a
+    split card named "Fire // Ice" (709.1)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise ScenarioError(path, "a split card has two halves, each {name, mana_cost}")
+    halves = []
+    for i, half in enumerate(raw):
+        if (
+            not isinstance(half, dict)
+            or set(half) - {"name", "mana_cost", "oracle"}
+            or not isinstance(half.get("name"), str)
+            or not isinstance(half.get("mana_cost", ""), str)
+        ):
+            raise ScenarioError(f"{path}[{i}]", 'must be {"name": NAME, "mana_cost": COST}')
+        halves.append((half["name"], half.get("mana_cost", "")))
+    if name != " // ".join(n for n, _ in halves):
+        raise ScenarioError(
+            path, f"a split card's name is its halves' names: {' // '.join(n for n, _ in halves)!r}"
+        )
+    return tuple(halves)
 
 
 X_SOURCES = ("sacrificed_mana_value_plus",)
@@ -1281,6 +1320,13 @@ class Catalog:
     def get(self, name: str) -> CardDefinition | None:
         """The definition named `name`, or None."""
         return self._by_name.get(name)
+
+    def having_name(self, name: str) -> CardDefinition | None:
+        """The definition with `name` among its names: a split card for one half's (709.4)."""
+        found = self._by_name.get(name)
+        if found is None:
+            found = next((d for d in self._by_name.values() if name in d.names), None)
+        return found
 
     def __contains__(self, name: object) -> bool:
         return name in self._by_name

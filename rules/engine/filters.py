@@ -42,10 +42,21 @@ FILTER_KEYS = frozenset(
 )
 
 
+def shares_a_name(remembered: str | None, card: Characteristics) -> bool:
+    """Has `card` the remembered name, or, for a split card's "Fire // Ice", either half's?"""
+    if remembered is None:
+        return False
+    if remembered == card.name:
+        return True
+    wanted = set(remembered.split(" // "))
+    return any(name in wanted for name in card.names)
+
+
 class Characteristics(Protocol):
     """What a filter reads of a card (a `CardDefinition` has all of it)."""
 
     name: str
+    names: tuple[str, ...]  # a split card has its halves' names too (709.4)
     types: tuple[str, ...]
     supertypes: tuple[str, ...]
     subtypes: tuple[str, ...]
@@ -231,9 +242,9 @@ class Filter:
                     return False
             elif x is not None and not _compare(op, card.mana_value, int(x)):
                 return False
-        if self.name is not None and card.name != self.name:
+        if self.name is not None and card.name != self.name and self.name not in card.names:
             return False
-        if self.same_name_as is not None and names.get(self.same_name_as) != card.name:
+        if self.same_name_as is not None and not shares_a_name(names.get(self.same_name_as), card):
             return False
         if self.exclude is not None and self.exclude.matches(card, names):
             return False

@@ -22,6 +22,7 @@ from .effects import (
     search_controller,
 )
 from .errors import ScenarioError
+from .filters import shares_a_name
 from .mana import mana_produced
 from .payment import check_cost, eligible
 from .reasons import Phrase, Reason, because
@@ -1841,7 +1842,7 @@ def _do_choose(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         if named is not None:
             # The choice written as the name itself: it must be a card the catalog (or the
             # scenario's own cards) defines, and fit the description ("nonland").
-            definition = run.scenario.catalog.get(named)
+            definition = run.scenario.catalog.having_name(named)
             if definition is None:
                 raise ScenarioError(f"choices.{chooser}.name", f"unknown card name {named!r}")
             if not wanted.matches(definition, {}):
@@ -1859,7 +1860,9 @@ def _do_choose(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 )
             run.chosen = [card.name]
         else:
-            run.chosen = [*sorted({c.name for c in options}), NAME_NOT_IN_GAME]
+            # A split card's name is one of its halves' (709.4): "Fire", not "Fire // Ice".
+            names = {n for c in options for n in (c.definition.names[1:] or (c.name,))}
+            run.chosen = [*sorted(names), NAME_NOT_IN_GAME]
         text = ", ".join(run.chosen)
         run.result.explanation.append(f"{chooser} names a {wanted.describe()}: {text}.")
         return
@@ -2099,7 +2102,7 @@ def _do_damage(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         if spec["for_each"] == "revealed_with_chosen_name":
             hand = run.zones[(run.revealed_hand or player, "hand")]
             names = run.chosen or []
-            counts = {sum(c.name == name for c in hand) for name in names}
+            counts = {sum(shares_a_name(name, c.definition) for c in hand) for name in names}
             if len(counts) != 1:
                 run.result.life_unknown[player] = because("damage_depends_on_name", player=player)
                 continue

@@ -427,3 +427,34 @@ def test_only_a_creature_on_the_battlefield_can_be_attacking(zone: str, card: st
     spec["zones"]["Nadia"][zone] = [{"card": card, "combat": "attacking"}]
     with pytest.raises(ScenarioError, match="combat"):
         resolve(spec)
+
+
+# ---------------------------------------------------------------- split cards
+
+
+def _fire_ice() -> dict[str, Any]:
+    return _load("cranial-extraction-names-a-split-half")["cards"][0]
+
+
+def test_a_split_card_has_both_names_the_total_mana_value_and_both_colors() -> None:
+    card = parse_card_definition(_fire_ice(), "card")
+    assert card.names == ("Fire // Ice", "Fire", "Ice")
+    assert card.mana_value == 4
+    assert set(card.colors) == {"R", "U"}
+
+
+def test_a_split_cards_name_is_its_halves_names() -> None:
+    raw = {**_fire_ice(), "name": "Fire and Ice"}
+    with pytest.raises(ScenarioError, match="Fire // Ice"):
+        parse_card_definition(raw, "card")
+
+
+def test_an_unfixed_name_may_be_either_half() -> None:
+    spec = _load("cranial-extraction-names-a-split-half")
+    del spec["resolve"]["choices"]
+    spec["expect"] = []
+    outcome = resolve(spec)
+    # Naming "Fire", "Ice", "Counterspell" ...: the graveyard's Fire // Ice is found on some
+    # lines and not on others.
+    assert outcome.find("finds", card="ingy").value == "may"
+    assert any("Ice" in line for line in outcome.explanation)
