@@ -297,6 +297,7 @@ _ENTERS_TAPPED = re.compile(r"\benters?(?: the battlefield)? tapped\b")
 _SELF_WORDS = r"(?:this (?:land|creature|artifact|enchantment|permanent)|{name}|it)"
 
 
+@lru_cache(maxsize=4096)
 def enters_tapped_of(oracle: str, name: str) -> str:
     """See `CardDefinition.enters_tapped`: the first line of its text that says so decides."""
     own = _SELF_WORDS.replace("{name}", re.escape(name))

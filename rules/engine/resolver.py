@@ -128,7 +128,7 @@ class _Run:
         self.draws_made: dict[str, int] = {}  # draws so far per player (dredge choices)
         # (player, choice) pairs some instruction read: a fixed choice nothing reads is refused.
         self.consumed: set[tuple[str, str]] = set()
-        self.shared_verdicts: dict[tuple[str, str, str], Verdict] = {}
+        self.shared_verdicts: dict[tuple[Any, ...], Verdict] = {}
         # Cards an effect puts onto the battlefield tapped ("put it onto the battlefield
         # tapped"), with why; read when the step ends (_record_entering).
         self.put_tapped: dict[str, Reason] = {}
@@ -2317,10 +2317,17 @@ def _record_entering(run: _Run) -> None:
         card = run.state.card(label)
         if card is None or card.zone == "battlefield":
             continue
-        verdict = _entering_state(card, run.put_tapped.get(label))
-        if zones != {"battlefield"}:
-            reason = because("if_it_enters", reason=verdict.reason)
-            verdict = Verdict(verdict.value, verdict.rule, reason)
+        put_tapped = run.put_tapped.get(label)
+        certain = zones == {"battlefield"}
+        # Cards of one name that may enter alike share a verdict (a 60-card library of lands).
+        key = ("entering", card.name, put_tapped, certain)
+        verdict = run.shared_verdicts.get(key)
+        if verdict is None:
+            verdict = _entering_state(card, put_tapped)
+            if not certain:
+                reason = because("if_it_enters", reason=verdict.reason)
+                verdict = Verdict(verdict.value, verdict.rule, reason)
+            run.shared_verdicts[key] = verdict
         run.result.tapped_after[label] = verdict
 
 
