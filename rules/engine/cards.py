@@ -564,8 +564,8 @@ VERB_KEYS = {
     "choose": frozenset({"from", "chooser", "filter"}),
     "opponent_chooses": frozenset({"opponent", "count", "from", "chosen_to", "rest_to"}),
     "exile_graveyards": frozenset({"whose", "who"}),
-    "return": frozenset({"what", "to"}),
-    "put": frozenset({"what", "to"}),
+    "return": frozenset({"what", "to", "tapped"}),
+    "put": frozenset({"what", "to", "tapped"}),
 }
 
 
@@ -750,7 +750,10 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
         to = value.get("to", "hand")
         if to not in DESTINATIONS - {"set_aside"}:
             raise ScenarioError(f"{where}.to", f"unknown destination {to!r}")
-        return Instruction(verb, {"what": value["what"], "to": to})
+        tapped = bool(value.get("tapped", False))
+        if tapped and to != "battlefield":
+            raise ScenarioError(f"{where}.tapped", 'needs "to": "battlefield"')
+        return Instruction(verb, {"what": value["what"], "to": to, "tapped": tapped})
     # Instructions the engine records but whose details no claim asks about yet.
     return Instruction(verb, {"value": value})
 

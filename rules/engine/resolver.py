@@ -1742,6 +1742,19 @@ def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
 
 
 def _do_return(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    """Put found (set-aside) cards or target cards into a zone; "onto the battlefield tapped"
+    (`"tapped": true`) is remembered for the cards it may put there (110.5b)."""
+    before = {label: set(zones) for label, zones in run.possible.items()}
+    _put_cards(run, spec, path)
+    if not spec.get("tapped"):
+        return
+    for label, zones in run.possible.items():
+        if "battlefield" in zones and "battlefield" not in before.get(label, set()):
+            card = run.state.card(label)
+            run.put_tapped[label] = because("put_onto_battlefield_tapped", card=card.name)
+
+
+def _put_cards(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     """Put found (set-aside) cards or target cards into a zone, e.g. on top of the library."""
     to = DESTINATION_ZONE.get(spec["to"], spec["to"])
     if spec["what"] == "self":

@@ -458,3 +458,33 @@ def test_an_unfixed_name_may_be_either_half() -> None:
     # lines and not on others.
     assert outcome.find("finds", card="ingy").value == "may"
     assert any("Ice" in line for line in outcome.explanation)
+
+
+def test_a_put_onto_the_battlefield_tapped_after_the_search_is_honoured() -> None:
+    spec = _load("evolving-wilds-onto-the-battlefield-tapped")
+    spec["cards"] = [
+        {
+            "name": "Two-Step Wilds",
+            "types": ["Land"],
+            "activated": [
+                {
+                    "cost": "{T}, Sacrifice this land",
+                    "effect": [
+                        {
+                            "search": {
+                                "for": {"count": 1, "filter": {"supertypes": ["Basic"]}},
+                                "put": "set_aside",
+                            }
+                        },
+                        {"shuffle": "you"},
+                        {"put": {"what": "found", "to": "battlefield", "tapped": True}},
+                    ],
+                }
+            ],
+        }
+    ]
+    spec["zones"]["Alice"]["battlefield"][0] = "Two-Step Wilds#wilds"
+    spec["expect"] = []
+    outcome = resolve(spec)
+    assert outcome.find("zone_after", card="f1").value == "battlefield"
+    assert outcome.find("tapped_after", card="f1").value == "tapped"
