@@ -1177,6 +1177,7 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
     statics = raw.get("static") or []
     if not isinstance(statics, list):
         raise ScenarioError(f"{where}.static", "must be a list of static abilities")
+    zone_choice = bool(_AND_OR_ZONES.search(raw.get("oracle", "")))
     return CardDefinition(
         name=name,
         mana_cost=raw.get("mana_cost", ""),
@@ -1184,16 +1185,21 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         supertypes=supertypes,
         subtypes=strings(raw.get("subtypes"), f"{where}.subtypes"),
         oracle=raw.get("oracle", ""),
-        spell=_parse_effect(raw.get("spell"), f"{where}.spell"),
+        spell=_zones_chosen(_parse_effect(raw.get("spell"), f"{where}.spell"), zone_choice),
         targets=_parse_targets(raw.get("targets"), f"{where}.targets"),
         activated=_with_keyword_abilities(
-            _parse_abilities(raw.get("activated"), f"{where}.activated", False, name),
+            _abilities_zones_chosen(
+                _parse_abilities(raw.get("activated"), f"{where}.activated", False, name),
+                zone_choice,
+            ),
             name,
             {str(k).lower(): v for k, v in keywords.items()},
             raw.get("mana_cost", ""),
             f"{where}.keywords",
         ),
-        triggered=_parse_abilities(raw.get("triggered"), f"{where}.triggered", True),
+        triggered=_abilities_zones_chosen(
+            _parse_abilities(raw.get("triggered"), f"{where}.triggered", True), zone_choice
+        ),
         static=tuple(parse_static(s, f"{where}.static[{i}]") for i, s in enumerate(statics)),
         keywords={str(k).lower(): v for k, v in keywords.items()},
         alt_cost=alt_cost,
@@ -1205,6 +1211,37 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         x_is=_parse_x_is(raw.get("x_is"), f"{where}.x_is"),
         halves=_parse_halves(raw.get("halves"), name, f"{where}.halves"),
     )
+
+
+# "Search your library and/or graveyard": the searcher chooses the zones (choose_zones).
+_AND_OR_ZONES = re.compile(
+    r"(?:library|graveyard|hand)(?:, (?:library|graveyard|hand))*,? and/or (?:your |their )?"
+    r"(?:library|graveyard|hand)"
+)
+
+
+def _zones_chosen(effect: tuple[Instruction, ...], chosen: bool) -> tuple[Instruction, ...]:
+    """A card whose text says "and/or" between zones lets the searcher choose them, whether
+    or not its search says `choose_zones` (the words decide, as printed)."""
+    if not chosen:
+        return effect
+    return tuple(_zone_choice_of(i) for i in effect)
+
+
+def _zone_choice_of(instruction: Instruction) -> Instruction:
+    kicked = instruction.kicked and _zone_choice_of(instruction.kicked)
+    spec = instruction.spec
+    if instruction.verb == "search" and len(spec["zones"]) > 1 and not spec["choose_zones"]:
+        spec = {**spec, "choose_zones": True}
+    if spec is instruction.spec and kicked is instruction.kicked:
+        return instruction
+    return Instruction(instruction.verb, spec, instruction.condition, kicked)
+
+
+def _abilities_zones_chosen(abilities: tuple[Ability, ...], chosen: bool) -> tuple[Ability, ...]:
+    if not chosen:
+        return abilities
+    return tuple(replace(a, effect=_zones_chosen(a.effect, True)) for a in abilities)
 
 
 def _parse_halves(raw: Any, name: str, path: str) -> tuple[tuple[str, str], ...]:

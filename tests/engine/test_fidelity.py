@@ -488,3 +488,11 @@ def test_a_put_onto_the_battlefield_tapped_after_the_search_is_honoured() -> Non
     outcome = resolve(spec)
     assert outcome.find("zone_after", card="f1").value == "battlefield"
     assert outcome.find("tapped_after", card="f1").value == "tapped"
+
+
+def test_and_or_in_the_text_lets_the_searcher_choose_the_zones_as_printed() -> None:
+    # An author who writes the zones but not choose_zones still gets "and/or" as printed.
+    spec = _load("finale-library-and-or-graveyard")
+    del spec["cards"][0]["spell"][0]["search"]["choose_zones"]
+    mismatches = check_expectations(spec)
+    assert not mismatches, "\n".join(str(m) for m in mismatches)

@@ -155,3 +155,14 @@ def test_a_target_an_opponent_controls_is_encoded_as_the_text_says(name: str) ->
     assert {t.get("controller") for t in targets} == {
         "opponent" if said == "an opponent" else "you"
     }
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, c in RAW_CARDS.items() if "and/or" in c.get("oracle", ""))
+)
+def test_and_or_between_zones_is_a_choice_of_zones(name: str) -> None:
+    card = RAW_CARDS[name]
+    says = bool(re.search(r"(?:library|graveyard|hand) and/or", card["oracle"]))
+    searches = [s for s in _searches(card) if len(s.get("zones", ["library"])) > 1]
+    assert not says or searches
+    assert all(bool(s.get("choose_zones")) == says for s in searches)
