@@ -1177,7 +1177,7 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
     statics = raw.get("static") or []
     if not isinstance(statics, list):
         raise ScenarioError(f"{where}.static", "must be a list of static abilities")
-    zone_choice = bool(_AND_OR_ZONES.search(raw.get("oracle", "")))
+    zone_choice = _text_says(raw.get("oracle", ""))
     return CardDefinition(
         name=name,
         mana_cost=raw.get("mana_cost", ""),
@@ -1220,28 +1220,44 @@ _AND_OR_ZONES = re.compile(
 )
 
 
-def _zones_chosen(effect: tuple[Instruction, ...], chosen: bool) -> tuple[Instruction, ...]:
-    """A card whose text says "and/or" between zones lets the searcher choose them, whether
-    or not its search says `choose_zones` (the words decide, as printed)."""
-    if not chosen:
+def _text_says(oracle: str) -> frozenset[str]:
+    """What the printed words decide for the card's searches, whether or not the data says
+    it: "and/or" between zones is a choice of zones (choose_zones); a text whose every search
+    onto the battlefield says "onto the battlefield tapped" puts the cards there tapped."""
+    said = set()
+    if _AND_OR_ZONES.search(oracle):
+        said.add("choose_zones")
+    onto = [s for s in re.findall(r"[Ss]earch[^.]*\.", oracle) if "onto the battlefield" in s]
+    if onto and all("onto the battlefield tapped" in s for s in onto):
+        said.add("tapped")
+    return frozenset(said)
+
+
+def _zones_chosen(effect: tuple[Instruction, ...], said: frozenset[str]) -> tuple[Instruction, ...]:
+    if not said:
         return effect
-    return tuple(_zone_choice_of(i) for i in effect)
+    return tuple(_as_printed(i, said) for i in effect)
 
 
-def _zone_choice_of(instruction: Instruction) -> Instruction:
-    kicked = instruction.kicked and _zone_choice_of(instruction.kicked)
+def _as_printed(instruction: Instruction, said: frozenset[str]) -> Instruction:
+    kicked = instruction.kicked and _as_printed(instruction.kicked, said)
     spec = instruction.spec
-    if instruction.verb == "search" and len(spec["zones"]) > 1 and not spec["choose_zones"]:
-        spec = {**spec, "choose_zones": True}
+    if instruction.verb == "search":
+        if "choose_zones" in said and len(spec["zones"]) > 1 and not spec["choose_zones"]:
+            spec = {**spec, "choose_zones": True}
+        if "tapped" in said and spec["put"] == "battlefield" and not spec["tapped"]:
+            spec = {**spec, "tapped": True}
     if spec is instruction.spec and kicked is instruction.kicked:
         return instruction
     return Instruction(instruction.verb, spec, instruction.condition, kicked)
 
 
-def _abilities_zones_chosen(abilities: tuple[Ability, ...], chosen: bool) -> tuple[Ability, ...]:
-    if not chosen:
+def _abilities_zones_chosen(
+    abilities: tuple[Ability, ...], said: frozenset[str]
+) -> tuple[Ability, ...]:
+    if not said:
         return abilities
-    return tuple(replace(a, effect=_zones_chosen(a.effect, True)) for a in abilities)
+    return tuple(replace(a, effect=_zones_chosen(a.effect, said)) for a in abilities)
 
 
 def _parse_halves(raw: Any, name: str, path: str) -> tuple[tuple[str, str], ...]:

@@ -496,3 +496,32 @@ def test_and_or_in_the_text_lets_the_searcher_choose_the_zones_as_printed() -> N
     del spec["cards"][0]["spell"][0]["search"]["choose_zones"]
     mismatches = check_expectations(spec)
     assert not mismatches, "\n".join(str(m) for m in mismatches)
+
+
+def test_onto_the_battlefield_tapped_in_the_text_is_honoured_as_printed() -> None:
+    spec = _load("evolving-wilds-onto-the-battlefield-tapped")
+    spec["cards"] = [
+        {
+            "name": "Worded Wilds",
+            "types": ["Land"],
+            "oracle": "{T}, Sacrifice this land: Search your library for a basic land card, put "
+            "it onto the battlefield tapped, then shuffle.",
+            "activated": [
+                {
+                    "cost": "{T}, Sacrifice this land",
+                    "effect": [
+                        {
+                            "search": {
+                                "for": {"count": 1, "filter": {"supertypes": ["Basic"]}},
+                                "put": "battlefield",
+                            }
+                        },
+                        {"shuffle": "you"},
+                    ],
+                }
+            ],
+        }
+    ]
+    spec["zones"]["Alice"]["battlefield"][0] = "Worded Wilds#wilds"
+    mismatches = check_expectations(spec)
+    assert not mismatches, "\n".join(str(m) for m in mismatches)
