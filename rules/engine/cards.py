@@ -1230,12 +1230,40 @@ def _text_says(oracle: str) -> frozenset[str]:
     onto = [s for s in re.findall(r"[Ss]earch[^.]*\.", oracle) if "onto the battlefield" in s]
     if onto and all("onto the battlefield tapped" in s for s in onto):
         said.add("tapped")
+    if re.search(r"kicked, instead\b", oracle):
+        said.add("kicked_instead")
     return frozenset(said)
 
 
 def _zones_chosen(effect: tuple[Instruction, ...], said: frozenset[str]) -> tuple[Instruction, ...]:
     if not said:
         return effect
+    if "kicked_instead" in said:
+        # "If this spell was kicked, instead …" written as a plain "if": "kicked" instruction
+        # after the unkicked one: it replaces that one on the kicked line (702.33d).
+        kept: list[Instruction] = []
+        for instruction in effect:
+            replaces = next(
+                (
+                    i
+                    for i in range(len(kept) - 1, -1, -1)
+                    if kept[i].verb == instruction.verb
+                    and not kept[i].condition
+                    and kept[i].kicked is None
+                ),
+                None,
+            )
+            if (
+                instruction.condition == "kicked"
+                and instruction.kicked is None
+                and replaces is not None
+            ):
+                plain = Instruction(instruction.verb, instruction.spec)
+                old = kept[replaces]
+                kept[replaces] = Instruction(old.verb, old.spec, "", plain)
+                continue
+            kept.append(instruction)
+        effect = tuple(kept)
     return tuple(_as_printed(i, said) for i in effect)
 
 

@@ -186,12 +186,17 @@ def _kicker_card(form: str, plain: int, kicked: int) -> dict[str, Any]:
 
     if form == "kicked_key":
         spell = [{**search(plain), "kicked": search(kicked)}]
+    elif form == "worded":  # a plain "if": "kicked" after it; the text's "instead" decides
+        spell = [search(plain), {**search(kicked), "if": "kicked"}]
     elif form == "if_pair":
         spell = [{**search(plain), "if": "not_kicked"}, {**search(kicked), "if": "kicked"}]
     else:  # "instead", as the Oracle text says it
         spell = [search(plain), {**search(kicked), "if": "kicked", "instead": True}]
     return {
         "name": "Worded Sacrament",
+        "oracle": "Kicker {7}\nSearch target player's library for up to N cards, exile them, then "
+        "that player shuffles. If this spell was kicked, instead search that player's library "
+        "for up to M cards, exile them, then that player shuffles.",
         "types": ["Sorcery"],
         "keywords": ["Kicker {7}"],
         "targets": [{"kind": "player"}],
@@ -200,7 +205,7 @@ def _kicker_card(form: str, plain: int, kicked: int) -> dict[str, Any]:
 
 
 @given(
-    form=st.sampled_from(["kicked_key", "if_pair", "instead"]),
+    form=st.sampled_from(["kicked_key", "if_pair", "instead", "worded"]),
     plain=st.integers(0, 4),
     kicked=st.integers(5, 18),  # the library holds 18
     was_kicked=st.sampled_from([True, False, None]),
