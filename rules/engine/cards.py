@@ -1169,7 +1169,24 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
     alt_cost = raw.get("alt_cost")
     if alt_cost is not None and (not isinstance(alt_cost, dict) or "if" not in alt_cost):
         raise ScenarioError(f"{where}.alt_cost", 'must be an object with "if" and "cost"')
-    additional_cost = raw.get("additional_cost", "")
+    oracle_text = raw.get("oracle", "") if isinstance(raw.get("oracle", ""), str) else ""
+    # The words decide, as printed: "As an additional cost to cast this spell, sacrifice a
+    # creature." and "X is 2 plus the sacrificed creature's mana value" need no data of their own.
+    printed_cost = re.search(r"As an additional cost to cast this spell, (.+?)\.", oracle_text)
+    additional_cost = raw.get(
+        "additional_cost", printed_cost.group(1).capitalize() if printed_cost else ""
+    )
+    printed_x = _DERIVED_X.search(oracle_text)
+    x_is_raw = raw.get(
+        "x_is",
+        {"sacrificed_mana_value_plus": _NUMBER_WORDS.get(printed_x.group(1), printed_x.group(1))}
+        if printed_x
+        else None,
+    )
+    if isinstance(x_is_raw, dict):
+        x_is_raw = {
+            k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in x_is_raw.items()
+        }
     if not isinstance(additional_cost, str):
         raise ScenarioError(
             f"{where}.additional_cost", 'must be a cost such as "Sacrifice a creature"'
@@ -1189,7 +1206,10 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         targets=_parse_targets(raw.get("targets"), f"{where}.targets"),
         activated=_with_keyword_abilities(
             _abilities_zones_chosen(
-                _parse_abilities(raw.get("activated"), f"{where}.activated", False, name),
+                _x_from_sacrifice(
+                    _parse_abilities(raw.get("activated"), f"{where}.activated", False, name),
+                    _parse_x_is(x_is_raw, f"{where}.x_is") if printed_x else None,
+                ),
                 zone_choice,
             ),
             name,
@@ -1208,8 +1228,27 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         ),
         additional_cost=additional_cost,
         additional_cost_parts=parse_cost(additional_cost, name, f"{where}.additional_cost"),
-        x_is=_parse_x_is(raw.get("x_is"), f"{where}.x_is"),
+        x_is=_parse_x_is(x_is_raw, f"{where}.x_is") if not printed_x or additional_cost else None,
         halves=_parse_halves(raw.get("halves"), name, f"{where}.halves"),
+    )
+
+
+_DERIVED_X = re.compile(r"(?:X is|equal to) (\w+) plus the sacrificed creature's mana value")
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _x_from_sacrifice(
+    abilities: tuple[Ability, ...], x_is: Mapping[str, int] | None
+) -> tuple[Ability, ...]:
+    """Birthing Pod's "equal to 1 plus the sacrificed creature's mana value", as printed: the
+    abilities whose cost sacrifices derive X from it."""
+    if x_is is None:
+        return abilities
+    return tuple(
+        replace(a, x_is=a.x_is or x_is)
+        if any(p.kind == "sacrifice" and not p.self_only for p in a.cost_parts)
+        else a
+        for a in abilities
     )
 
 

@@ -25,7 +25,7 @@ from rules.engine import (
     parse_card_definition,
     resolve,
 )
-from rules.engine.cards import enters_tapped_of
+from rules.engine.cards import CATALOG_DIR, enters_tapped_of
 
 HERE = Path(__file__).resolve().parent
 SCENARIOS = HERE / "fidelity_scenarios"
@@ -530,3 +530,22 @@ def test_onto_the_battlefield_tapped_in_the_text_is_honoured_as_printed() -> Non
     spec["zones"]["Alice"]["battlefield"][0] = "Worded Wilds#wilds"
     mismatches = check_expectations(spec)
     assert not mismatches, "\n".join(str(m) for m in mismatches)
+
+
+@pytest.mark.parametrize("scenario", ["eldritch-evolution-which-creature", "birthing-pod-one-plus"])
+def test_an_additional_cost_and_a_derived_x_are_read_as_printed(scenario: str) -> None:
+    # The catalog card again, without additional_cost and x_is: its text says both.
+    spec = _load(scenario)
+    name = "Eldritch Evolution" if "eldritch" in scenario else "Birthing Pod"
+    card = json.loads(json.dumps(next(d for d in _raw_catalog() if d["name"] == name)))
+    card.pop("additional_cost", None)
+    card.pop("x_is", None)
+    for ability in card.get("activated", []):
+        ability.pop("x_is", None)
+    spec["cards"] = [card]
+    mismatches = check_expectations(spec)
+    assert not mismatches, "\n".join(str(m) for m in mismatches)
+
+
+def _raw_catalog() -> list[dict[str, Any]]:
+    return [c for path in CATALOG_DIR.glob("*.json") for c in json.loads(path.read_text())]
