@@ -126,6 +126,8 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
     for label in resolution.face_down:
         claim("exiled_face_down", {"card": label})
     for player, verdict in resolution.life.items():
+        if player in resolution.life_unknown:
+            continue  # something not modelled may change it too: no number is given
         add(fast("life_total", {"player": player}, verdict.value, verdict.rule, verdict.reason))
     for card in state.cards:
         zone = card.zone

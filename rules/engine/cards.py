@@ -1,9 +1,11 @@
-"""Cards as data: filters, instructions, card definitions and the catalog loaded from JSON."""
+"""Cards as data: instructions, card definitions and the catalog loaded from JSON (filters are
+read by filters.py, costs by costs.py)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -11,24 +13,19 @@ from typing import Any
 
 from .costs import CostPart, parse_cost
 from .errors import ScenarioError
+from .filters import (
+    CARD_TYPES,
+    SUPERTYPES,
+    Filter,
+    colors_of_cost,
+    mana_value_of,
+    parse_colors,
+    parse_filter,
+    strings,
+)
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "catalog"
 
-CARD_TYPES = frozenset(
-    {
-        "Artifact",
-        "Battle",
-        "Creature",
-        "Enchantment",
-        "Instant",
-        "Kindred",
-        "Land",
-        "Planeswalker",
-        "Sorcery",
-        "Tribal",
-    }
-)
-SUPERTYPES = frozenset({"Basic", "Legendary", "Snow", "World", "Ongoing"})
 DEFINITION_KEYS = frozenset(
     {
         "name",
@@ -50,22 +47,9 @@ DEFINITION_KEYS = frozenset(
         "loyalty",
         "colors",
         "color_indicator",
-    }
-)
-FILTER_KEYS = frozenset(
-    {
-        "types",
-        "supertypes",
-        "subtypes",
-        "name",
-        "same_name_as",
-        "different_names",
-        "not",
-        "any_of",
-        "keywords",
-        "non_basic_land",
-        "colors",
-        "mana_value",
+        "additional_cost",
+        "x_is",
+        "halves",
     }
 )
 SEARCH_WHO = frozenset(
@@ -163,233 +147,6 @@ STATIC_KINDS = frozenset(
 PROHIBITION_PLAYERS = frozenset({"all", "opponents", "you"})
 TARGET_KINDS = frozenset({"player", "opponent", "permanent", "card", "spell", "any"})
 MANA_SYMBOLS = ("W", "U", "B", "R", "G", "C")
-COLOR_NAMES = {"W": "White", "U": "Blue", "B": "Black", "R": "Red", "G": "Green"}
-COLOR_LETTERS = {
-    **{v.lower(): k for k, v in COLOR_NAMES.items()},
-    **{k.lower(): k for k in COLOR_NAMES},
-}
-
-
-def _parse_colors(value: Any, path: str) -> tuple[str, ...]:
-    names = _strings(value, path)
-    letters = [COLOR_LETTERS.get(n.lower()) for n in names]
-    if None in letters:
-        raise ScenarioError(
-            path, f"unknown color(s) in {list(names)}; use White, Blue, ... or W U B R G"
-        )
-    return tuple(letters)  # type: ignore[arg-type]
-
-
-MANA_VALUE_OPS = {"lt": "less than", "lte": "or less", "gt": "greater than", "gte": "or greater"}
-_MANA_VALUE_SYNONYMS = {"max": "lte", "min": "gte", "eq": "eq"}
-
-
-def _parse_mana_value(
-    value: Any, path: str
-) -> tuple[tuple[int, int] | None, tuple[tuple[str, int | str], ...]]:
-    """A number, {"min": n, "max": n}, or comparisons {"lt"|"lte"|"gt"|"gte"|"eq": n or "X"}.
-
-    Returns the numeric [min, max] range and the comparisons that refer to X (read when the
-    search happens, from the X chosen as the spell was cast).
-    """
-    if value is None:
-        return None, ()
-    if isinstance(value, int) and not isinstance(value, bool):
-        return (value, value), ()
-    if value == "X":
-        return None, (("eq", "X"),)
-    if not isinstance(value, dict) or not value:
-        raise ScenarioError(path, 'must be a number, "X" or an object such as {"lt": "X"}')
-    low, high = 0, 10**6
-    numeric_given = False
-    with_x: list[tuple[str, int | str]] = []
-    for key, bound in value.items():
-        op = _MANA_VALUE_SYNONYMS.get(key, key)
-        if op not in (*MANA_VALUE_OPS, "eq"):
-            raise ScenarioError(
-                f"{path}.{key}", "use lt, lte, gt, gte, eq (or min, max) with a number or X"
-            )
-        if bound == "X":
-            with_x.append((op, "X"))
-            continue
-        if isinstance(bound, bool) or not isinstance(bound, int):
-            raise ScenarioError(f"{path}.{key}", 'must be a whole number or "X"')
-        numeric_given = True
-        if op in ("lt", "lte"):
-            high = min(high, bound - 1 if op == "lt" else bound)
-        if op in ("gt", "gte"):
-            low = max(low, bound + 1 if op == "gt" else bound)
-        if op == "eq":
-            low, high = max(low, bound), min(high, bound)
-    return ((low, high) if numeric_given else None), tuple(with_x)
-
-
-def _compare(op: str, value: int, bound: int) -> bool:
-    if op == "lt":
-        return value < bound
-    if op == "lte":
-        return value <= bound
-    if op == "gt":
-        return value > bound
-    if op == "gte":
-        return value >= bound
-    return value == bound
-
-
-def mana_value_of(cost: str) -> int:
-    """Mana value of a cost like "{2}{U}{U}" or "{B/P}" (CR 202.3; X counts 0)."""
-    total = 0
-    for symbol in cost.replace("}", "").split("{")[1:]:
-        if symbol.isdigit():
-            total += int(symbol)
-        elif symbol.startswith("2/"):
-            total += 2
-        elif symbol not in ("X", "Y", "Z"):
-            total += 1
-    return total
-
-
-def _or_list(words: Sequence[str]) -> str:
-    """ "Island", "Island or Swamp", "Plains, Island, Swamp or Mountain"."""
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
-
-
-def colors_of_cost(cost: str) -> tuple[str, ...]:
-    """Colors from a mana cost's colored symbols (CR 202.2)."""
-    return tuple(c for c in "WUBRG" if c in cost.replace("{P}", ""))
-
-
-@dataclass(frozen=True)
-class Filter:
-    """A description a card must match (CR 701.23a); empty means "a card" (701.23d)."""
-
-    types: tuple[str, ...] = ()
-    supertypes: tuple[str, ...] = ()
-    subtypes: tuple[str, ...] = ()
-    name: str | None = None
-    same_name_as: str | None = None  # "target" or "chosen"
-    different_names: bool = False
-    keywords: tuple[str, ...] = ()
-    colors: tuple[str, ...] = ()  # letters W U B R G; the card must have each
-    mana_value: tuple[int, int] | None = None  # inclusive [min, max]
-    # Comparisons with X, e.g. (("lt", "X"),) for Green Sun's Zenith; X comes from `names["X"]`.
-    mana_value_x: tuple[tuple[str, int | str], ...] = ()
-    exclude: Filter | None = None
-    any_of: tuple[Filter, ...] = ()
-
-    @property
-    def has_quality(self) -> bool:
-        """True when the filter states a quality (701.23b); False for a bare quantity (701.23d)."""
-        return bool(
-            self.types
-            or self.supertypes
-            or self.subtypes
-            or self.name
-            or self.same_name_as
-            or self.different_names
-            or self.keywords
-            or self.colors
-            or self.mana_value is not None
-            or self.mana_value_x
-            or self.exclude
-            or self.any_of
-        )
-
-    def refers_to(self) -> str | None:
-        """The remembered object this filter needs ("target"/"chosen"), searching nested filters."""
-        if self.same_name_as:
-            return self.same_name_as
-        for part in (self.exclude, *self.any_of):
-            if part is not None and (ref := part.refers_to()):
-                return ref
-        return None
-
-    def matches(self, card: CardDefinition, names: Mapping[str, str | None]) -> bool:
-        """Does `card` match? `names` maps "target"/"chosen" to the remembered name."""
-        # Plain loops: this runs for every card of every searched zone.
-        # Card types and subtypes: any one listed. Search text that names several names
-        # alternatives ("an instant or sorcery card", "an Island or Swamp card"); a card that must
-        # have two types at once takes a one-item any_of. See docs/engine.md, Filters.
-        if self.types and not any(t in card.types for t in self.types):
-            return False
-        for wanted in self.supertypes:
-            if wanted not in card.supertypes:
-                return False
-        if self.subtypes and not any(s in card.subtypes for s in self.subtypes):
-            return False
-        for wanted in self.keywords:
-            if wanted not in card.keywords:
-                return False
-        for wanted in self.colors:
-            if wanted not in card.colors:
-                return False
-        if self.mana_value is not None and not (
-            self.mana_value[0] <= card.mana_value <= self.mana_value[1]
-        ):
-            return False
-        for op, _ in self.mana_value_x:
-            x = names.get("X")
-            # X not fixed: some X lets this card qualify, so it isn't ruled out here.
-            if x is not None and not _compare(op, card.mana_value, int(x)):
-                return False
-        if self.name is not None and card.name != self.name:
-            return False
-        if self.same_name_as is not None and names.get(self.same_name_as) != card.name:
-            return False
-        if self.exclude is not None and self.exclude.matches(card, names):
-            return False
-        return not self.any_of or any(part.matches(card, names) for part in self.any_of)
-
-    def describe(self) -> str:
-        """A short English description, e.g. "basic land card"."""
-        # A filter never changes: describe it once and keep the text on the instance.
-        text = self.__dict__.get("_description")
-        if text is None:
-            text = self.__dict__["_description"] = self._describe()
-        return text
-
-    def _describe(self) -> str:
-        if not self.has_quality:
-            return "card"
-        words: list[str] = []
-        if self.any_of:
-            words.append(" or ".join(part.describe() for part in self.any_of))
-        words += [COLOR_NAMES[c].lower() for c in self.colors]
-        words += [s.lower() for s in self.supertypes]
-        if self.subtypes:
-            words.append(_or_list(self.subtypes))
-        if self.types:
-            words.append(_or_list([t.lower() for t in self.types]))
-        text = " ".join(words) if words else ""
-        if self.name:
-            text = f"card named {self.name}"
-        if self.same_name_as:
-            same = f"card with the same name as the {self.same_name_as} card"
-            text = f"{text} {same}" if text else same
-        if self.mana_value is not None:
-            low, high = self.mana_value
-            text = f"{text or 'card'} with mana value {low}" + (
-                f" to {high}" if high != low else ""
-            )
-        for op, bound in self.mana_value_x:
-            if text and "card" not in text:
-                text += " card"
-            text = f"{text or 'card'} with mana value " + (
-                f"{MANA_VALUE_OPS[op]} {bound}"
-                if op in ("lt", "gt")
-                else f"{bound} {MANA_VALUE_OPS[op]}"
-                if op in MANA_VALUE_OPS
-                else f"{bound}"
-            )
-        if self.keywords:
-            text = f"{text or 'card'} with {' and '.join(self.keywords)}"
-        if self.exclude:
-            text = f"{text or 'card'} other than a {self.exclude.describe()}"
-        if self.different_names:
-            text = f"{text or 'card'}s with different names"
-        if text and not text.endswith(("card", "cards", ")")) and "card" not in text:
-            text += " card"
-        return text.strip()
 
 
 @dataclass(frozen=True)
@@ -421,6 +178,9 @@ class TargetSpec:
 
     kind: str
     filter: Filter = field(default_factory=Filter)
+    # "target permanent an opponent controls" / "you control" (115.1: a target must meet it)
+    controller: str = ""
+    zone: str = ""  # "target card in a graveyard"
 
 
 @dataclass(frozen=True)
@@ -433,6 +193,7 @@ class Ability:
     targets: tuple[TargetSpec, ...] = ()
     condition: str = ""  # an intervening "if" (603.4), e.g. "opponent_controls_more_lands"
     cost_parts: tuple[CostPart, ...] = ()  # the cost, read (costs.parse_cost)
+    x_is: Mapping[str, int] | None = None  # X derived from what the cost sacrificed (Birthing Pod)
 
     @property
     def is_mana_ability(self) -> bool:
@@ -466,6 +227,19 @@ class CardDefinition:
     keywords: Mapping[str, Any] = field(default_factory=dict)
     alt_cost: Mapping[str, Any] | None = None
     color_indicator: tuple[str, ...] = ()
+    # "As an additional cost to cast this spell, sacrifice a creature" (601.2b, 601.2h).
+    additional_cost: str = ""
+    additional_cost_parts: tuple[CostPart, ...] = ()
+    # "where X is 2 plus the sacrificed creature's mana value": {"sacrificed_mana_value_plus": 2}
+    x_is: Mapping[str, int] | None = None
+    # A split card (709): each half's name and mana cost; its characteristics off the stack
+    # combine both halves' (709.4): both names, the total mana value, both colors.
+    halves: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every name the card has: its own, or each half's (709.4)."""
+        return (self.name, *(name for name, _ in self.halves))
 
     @property
     def type_line(self) -> str:
@@ -475,13 +249,26 @@ class CardDefinition:
 
     @property
     def mana_value(self) -> int:
-        """CR 202.3: the total of the mana cost."""
+        """CR 202.3: the total of the mana cost; a split card's halves added (709.4)."""
+        if self.halves:
+            return sum(mana_value_of(cost) for _, cost in self.halves)
         return mana_value_of(self.mana_cost)
 
     @property
     def colors(self) -> tuple[str, ...]:
         """Color letters from a color indicator ("colors" key) or else the mana cost (202.2)."""
+        if self.halves:
+            both = "".join(cost for _, cost in self.halves)
+            return self.color_indicator or colors_of_cost(both)
         return self.color_indicator or colors_of_cost(self.mana_cost)
+
+    @property
+    def enters_tapped(self) -> str:
+        """Its own "enters tapped" replacement (614.1d), read from its text: "always" ("This land
+        enters tapped."), "choice" ("As this land enters, you may pay 2 life. If you don't, it
+        enters tapped."), "condition" (one the engine doesn't model: "unless you control ...")
+        or "" (it enters untapped unless an effect says otherwise, 110.5b)."""
+        return enters_tapped_of(self.oracle, self.name)
 
     @property
     def keyword_names(self) -> frozenset[str]:
@@ -506,57 +293,31 @@ class CardDefinition:
         }
 
 
+_ENTERS_TAPPED = re.compile(r"\benters?(?: the battlefield)? tapped\b")
+_SELF_WORDS = r"(?:this (?:land|creature|artifact|enchantment|permanent)|{name}|it)"
+
+
+@lru_cache(maxsize=4096)
+def enters_tapped_of(oracle: str, name: str) -> str:
+    """See `CardDefinition.enters_tapped`: the first line of its text that says so decides."""
+    own = _SELF_WORDS.replace("{name}", re.escape(name))
+    for line in oracle.splitlines():
+        # Reminder text in parentheses (a fetch land's own search) isn't the card's replacement.
+        line = re.sub(r"\([^)]*\)", "", line).strip()
+        if not _ENTERS_TAPPED.search(line):
+            continue
+        if re.fullmatch(rf"{own} enters(?: the battlefield)? tapped\.", line, re.IGNORECASE):
+            return "always"
+        if re.search(
+            r"you may pay [^.]*\. If you don't, it enters(?: the battlefield)? tapped", line
+        ):
+            return "choice"
+        if re.match(rf"{own} enters", line, re.IGNORECASE) or "If you don't" in line:
+            return "condition"
+    return ""
+
+
 # ---------------------------------------------------------------- parsing
-
-
-def _strings(value: Any, path: str) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ScenarioError(path, "must be a list of strings")
-    return tuple(value)
-
-
-def parse_filter(raw: Any, path: str) -> Filter:
-    """Parse a search filter; None or {} is "a card" with no stated quality (701.23d)."""
-    if raw is None:
-        return Filter()
-    if not isinstance(raw, dict):
-        raise ScenarioError(path, "a filter must be an object or null")
-    unknown = set(raw) - FILTER_KEYS
-    if unknown:
-        raise ScenarioError(path, f"unknown filter key(s) {sorted(unknown)}")
-    same = raw.get("same_name_as")
-    if same not in (None, "target", "chosen"):
-        raise ScenarioError(f"{path}.same_name_as", 'must be "target" or "chosen"')
-    types = _strings(raw.get("types"), f"{path}.types")
-    bad = [t for t in types if t not in CARD_TYPES]
-    if bad:
-        raise ScenarioError(f"{path}.types", f"unknown card type(s) {bad}")
-    exclude = parse_filter(raw["not"], f"{path}.not") if raw.get("not") is not None else None
-    if raw.get("non_basic_land"):
-        exclude = Filter(supertypes=("Basic",), types=("Land",))
-    any_of = raw.get("any_of") or []
-    if not isinstance(any_of, list):
-        raise ScenarioError(f"{path}.any_of", "must be a list of filters")
-    name = raw.get("name")
-    if name is not None and not isinstance(name, str):
-        raise ScenarioError(f"{path}.name", "must be a string")
-    mana_value, mana_value_x = _parse_mana_value(raw.get("mana_value"), f"{path}.mana_value")
-    return Filter(
-        types=types,
-        supertypes=_strings(raw.get("supertypes"), f"{path}.supertypes"),
-        subtypes=_strings(raw.get("subtypes"), f"{path}.subtypes"),
-        name=name,
-        same_name_as=same,
-        different_names=bool(raw.get("different_names", False)),
-        keywords=tuple(k.lower() for k in _strings(raw.get("keywords"), f"{path}.keywords")),
-        exclude=exclude,
-        colors=_parse_colors(raw.get("colors"), f"{path}.colors"),
-        mana_value=mana_value,
-        mana_value_x=mana_value_x,
-        any_of=tuple(parse_filter(p, f"{path}.any_of[{i}]") for i, p in enumerate(any_of)),
-    )
 
 
 def _player_ref(value: Any, path: str, default: str = "you") -> str:
@@ -579,7 +340,7 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
     whose = raw.get("whose", "searcher")
     if whose not in PLAYER_REFS:
         raise ScenarioError(f"{path}.whose", f"unknown player reference {whose!r}")
-    zones = _strings(raw.get("zones", ["library"]), f"{path}.zones")
+    zones = strings(raw.get("zones", ["library"]), f"{path}.zones")
     bad = [z for z in zones if z not in SEARCH_ZONES]
     if bad or not zones:
         raise ScenarioError(
@@ -610,9 +371,12 @@ def _parse_search(raw: Any, path: str) -> dict[str, Any]:
         raise ScenarioError(f"{path}.for", _unknown(unknown, FOR_KEYS))
     count = wanted.get("count", 1)
     if not (
-        count in ("all", "any_number") or (isinstance(count, int) and not isinstance(count, bool))
+        count in ("all", "any_number", "that_many")
+        or (isinstance(count, int) and not isinstance(count, bool))
     ) or (isinstance(count, int) and count < 0):
-        raise ScenarioError(f"{path}.for.count", 'must be a number, "all" or "any_number"')
+        raise ScenarioError(
+            f"{path}.for.count", 'must be a number, "all", "any_number" or "that_many"'
+        )
     if raw.get("face_down"):
         # "exile it face down" written as a flag on an exiling search
         if put not in ("exile", "exile_face_down"):
@@ -742,7 +506,7 @@ def _parse_description(raw: Any, path: str, put: str) -> Description:
     unknown = set(raw) - FOR_KEYS - {"put", "zones"}
     if unknown:
         raise ScenarioError(path, _unknown(unknown, FOR_KEYS | {"put", "zones"}))
-    zones = _strings(raw.get("zones"), f"{path}.zones")
+    zones = strings(raw.get("zones"), f"{path}.zones")
     if any(z not in SEARCH_ZONES for z in zones):
         raise ScenarioError(f"{path}.zones", f"unknown zone(s); use {SEARCH_ZONES}")
     own_put = raw.get("put", put)
@@ -770,7 +534,7 @@ def _parse_count(value: Any, path: str) -> int:
     return value
 
 
-INSTRUCTION_EXTRAS = frozenset({"if", "kicked", "if_searched", "duration"})
+INSTRUCTION_EXTRAS = frozenset({"if", "kicked", "if_searched", "duration", "instead"})
 KICK_CONDITIONS = ("kicked", "not_kicked")
 # The keys an instruction's object may have, per verb (instructions only recorded take any).
 VERB_KEYS = {
@@ -794,14 +558,14 @@ VERB_KEYS = {
     "mill": frozenset({"who", "count"}),
     "draw": frozenset({"who", "count"}),
     "shuffle": frozenset({"who", "whose", "player", "if_searched"}),
-    "exile": frozenset({"what", "card", "face_down", "may_look"}),
-    "destroy": frozenset({"what", "card"}),
+    "exile": frozenset({"what", "card", "face_down", "may_look", "filter", "controller", "combat"}),
+    "destroy": frozenset({"what", "card", "filter", "controller", "combat"}),
     "reveal_hand": frozenset({"who", "whose", "player"}),
     "choose": frozenset({"from", "chooser", "filter"}),
     "opponent_chooses": frozenset({"opponent", "count", "from", "chosen_to", "rest_to"}),
     "exile_graveyards": frozenset({"whose", "who"}),
-    "return": frozenset({"what", "to"}),
-    "put": frozenset({"what", "to"}),
+    "return": frozenset({"what", "to", "tapped"}),
+    "put": frozenset({"what", "to", "tapped"}),
 }
 
 
@@ -876,6 +640,8 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
         )
     if verb in ("exile", "destroy"):
         face_down, may_look = False, "nobody"
+        if isinstance(value, dict) and value.get("what") == "all":
+            return Instruction(verb, _parse_all_permanents(value, where))
         if isinstance(value, dict):
             if verb == "exile" and value.get("face_down"):
                 # "Exile it face down" (406.3); `may_look` names who may look at it there.
@@ -938,18 +704,22 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
         static = parse_static(value, where)
         return Instruction(verb, {"static": static, "duration": raw.get("duration", "turn")})
     if verb in ("lose_life", "gain_life") and isinstance(value, dict):
-        # {"who": REF, "amount": N}: modelled (life_total); a bare value is only recorded.
+        # {"who": REF, "amount": N or "half_rounded_up"}: modelled (life_total); a bare value
+        # is only recorded, and a life total it may change is then refused (claims.py).
         if set(value) - {"who", "amount"}:
             raise ScenarioError(
                 where, _unknown(set(value) - {"who", "amount"}, frozenset({"who", "amount"}))
             )
+        amount = value.get("amount")
+        if amount != "half_rounded_up" or verb != "lose_life":
+            amount = _parse_count(amount, f"{where}.amount")
         return Instruction(
-            verb,
-            {
-                "who": _player_ref(value.get("who"), f"{where}.who"),
-                "amount": _parse_count(value.get("amount"), f"{where}.amount"),
-            },
+            verb, {"who": _player_ref(value.get("who"), f"{where}.who"), "amount": amount}
         )
+    if verb == "damage" and (
+        isinstance(value, dict) or (isinstance(value, int) and not isinstance(value, bool))
+    ):
+        return Instruction(verb, _parse_damage(value, where))
     if verb == "put_counters":
         if not isinstance(value, dict) or set(value) - {"what", "kind", "count"}:
             raise ScenarioError(where, 'must be {"what": "self" or "target", "kind", "count"}')
@@ -964,6 +734,8 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
                 "count": _parse_count(value.get("count", 1), f"{where}.count"),
             },
         )
+    if verb in ("tap", "untap") and isinstance(value, dict):
+        return Instruction(verb, _parse_tap(value, where))
     if verb in ("return", "put"):
         value = {"what": value} if isinstance(value, str) else value
         if not isinstance(value, dict) or value.get("what") not in (
@@ -978,9 +750,78 @@ def _parse_verb(raw: Mapping[str, Any], verb: str, value: Any, where: str) -> In
         to = value.get("to", "hand")
         if to not in DESTINATIONS - {"set_aside"}:
             raise ScenarioError(f"{where}.to", f"unknown destination {to!r}")
-        return Instruction(verb, {"what": value["what"], "to": to})
+        tapped = bool(value.get("tapped", False))
+        if tapped and to != "battlefield":
+            raise ScenarioError(f"{where}.tapped", 'needs "to": "battlefield"')
+        return Instruction(verb, {"what": value["what"], "to": to, "tapped": tapped})
     # Instructions the engine records but whose details no claim asks about yet.
     return Instruction(verb, {"value": value})
+
+
+def _parse_all_permanents(value: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """{"what": "all", "filter": F, "controller": PLAYER_REF, "combat": "attacking"}: "exile
+    all attacking creatures target player controls" (Settle the Wreckage)."""
+    combat = value.get("combat", "")
+    if combat not in ("", "attacking", "blocking"):
+        raise ScenarioError(f"{where}.combat", 'must be "attacking" or "blocking"')
+    controller = value.get("controller")
+    return {
+        "what": "all",
+        "filter": parse_filter(value.get("filter"), f"{where}.filter"),
+        "controller": None
+        if controller is None
+        else _player_ref(controller, f"{where}.controller"),
+        "combat": combat,
+    }
+
+
+DAMAGE_KEYS = frozenset({"to", "amount", "for_each"})
+DAMAGE_COUNTS = ("revealed_with_chosen_name",)
+
+
+def _parse_damage(value: Any, where: str) -> dict[str, Any]:
+    """{"to": "target" | PLAYER_REF, "amount": N, "for_each": "revealed_with_chosen_name"}
+    (Thought Hemorrhage: "deals 3 damage to that player for each card with the chosen name
+    revealed this way"); a bare number is that much damage to the target."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = {"to": "target", "amount": value}
+    if set(value) - DAMAGE_KEYS:
+        raise ScenarioError(where, _unknown(set(value) - DAMAGE_KEYS, DAMAGE_KEYS))
+    to = value.get("to", "target")
+    if to != "target":
+        to = _player_ref(to, f"{where}.to")
+    for_each = value.get("for_each")
+    if for_each is not None and for_each not in DAMAGE_COUNTS:
+        raise ScenarioError(f"{where}.for_each", f"must be one of {list(DAMAGE_COUNTS)}")
+    return {
+        "to": to,
+        "amount": _parse_count(value.get("amount"), f"{where}.amount"),
+        "for_each": for_each,
+    }
+
+
+TAP_KEYS = frozenset({"what", "if_you_control"})
+
+
+def _parse_tap(value: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """{"what": "found" | "self" | "target", "if_you_control": {"count": N, "filter": F}}:
+    Fabled Passage's "Then if you control four or more lands, untap that land"."""
+    if set(value) - TAP_KEYS:
+        raise ScenarioError(where, _unknown(set(value) - TAP_KEYS, TAP_KEYS))
+    what = {"that land": "found", "it": "found", "this": "self"}.get(
+        value.get("what", "found"), value.get("what", "found")
+    )
+    if what not in ("found", "self", "target"):
+        raise ScenarioError(f"{where}.what", 'must be "found", "self" or "target"')
+    condition = value.get("if_you_control")
+    if condition is not None:
+        if not isinstance(condition, dict) or set(condition) - {"count", "filter"}:
+            raise ScenarioError(f"{where}.if_you_control", 'must be {"count": N, "filter": {...}}')
+        condition = {
+            "count": _parse_count(condition.get("count", 1), f"{where}.if_you_control.count"),
+            "filter": parse_filter(condition.get("filter"), f"{where}.if_you_control.filter"),
+        }
+    return {"what": what, "if_you_control": condition}
 
 
 def _mana_symbols(value: str) -> list[str]:
@@ -1001,7 +842,7 @@ def _parse_mana(value: Any, path: str) -> dict[str, Any]:
         if "one_of" in value:
             options = tuple(
                 symbol
-                for option in _strings(value["one_of"], f"{path}.one_of")
+                for option in strings(value["one_of"], f"{path}.one_of")
                 for symbol in _mana_symbols(option)
             )
             if not options or any(s not in MANA_SYMBOLS for s in options):
@@ -1058,7 +899,7 @@ def parse_static(raw: Any, path: str) -> StaticAbility:
             kind,
             {
                 "who": who,
-                "types": _strings(spec.get("types"), f"{path}.{kind}.types"),
+                "types": strings(spec.get("types"), f"{path}.{kind}.types"),
                 "count": _parse_count(spec.get("count", 1), f"{path}.{kind}.count"),
             },
         )
@@ -1130,10 +971,29 @@ def _parse_targets(raw: Any, path: str) -> tuple[TargetSpec, ...]:
         item = {"kind": item} if isinstance(item, str) else item
         if not isinstance(item, dict) or item.get("kind") not in TARGET_KINDS:
             raise ScenarioError(f"{path}[{i}]", f"a target needs a kind of {sorted(TARGET_KINDS)}")
+        unknown = set(item) - TARGET_KEYS
+        if unknown:
+            raise ScenarioError(f"{path}[{i}]", _unknown(unknown, TARGET_KEYS))
+        controller = {"opponents": "opponent"}.get(
+            item.get("controller", ""), item.get("controller", "")
+        )
+        if controller not in ("", "opponent", "you"):
+            raise ScenarioError(f"{path}[{i}].controller", 'must be "opponent" or "you"')
+        zone = item.get("zone", "")
+        if zone not in ("", "battlefield", "graveyard", "exile", "hand", "library"):
+            raise ScenarioError(f"{path}[{i}].zone", f"unknown zone {zone!r}")
         specs.append(
-            TargetSpec(item["kind"], parse_filter(item.get("filter"), f"{path}[{i}].filter"))
+            TargetSpec(
+                item["kind"],
+                parse_filter(item.get("filter"), f"{path}[{i}].filter"),
+                controller,
+                zone,
+            )
         )
     return tuple(specs)
+
+
+TARGET_KEYS = frozenset({"kind", "filter", "controller", "zone"})
 
 
 def _parse_effect(raw: Any, path: str) -> tuple[Instruction, ...]:
@@ -1141,8 +1001,32 @@ def _parse_effect(raw: Any, path: str) -> tuple[Instruction, ...]:
         return ()
     if not isinstance(raw, list):
         raise ScenarioError(path, "an effect must be a list of instructions")
-    return _one_search_per_run(
-        [parse_instruction(item, f"{path}[{i}]") for i, item in enumerate(raw)]
+    instructions: list[Instruction] = []
+    for i, item in enumerate(raw):
+        instruction = parse_instruction(item, f"{path}[{i}]")
+        if isinstance(item, dict) and item.get("instead"):
+            _replace_on_kicked_line(instructions, instruction, f"{path}[{i}]")
+            continue
+        instructions.append(instruction)
+    return _one_search_per_run(instructions)
+
+
+def _replace_on_kicked_line(
+    instructions: list[Instruction], instead: Instruction, path: str
+) -> None:
+    """ "If this spell was kicked, instead search for up to fifteen": `"if": "kicked",
+    "instead": true` replaces the latest instruction of the same verb on the kicked line
+    (702.33d), as `"kicked": {...}` written on that instruction does."""
+    if instead.condition != "kicked" or instead.kicked is not None:
+        raise ScenarioError(f"{path}.instead", 'needs "if": "kicked" (and no "kicked" of its own)')
+    for index in range(len(instructions) - 1, -1, -1):
+        replaced = instructions[index]
+        if replaced.verb == instead.verb and not replaced.condition and replaced.kicked is None:
+            plain = Instruction(instead.verb, instead.spec)
+            instructions[index] = Instruction(replaced.verb, replaced.spec, "", plain)
+            return
+    raise ScenarioError(
+        f"{path}.instead", f"no earlier {instead.verb!r} instruction for it to replace"
     )
 
 
@@ -1243,6 +1127,7 @@ def _parse_abilities(
                 targets=_parse_targets(item.get("targets"), f"{where}.targets"),
                 condition=condition,
                 cost_parts=parse_cost(cost, card_name, f"{where}.cost") if not triggered else (),
+                x_is=_parse_x_is(item.get("x_is"), f"{where}.x_is"),
             )
         )
     return tuple(abilities)
@@ -1259,13 +1144,13 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
     unknown = set(raw) - DEFINITION_KEYS
     if unknown:
         raise ScenarioError(where, f"unknown key(s) {sorted(unknown)}")
-    types = _strings(raw.get("types"), f"{where}.types")
+    types = strings(raw.get("types"), f"{where}.types")
     bad = [t for t in types if t not in CARD_TYPES]
     if bad or not types:
         raise ScenarioError(
             f"{where}.types", f"needs card types from {sorted(CARD_TYPES)}; got {list(types)}"
         )
-    supertypes = _strings(raw.get("supertypes"), f"{where}.supertypes")
+    supertypes = strings(raw.get("supertypes"), f"{where}.supertypes")
     bad = [t for t in supertypes if t not in SUPERTYPES]
     if bad:
         raise ScenarioError(f"{where}.supertypes", f"unknown supertype(s) {bad}")
@@ -1284,33 +1169,202 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
     alt_cost = raw.get("alt_cost")
     if alt_cost is not None and (not isinstance(alt_cost, dict) or "if" not in alt_cost):
         raise ScenarioError(f"{where}.alt_cost", 'must be an object with "if" and "cost"')
+    oracle_text = raw.get("oracle", "") if isinstance(raw.get("oracle", ""), str) else ""
+    # The words decide, as printed: "As an additional cost to cast this spell, sacrifice a
+    # creature." and "X is 2 plus the sacrificed creature's mana value" need no data of their own.
+    printed_cost = re.search(r"As an additional cost to cast this spell, (.+?)\.", oracle_text)
+    additional_cost = raw.get(
+        "additional_cost", printed_cost.group(1).capitalize() if printed_cost else ""
+    )
+    printed_x = _DERIVED_X.search(oracle_text)
+    x_is_raw = raw.get(
+        "x_is",
+        {"sacrificed_mana_value_plus": _NUMBER_WORDS.get(printed_x.group(1), printed_x.group(1))}
+        if printed_x
+        else None,
+    )
+    if isinstance(x_is_raw, dict):
+        x_is_raw = {
+            k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in x_is_raw.items()
+        }
+    if not isinstance(additional_cost, str):
+        raise ScenarioError(
+            f"{where}.additional_cost", 'must be a cost such as "Sacrifice a creature"'
+        )
     statics = raw.get("static") or []
     if not isinstance(statics, list):
         raise ScenarioError(f"{where}.static", "must be a list of static abilities")
+    zone_choice = _text_says(raw.get("oracle", ""))
     return CardDefinition(
         name=name,
         mana_cost=raw.get("mana_cost", ""),
         types=types,
         supertypes=supertypes,
-        subtypes=_strings(raw.get("subtypes"), f"{where}.subtypes"),
+        subtypes=strings(raw.get("subtypes"), f"{where}.subtypes"),
         oracle=raw.get("oracle", ""),
-        spell=_parse_effect(raw.get("spell"), f"{where}.spell"),
+        spell=_zones_chosen(_parse_effect(raw.get("spell"), f"{where}.spell"), zone_choice),
         targets=_parse_targets(raw.get("targets"), f"{where}.targets"),
         activated=_with_keyword_abilities(
-            _parse_abilities(raw.get("activated"), f"{where}.activated", False, name),
+            _abilities_zones_chosen(
+                _x_from_sacrifice(
+                    _parse_abilities(raw.get("activated"), f"{where}.activated", False, name),
+                    _parse_x_is(x_is_raw, f"{where}.x_is") if printed_x else None,
+                ),
+                zone_choice,
+            ),
             name,
             {str(k).lower(): v for k, v in keywords.items()},
             raw.get("mana_cost", ""),
             f"{where}.keywords",
         ),
-        triggered=_parse_abilities(raw.get("triggered"), f"{where}.triggered", True),
+        triggered=_abilities_zones_chosen(
+            _parse_abilities(raw.get("triggered"), f"{where}.triggered", True), zone_choice
+        ),
         static=tuple(parse_static(s, f"{where}.static[{i}]") for i, s in enumerate(statics)),
         keywords={str(k).lower(): v for k, v in keywords.items()},
         alt_cost=alt_cost,
-        color_indicator=_parse_colors(
+        color_indicator=parse_colors(
             raw.get("colors", raw.get("color_indicator")), f"{where}.colors"
         ),
+        additional_cost=additional_cost,
+        additional_cost_parts=parse_cost(additional_cost, name, f"{where}.additional_cost"),
+        x_is=_parse_x_is(x_is_raw, f"{where}.x_is") if not printed_x or additional_cost else None,
+        halves=_parse_halves(raw.get("halves"), name, f"{where}.halves"),
     )
+
+
+_DERIVED_X = re.compile(r"(?:X is|equal to) (\w+) plus the sacrificed creature's mana value")
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _x_from_sacrifice(
+    abilities: tuple[Ability, ...], x_is: Mapping[str, int] | None
+) -> tuple[Ability, ...]:
+    """Birthing Pod's "equal to 1 plus the sacrificed creature's mana value", as printed: the
+    abilities whose cost sacrifices derive X from it."""
+    if x_is is None:
+        return abilities
+    return tuple(
+        replace(a, x_is=a.x_is or x_is)
+        if any(p.kind == "sacrifice" and not p.self_only for p in a.cost_parts)
+        else a
+        for a in abilities
+    )
+
+
+# "Search your library and/or graveyard": the searcher chooses the zones (choose_zones).
+_AND_OR_ZONES = re.compile(
+    r"(?:library|graveyard|hand)(?:, (?:library|graveyard|hand))*,? and/or (?:your |their )?"
+    r"(?:library|graveyard|hand)"
+)
+
+
+def _text_says(oracle: str) -> frozenset[str]:
+    """What the printed words decide for the card's searches, whether or not the data says
+    it: "and/or" between zones is a choice of zones (choose_zones); a text whose every search
+    onto the battlefield says "onto the battlefield tapped" puts the cards there tapped."""
+    said = set()
+    if _AND_OR_ZONES.search(oracle):
+        said.add("choose_zones")
+    onto = [s for s in re.findall(r"[Ss]earch[^.]*\.", oracle) if "onto the battlefield" in s]
+    if onto and all("onto the battlefield tapped" in s for s in onto):
+        said.add("tapped")
+    if re.search(r"kicked, instead\b", oracle):
+        said.add("kicked_instead")
+    return frozenset(said)
+
+
+def _zones_chosen(effect: tuple[Instruction, ...], said: frozenset[str]) -> tuple[Instruction, ...]:
+    if not said:
+        return effect
+    if "kicked_instead" in said:
+        # "If this spell was kicked, instead …" written as a plain "if": "kicked" instruction
+        # after the unkicked one: it replaces that one on the kicked line (702.33d).
+        kept: list[Instruction] = []
+        for instruction in effect:
+            replaces = next(
+                (
+                    i
+                    for i in range(len(kept) - 1, -1, -1)
+                    if kept[i].verb == instruction.verb
+                    and not kept[i].condition
+                    and kept[i].kicked is None
+                ),
+                None,
+            )
+            if (
+                instruction.condition == "kicked"
+                and instruction.kicked is None
+                and replaces is not None
+            ):
+                plain = Instruction(instruction.verb, instruction.spec)
+                old = kept[replaces]
+                kept[replaces] = Instruction(old.verb, old.spec, "", plain)
+                continue
+            kept.append(instruction)
+        effect = tuple(kept)
+    return tuple(_as_printed(i, said) for i in effect)
+
+
+def _as_printed(instruction: Instruction, said: frozenset[str]) -> Instruction:
+    kicked = instruction.kicked and _as_printed(instruction.kicked, said)
+    spec = instruction.spec
+    if instruction.verb == "search":
+        if "choose_zones" in said and len(spec["zones"]) > 1 and not spec["choose_zones"]:
+            spec = {**spec, "choose_zones": True}
+        if "tapped" in said and spec["put"] == "battlefield" and not spec["tapped"]:
+            spec = {**spec, "tapped": True}
+    if spec is instruction.spec and kicked is instruction.kicked:
+        return instruction
+    return Instruction(instruction.verb, spec, instruction.condition, kicked)
+
+
+def _abilities_zones_chosen(
+    abilities: tuple[Ability, ...], said: frozenset[str]
+) -> tuple[Ability, ...]:
+    if not said:
+        return abilities
+    return tuple(replace(a, effect=_zones_chosen(a.effect, said)) for a in abilities)
+
+
+def _parse_halves(raw: Any, name: str, path: str) -> tuple[tuple[str, str], ...]:
+    """[{"name": "Fire", "mana_cost": "{1}{R}"}, {"name": "Ice", "mana_cost": "{1}{U}"}] for a
+    split card named "Fire // Ice" (709.1)."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise ScenarioError(path, "a split card has two halves, each {name, mana_cost}")
+    halves = []
+    for i, half in enumerate(raw):
+        if (
+            not isinstance(half, dict)
+            or set(half) - {"name", "mana_cost", "oracle"}
+            or not isinstance(half.get("name"), str)
+            or not isinstance(half.get("mana_cost", ""), str)
+        ):
+            raise ScenarioError(f"{path}[{i}]", 'must be {"name": NAME, "mana_cost": COST}')
+        halves.append((half["name"], half.get("mana_cost", "")))
+    if name != " // ".join(n for n, _ in halves):
+        raise ScenarioError(
+            path, f"a split card's name is its halves' names: {' // '.join(n for n, _ in halves)!r}"
+        )
+    return tuple(halves)
+
+
+X_SOURCES = ("sacrificed_mana_value_plus",)
+
+
+def _parse_x_is(raw: Any, path: str) -> Mapping[str, int] | None:
+    """{"sacrificed_mana_value_plus": N}: X is N plus the mana value of the creature the cost
+    sacrificed, as it last existed on the battlefield (608.2h)."""
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or len(raw) != 1 or next(iter(raw)) not in X_SOURCES:
+        raise ScenarioError(path, f"must be one of {{{X_SOURCES[0]!r}: N}}")
+    ((key, plus),) = raw.items()
+    if isinstance(plus, bool) or not isinstance(plus, int):
+        raise ScenarioError(f"{path}.{key}", "must be a whole number")
+    return {key: plus}
 
 
 def _with_keyword_abilities(
@@ -1390,6 +1444,13 @@ class Catalog:
     def get(self, name: str) -> CardDefinition | None:
         """The definition named `name`, or None."""
         return self._by_name.get(name)
+
+    def having_name(self, name: str) -> CardDefinition | None:
+        """The definition with `name` among its names: a split card for one half's (709.4)."""
+        found = self._by_name.get(name)
+        if found is None:
+            found = next((d for d in self._by_name.values() if name in d.names), None)
+        return found
 
     def __contains__(self, name: object) -> bool:
         return name in self._by_name

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .costs import check_cost
 from .errors import ScenarioError
 from .mana import BASIC_LAND_MANA, INTRINSIC_COST, mana_produced
 from .outcome import ClaimResult
+from .payment import check_cost
 from .reasons import because
 from .resolver import Resolution, TurnRecord
 from .scenario import Scenario
@@ -484,9 +484,10 @@ def _can_activate(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     ability = abilities[index] if abilities else None
     cost = ability.cost if ability else "{T}"
     parts = ability.cost_parts if ability else INTRINSIC_COST
-    blocked = check_cost(ev.scenario.state, card, parts, card.controller).blocked
-    if blocked is not None:
-        return blocked
+    check = check_cost(ev.scenario.state, card, parts, card.controller)
+    check.refuse_unmodelled(card, "claim can_activate")
+    if check.blocked is not None:
+        return check.blocked
     return Verdict(True, "602.2", because("can_activate", card=card.name, cost=cost))
 
 
@@ -613,6 +614,10 @@ def _counters(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
 
 def _life_total(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     player = subject["player"]
+    unknown = ev.resolution.life_unknown.get(player)
+    if unknown is not None:
+        # A number here would rest on something the engine doesn't model: refused, saying so.
+        raise ScenarioError(f"claim life_total({player})", unknown)
     if player in ev.resolution.life:
         return ev.resolution.life[player]
     total = ev.scenario.state.life_total(player)

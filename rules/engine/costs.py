@@ -1,24 +1,17 @@
-"""Activation costs as data: what each part of a cost asks for, and whether it can be paid.
+"""Activation costs as data: what each part of a cost asks for.
 
 A cost string such as "{1}{B}, Discard this card" or "{T}, Pay 1 life, Sacrifice this land" is
-read once, when the card is parsed, into `CostPart`s; the resolver pays them and `can_activate`
-asks the same questions (602.2b: costs are paid in full or the ability isn't activated).
+read once, when the card is parsed, into `CostPart`s; whether they can be paid on a board is
+payment.py's concern.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
 
 from .errors import ScenarioError
-from .reasons import because
-from .verdict import Verdict
-
-if TYPE_CHECKING:
-    from .cards import Filter
-    from .state import CardInstance, GameState
+from .filters import CARD_TYPES, COLOR_LETTERS, Filter
 
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "another": 1}
 _COUNT = r"(a|an|one|two|three|four|five|another|\d+)"
@@ -30,6 +23,7 @@ MOVES = {
     "exile": ("exile", "701.13a"),
     "return": ("hand", "608.2c"),
 }
+_LOWER_TYPES = frozenset(t.lower() for t in CARD_TYPES)
 
 
 @dataclass(frozen=True)
@@ -37,7 +31,7 @@ class CostPart:
     """One part of a cost: `kind`, how many, of what (`filter`), from where (`zone`)."""
 
     # mana, tap, untap, sacrifice, discard, exile, pay_life, tap_other, remove_counters,
-    # return, loyalty, other (a cost the engine doesn't model)
+    # return, loyalty, mill, other (a cost the engine doesn't model: never taken as paid)
     kind: str
     text: str
     self_only: bool = False  # "this card"/"this creature": the source itself
@@ -59,12 +53,13 @@ def _count(word: str) -> int:
 
 def _description(text: str, path: str) -> Filter:
     """ "creature", "land", "nonland card", "basic land", "Goblin", "artifact or creature"."""
-    from .cards import CARD_TYPES, Filter
-
     words = text.replace(" or ", " ").split()
-    types, supertypes, subtypes, excluded = [], [], [], []
+    types, supertypes, subtypes, excluded, colors = [], [], [], [], []
     for word in words:
-        bare = word.rstrip("s") if word.lower().rstrip("s") in _lower_types() else word
+        if word.lower() in ("white", "blue", "black", "red", "green"):
+            colors.append(COLOR_LETTERS[word.lower()])  # "Sacrifice a green creature"
+            continue
+        bare = word.rstrip("s") if word.lower().rstrip("s") in _LOWER_TYPES else word
         if bare.lower() in ("card", "cards", "permanent", "permanents", "untapped", "other"):
             continue
         if bare.lower().startswith("non") and bare[3:].capitalize() in CARD_TYPES:
@@ -82,13 +77,8 @@ def _description(text: str, path: str) -> Filter:
         supertypes=tuple(supertypes),
         subtypes=tuple(subtypes),
         exclude=Filter(types=tuple(excluded)) if excluded else None,
+        colors=tuple(colors),
     )
-
-
-def _lower_types() -> frozenset[str]:
-    from .cards import CARD_TYPES
-
-    return frozenset(t.lower() for t in CARD_TYPES)
 
 
 def parse_cost(cost: str, card_name: str, path: str) -> tuple[CostPart, ...]:
@@ -158,6 +148,10 @@ def parse_cost(cost: str, card_name: str, path: str) -> tuple[CostPart, ...]:
                 )
             )
             continue
+        if m := re.fullmatch(rf"mill {_COUNT} cards?", text):
+            # "Mill a card" as a cost (701.17b: not more than the library holds).
+            parts.append(CostPart("mill", raw, count=_count(m.group(1)), zone="library"))
+            continue
         if m := re.fullmatch(r"pay (\d+) life", text):
             parts.append(CostPart("pay_life", raw, count=int(m.group(1))))
             continue
@@ -193,8 +187,8 @@ def parse_cost(cost: str, card_name: str, path: str) -> tuple[CostPart, ...]:
                 )
             )
             continue
-        # A cost the engine doesn't model (energy, exert, collect evidence …): recorded, so the
-        # rest of the ability still resolves; `other` parts say so in the explanation.
+        # A cost the engine doesn't model (energy, exert, collect evidence …): kept, so a card
+        # that has it can be on the board; whatever rests on paying it is refused (payment.py).
         parts.append(CostPart("other", raw))
     return tuple(parts)
 
@@ -212,107 +206,3 @@ def activation_zone(parts: tuple[CostPart, ...]) -> str:
         if part.self_only and part.kind in ("discard", "exile"):
             return part.zone
     return "battlefield"
-
-
-@dataclass
-class CostCheck:
-    """Whether a cost can be paid and, per choosing part, the cards that could pay it."""
-
-    blocked: Verdict | None = None
-    options: list[tuple[CostPart, list[CardInstance]]] = field(default_factory=list)
-
-
-def check_cost(
-    state: GameState, card: CardInstance, parts: tuple[CostPart, ...], controller: str
-) -> CostCheck:
-    """Can `controller` pay every part now (107.5, 107.6, 302.6, 118.3, 119.4)?"""
-    check = CostCheck()
-    zone = activation_zone(parts)
-    if card.zone != zone:
-        reason = (
-            because("works_on_battlefield", card=card.name)
-            if zone == "battlefield"
-            else because("works_in_zone", card=card.name, zone=zone)
-        )
-        check.blocked = Verdict(False, "602.2", reason)
-        return check
-    creature = "Creature" in card.definition.types
-    sick = card.sick and creature and "haste" not in card.definition.keyword_names
-    for part in parts:
-        if part.kind == "tap" and card.tapped:
-            check.blocked = Verdict(False, "107.5", because("already_tapped", card=card.name))
-        elif part.kind == "untap" and not card.tapped:
-            check.blocked = Verdict(False, "107.6", because("already_untapped", card=card.name))
-        elif part.kind in ("tap", "untap") and sick:
-            symbol = "{T}" if part.kind == "tap" else "{Q}"
-            check.blocked = Verdict(
-                False,
-                "302.6",
-                because("summoning_sick", card=card.name, cost=symbol),
-            )
-        elif part.kind == "pay_life" and state.life_total(controller) < part.count:
-            check.blocked = Verdict(
-                False,
-                "119.4",
-                because(
-                    "too_little_life",
-                    player=controller,
-                    life=state.life_total(controller),
-                    amount=part.count,
-                ),
-            )
-        elif part.kind == "remove_counters" and card.counters.get(part.counter, 0) < part.count:
-            check.blocked = Verdict(
-                False,
-                "118.3",
-                because(
-                    "too_few_counters",
-                    card=card.name,
-                    counters=because(
-                        "counters", count=card.counters.get(part.counter, 0), kind=part.counter
-                    ),
-                    amount=part.count,
-                ),
-            )
-        elif part.chooses:
-            usable = eligible(state, card, part, controller)
-            # A zone the scenario doesn't write is undescribed, not empty: not held against it.
-            if len(usable) < part.count and (controller, part.zone) in state.listed:
-                check.blocked = Verdict(
-                    False,
-                    "118.3",
-                    because(
-                        "too_few_for_cost",
-                        cost=part.text,
-                        cards=because("cards", count=part.count),
-                        player=controller,
-                        size=len(usable),
-                    ),
-                )
-            check.options.append((part, usable))
-        if check.blocked is not None:
-            return check
-    return check
-
-
-def eligible(
-    state: GameState, card: CardInstance, part: CostPart, controller: str
-) -> list[CardInstance]:
-    """The cards `controller` could use to pay a choosing part."""
-    if part.zone == "battlefield":
-        pool = [c for c in state.permanents() if c.controller == controller]
-    else:
-        pool = list(state.cards_in(controller, part.zone))
-    usable = []
-    for other in pool:
-        if part.kind == "tap_other" and other.tapped:
-            continue  # "tap an untapped creature you control"
-        if part.other and other.label == card.label:
-            continue  # "another": not the source
-        if part.filter is not None and not part.filter.matches(other.definition, _NO_NAMES):
-            continue
-        usable.append(other)
-    return usable
-
-
-_NO_NAMES: Mapping[str, Any] = {}

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .cards import MANA_SYMBOLS, Ability
-from .costs import CostPart, check_cost
+from .costs import CostPart
+from .errors import ScenarioError
+from .payment import check_cost
 from .reasons import because
 from .state import CardInstance, GameState
 from .verdict import Verdict
@@ -122,7 +124,9 @@ def _base_mana_produced(state: GameState, card: CardInstance, chosen: str | None
     # (107.5), {Q} on an untapped one (107.6), a creature not controlled since its
     # controller's most recent turn began (302.6), a cost that can't be paid (118.3, 119.4).
     parts = abilities[0].cost_parts if abilities else INTRINSIC_COST
-    blocked = check_cost(state, card, parts, card.controller).blocked
+    check = check_cost(state, card, parts, card.controller)
+    check.refuse_unmodelled(card, "claim mana_produced")
+    blocked = check.blocked
     if blocked is not None:
         return Verdict("", blocked.rule, because("produces_no_mana", clause=blocked.reason))
     if intrinsic and not abilities:
@@ -183,8 +187,6 @@ def _pick(
     if chosen is not None:
         symbol = chosen.strip("{}").upper()
         if symbol not in types:
-            from .errors import ScenarioError
-
             raise ScenarioError(
                 "choices.mana",
                 f"{card.name} can't produce {{{symbol}}} "

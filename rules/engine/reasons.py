@@ -466,6 +466,62 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     ),
     "stays_tapped": gettext_noop("Nothing taps or untaps %(card)s; it stays tapped."),
     "stays_untapped": gettext_noop("Nothing taps or untaps %(card)s; it stays untapped."),
+    "enters_untapped": gettext_noop(
+        "%(card)s enters the battlefield untapped: nothing puts it there tapped."
+    ),
+    "put_onto_battlefield_tapped": gettext_noop(
+        "%(card)s is put onto the battlefield tapped, as the instruction says."
+    ),
+    "enters_tapped_own_text": gettext_noop(
+        "%(card)s enters the battlefield tapped, as its own text says."
+    ),
+    "enters_tapped_unless_paid": gettext_noop(
+        "%(card)s enters tapped unless its controller pays as it enters, as its text offers; "
+        "that choice isn't fixed here."
+    ),
+    "enters_tapped_not_modelled": gettext_noop(
+        "Whether %(card)s enters tapped rests on a condition in its text that the engine "
+        "doesn't model."
+    ),
+    "shuffles_if_library_chosen": gettext_noop(
+        "%(player)s shuffles only if %(player)s chooses to search their library among the zones "
+        '("if you search your library this way, shuffle"); that choice isn\'t fixed here.'
+    ),
+    "life_not_modelled": gettext_noop(
+        "An instruction the engine doesn't model (%(text)s) may change life totals here, so no "
+        "life total can be given."
+    ),
+    "damage_depends_on_name": gettext_noop(
+        "The damage to %(player)s depends on which name is chosen, which isn't fixed here."
+    ),
+    "damage_to_player": gettext_noop(
+        "%(amount)s damage is dealt to %(player)s, who loses that much life."
+    ),
+    "damage_for_each": gettext_noop(
+        "%(count)s revealed cards have the chosen name: %(amount)s damage is dealt to "
+        "%(player)s, who loses that much life."
+    ),
+    "moved_with_all": gettext_noop(
+        "%(card)s is one of the permanents the effect puts into the %(zone)s."
+    ),
+    "if_it_enters": gettext_noop("If it is put onto the battlefield: %(reason)s"),
+    "untapped_condition_met": gettext_noop(
+        "%(player)s controls %(count)s of the permanents the condition counts (%(amount)s "
+        "needed), so %(card)s is untapped."
+    ),
+    "untapped_condition_failed": gettext_noop(
+        "%(player)s controls %(count)s of the permanents the condition counts (%(amount)s "
+        "needed), so %(card)s stays tapped."
+    ),
+    "untapped_condition_open": gettext_noop(
+        "Whether %(player)s controls %(amount)s of the permanents the condition counts depends "
+        "on what is found, so %(card)s may be untapped or stay tapped."
+    ),
+    "untapped_by_effect": gettext_noop("%(card)s is untapped by the effect."),
+    "tapped_by_effect": gettext_noop("%(card)s is tapped by the effect."),
+    "tap_not_modelled": gettext_noop(
+        "An instruction the engine doesn't model may tap or untap %(card)s (%(text)s)."
+    ),
     "counters_unchanged": gettext_noop("%(card)s has %(counters)s; nothing changes that."),
     "life_unchanged": gettext_noop("Nothing here changes %(player)s's life total (%(total)s)."),
     "not_exiled_face_down": gettext_noop("Nothing here exiles %(card)s face down."),

@@ -13,7 +13,7 @@ from itertools import zip_longest
 from typing import Any
 
 from .cards import Ability, CardDefinition, Instruction, TargetSpec
-from .costs import MOVES, CostPart, check_cost, eligible, parse_cost
+from .costs import MOVES, CostPart, parse_cost
 from .effects import (
     ActiveEffect,
     battlefield_effects,
@@ -22,7 +22,9 @@ from .effects import (
     search_controller,
 )
 from .errors import ScenarioError
+from .filters import shares_a_name
 from .mana import mana_produced
+from .payment import check_cost, eligible
 from .reasons import Phrase, Reason, because
 from .scenario import Choices, Fact, Scenario, Step, definition_of
 from .search import (
@@ -67,6 +69,8 @@ class Resolution:
     face_down: dict[str, Verdict] = field(default_factory=dict)
     counters: dict[tuple[str, str], Verdict] = field(default_factory=dict)
     life: dict[str, Verdict] = field(default_factory=dict)
+    # Players whose life total an instruction the engine doesn't model may change, and why.
+    life_unknown: dict[str, Reason] = field(default_factory=dict)
     created_effects: list[ActiveEffect] = field(default_factory=list)
     explanation: list[str] = field(default_factory=list)
     # A triggered ability's intervening "if" (603.4): False means it did nothing.
@@ -124,7 +128,15 @@ class _Run:
         self.draws_made: dict[str, int] = {}  # draws so far per player (dredge choices)
         # (player, choice) pairs some instruction read: a fixed choice nothing reads is refused.
         self.consumed: set[tuple[str, str]] = set()
-        self.shared_verdicts: dict[tuple[str, str, str], Verdict] = {}
+        self.shared_verdicts: dict[tuple[Any, ...], Verdict] = {}
+        # Cards an effect puts onto the battlefield tapped ("put it onto the battlefield
+        # tapped"), with why; read when the step ends (_record_entering).
+        self.put_tapped: dict[str, Reason] = {}
+        # The creatures a cost sacrificed (or, not fixed, each that could be the one), and the
+        # X derived from them ("X is 2 plus the sacrificed creature's mana value").
+        self.sacrificed: tuple[CardInstance, ...] = ()
+        self.x_from_cost: int | tuple[int, ...] | None = None
+        self.that_many: int | None = None  # how many the last "all" instruction moved
 
     # ---------------------------------------------------------------- references
 
@@ -285,6 +297,20 @@ def _check_targets(run: _Run, specs: tuple[TargetSpec, ...], name: str) -> None:
             continue
         if spec.kind == "permanent" and card.zone != "battlefield":
             raise ScenarioError(where, f"{target} ({card.name}) is not on the battlefield")
+        if spec.zone and card.zone != spec.zone:
+            raise ScenarioError(
+                where,
+                f"{target} ({card.name}) is not in a {spec.zone}: {name} can't target it (115.1)",
+            )
+        if spec.controller and card.zone == "battlefield":
+            mine = card.controller == controller
+            if mine != (spec.controller == "you"):
+                whose = "an opponent" if spec.controller == "opponent" else controller
+                raise ScenarioError(
+                    where,
+                    f"{target} ({card.name}) is controlled by {card.controller}; {name} needs a "
+                    f"target {spec.kind} {whose} controls (115.1, 601.2c)",
+                )
         if not spec.filter.matches(card.definition, {}):
             wanted = with_article(spec.filter.describe())
             raise ScenarioError(where, f"{target} ({card.name}) is not {wanted}")
@@ -297,6 +323,7 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
     if not run.in_history:
         # A history step happened earlier: the board now is after its costs were paid.
         check = check_cost(run.state, card, parts, controller)
+        check.refuse_unmodelled(card, f"{run.path}.activate")
         if check.blocked is not None:
             if ability.is_mana_ability:
                 return  # it can't be activated, so it produces no mana (mana_produced says why)
@@ -340,6 +367,8 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
             _change_counters(run, card, "loyalty", amount, "606.4", "loyalty", part.text)
         elif part.chooses:
             _pay_choosing_part(run, card, part, controller, chosen)
+        elif part.kind == "mill":
+            _do_mill(run, {"who": "you", "count": part.count}, f"{run.path}.activate")
         elif part.kind == "other":
             run.result.explanation.append(f"(cost \u201c{part.text}\u201d: not modelled.)")
     if chosen:
@@ -365,6 +394,10 @@ def _pay_choosing_part(
             f"the cost “{part.text}” needs {plural(part.count, 'card')}; {len(picked)} named",
         )
     certain = picked or ([c.label for c in usable] if len(usable) == part.count else [])
+    if part.kind == "sacrifice":
+        run.sacrificed = (
+            tuple(c for c in usable if c.label in certain) if certain else tuple(usable)
+        )
     for other in usable:
         if part.kind == "tap_other":
             if other.label in certain:
@@ -430,6 +463,75 @@ def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition
     run.result.explanation.append(f"{controller} pays the kicker cost {kicker} (702.33a).")
 
 
+def _pay_additional_cost(run: _Run, card: CardInstance | None, definition: CardDefinition) -> None:
+    """ "As an additional cost to cast this spell, sacrifice a creature": announced and paid as
+    the spell is cast (601.2b, 601.2h), so the creature is gone before the spell resolves
+    (701.21a); a spell whose additional cost can't be paid can't be cast (601.2h, 118.3)."""
+    parts = definition.additional_cost_parts
+    if not parts:
+        return
+    controller = run.step.by or ""
+    source = card or CardInstance.fast(
+        "", definition.name, controller, controller, "stack", 0, definition, False, False, True
+    )
+    where = f"{run.path}.cast"
+    if not run.in_history:
+        for part in parts:
+            if part.kind == "other":
+                raise ScenarioError(
+                    where,
+                    f"{definition.name}'s additional cost part \u201c{part.text}\u201d isn't "
+                    "modelled, so whether it can be paid (118.3) isn't known",
+                )
+            # A zone the scenario doesn't write is undescribed, not empty: not held against it.
+            if (
+                part.chooses
+                and (controller, part.zone) in run.state.listed
+                and len(eligible(run.state, source, part, controller)) < part.count
+            ):
+                raise ScenarioError(
+                    where,
+                    f"{definition.name} can't be cast: its additional cost "
+                    f"({definition.additional_cost}) can't be paid (601.2h, 118.3)",
+                )
+    chosen = list(run.choices.get(controller, {}).get("cost", []))
+    run.consumed.add((controller, "cost"))
+    for part in parts:
+        if part.chooses:
+            _pay_choosing_part(run, source, part, controller, chosen)
+        elif part.kind == "pay_life":
+            _change_life(
+                run,
+                controller,
+                -part.count,
+                "119.4",
+                because("pays_life", player=controller, amount=part.count),
+            )
+        elif part.kind == "mill":
+            _do_mill(run, {"who": "you", "count": part.count}, where)
+    run.result.explanation.append(
+        f"{controller} pays the additional cost: {definition.additional_cost} (601.2h)."
+    )
+
+
+def _derive_x(run: _Run, x_is: Mapping[str, int] | None) -> None:
+    """X from what the cost sacrificed, as it last existed on the battlefield (608.2h): one
+    value when the creature is known, else one per creature that could have been sacrificed."""
+    if x_is is None:
+        return
+    plus = x_is["sacrificed_mana_value_plus"]
+    options = sorted({c.definition.mana_value + plus for c in run.sacrificed})
+    if not options:
+        run.result.explanation.append("Nothing was sacrificed: X can't be derived from it.")
+        return
+    run.x_from_cost = options[0] if len(options) == 1 else tuple(options)
+    names = ", ".join(f"{c.name} ({c.definition.mana_value})" for c in run.sacrificed)
+    run.result.explanation.append(
+        f"X is {plus} plus the sacrificed creature's mana value ({names}): "
+        f"{' or '.join(str(x) for x in options)}."
+    )
+
+
 def _change_life(run: _Run, player: str, amount: int, rule: str, reason: Reason) -> None:
     before = run.result.life.get(player)
     total = (before.value if before else run.state.life_total(player)) + amount
@@ -481,6 +583,8 @@ def _resolve_step(run: _Run) -> None:
             run.move(card, "stack", "601.2a", because("on_stack", card=card.name))
         if "kicker" in definition.keywords and _kicked(run):
             _pay_kicker(run, card, definition)
+        _pay_additional_cost(run, card, definition)
+        _derive_x(run, definition.x_is)
         _run_effect(run, definition.spell, definition)
         if card is not None:
             _finish_spell(run, card, definition)
@@ -504,6 +608,7 @@ def _resolve_step(run: _Run) -> None:
             chosen = run.choices.get(step.by or "", {}).get("mana")
             result.mana[card.label] = mana_produced(run.state, card, chosen)
         _pay_cost(run, card, ability)
+        _derive_x(run, ability.x_is)
         _run_effect(run, ability.effect, definition)
         return
     ability = _pick_ability(
@@ -888,15 +993,22 @@ def _check_kicked(scenario: Scenario, step: Step, choices: Choices, path: str) -
 
 
 def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    if spec["count"] == "that_many":
+        # "search their library for that many basic land cards": as many as were just moved.
+        spec = {**spec, "count": run.that_many or 0}
     searchers = run.players_for(spec["who"], path)
     controller = run.result.controller or ""
     target_cards = run.card_targets()
     # X (chosen as the spell was cast) is remembered like a name: filters compare with it.
-    x = _spell_x(run)
+    x = run.x_from_cost if run.x_from_cost is not None else _spell_x(run)
     names_base: dict[str, Any] = {"target": target_cards[0].name if target_cards else None, "X": x}
     if spec["filter"].mana_value_x:
         run.result.explanation.append(
-            f"X is {x}." if x is not None else "X isn't fixed: every value of X is considered."
+            f"X is {x}."
+            if isinstance(x, int)
+            else "X isn't fixed: every value of X is considered."
+            if x is None
+            else f"X is one of {', '.join(map(str, x))}: each is considered."
         )
     chosen_options = run.chosen if run.chosen is not None else [None]
     name_options = [{**names_base, "chosen": name} for name in (chosen_options or [None])]
@@ -970,6 +1082,11 @@ def _do_search(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         run.result.searches.append(space)
         _explain_search(run, space)
         _apply_found(run, space, decision)
+        if spec["tapped"]:
+            for label in space.finds:
+                if "battlefield" in run.possible.get(label, ()):
+                    card = run.state.card(label)
+                    run.put_tapped[label] = because("put_onto_battlefield_tapped", card=card.name)
         if space.rest is not None:
             _apply_rest(run, space, zone_cards)
         if space.put == "exile_face_down":
@@ -999,26 +1116,57 @@ def _zone_choice_space(
                 f"{stray[0]} is not one of the zones this search may look at ({list(zones)})",
             )
         picked = tuple(z for z in zones if z in chosen)
-        space = plan(spec={**spec, "zones": picked})
-        finds = dict(space.finds)
-        for zone in zones:
-            if zone in picked:
-                continue
-            for card in zone_cards.get(zone, ()):
-                finds[card.label] = Verdict(
-                    "cannot",
-                    "701.23a",
-                    because("zone_not_chosen", player=searcher, zone=zone, card=card.name),
-                )
-        run.result.explanation.append(f"{searcher} chooses to search: {', '.join(picked)}.")
-        return replace(space, finds=finds, zones=zones, zone_choice=True)
+        return _chosen_zones(run, _zone_subset_space(plan, spec, picked), zones, zone_cards)
     subsets = [
         tuple(z for i, z in enumerate(zones) if mask >> i & 1)
         for mask in range((1 << len(zones)) - 1, 0, -1)
     ]
-    return merge_zone_choices(
-        [plan(spec={**spec, "zones": subset}) for subset in subsets], searcher
-    )
+    spaces = [_zone_subset_space(plan, spec, subset) for subset in subsets]
+    fixed = run.choices.get(searcher, {}).get("find")
+    if fixed is not None:
+        # The cards found say which choices of zones were possible: finding nothing with a
+        # creature card in the graveyard means the library alone was searched (701.23b).
+        names = {x: run.state.card(x).name for x in fixed if run.state.card(x) is not None}
+        fitting = [
+            s
+            for s in spaces
+            if all(label in s.finds for label in fixed)
+            and check_found_set([s], list(fixed), names).value
+        ]
+        spaces = fitting or spaces
+    if len(spaces) == 1:
+        return _chosen_zones(run, spaces[0], zones, zone_cards)
+    return merge_zone_choices(spaces, searcher)
+
+
+def _chosen_zones(
+    run: _Run,
+    space: SearchSpace,
+    zones: tuple[str, ...],
+    zone_cards: Mapping[str, Sequence[CardInstance]],
+) -> SearchSpace:
+    """The space of the zones chosen (or the only choice the cards found allow); a card in a
+    zone left out can't be found (701.23a)."""
+    picked = space.zones
+    finds = dict(space.finds)
+    for zone in zones:
+        if zone in picked:
+            continue
+        for card in zone_cards.get(zone, ()):
+            finds[card.label] = Verdict(
+                "cannot",
+                "701.23a",
+                because("zone_not_chosen", player=space.searcher, zone=zone, card=card.name),
+            )
+    run.result.explanation.append(f"{space.searcher} chooses to search: {', '.join(picked)}.")
+    return replace(space, finds=finds, zones=zones)
+
+
+def _zone_subset_space(
+    plan: Callable[..., SearchSpace], spec: Mapping[str, Any], picked: tuple[str, ...]
+) -> SearchSpace:
+    space = plan(spec={**spec, "zones": picked})
+    return replace(space, zone_choice=True, library_chosen="yes" if "library" in picked else "no")
 
 
 def _unpaid(
@@ -1442,7 +1590,7 @@ def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         spaces = [s for s in run.last_spaces if s.searcher == player]
         # A shuffle tied to searching follows the choice of zones: searching only the
         # graveyard of "library and/or graveyard" doesn't search the library.
-        if spaces and any(s.zone_choice and "library" not in s.searched_zones for s in spaces):
+        if spaces and any(s.zone_choice and s.library_chosen == "no" for s in spaces):
             run.result.shuffles[player] = Verdict(
                 "no",
                 "608.2c",
@@ -1466,6 +1614,12 @@ def _do_shuffle(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                     "no",
                     "101.2",
                     because("cannot_search_no_shuffle", player=player),
+                )
+            elif any(s.zone_choice and s.library_chosen == "open" for s in spaces):
+                verdict = Verdict(
+                    "if_searched",
+                    "608.2c",
+                    because("shuffles_if_library_chosen", player=player),
                 )
             elif performed == "yes":
                 verdict = Verdict("yes", "701.24a", because("searches_shuffles", player=player))
@@ -1545,6 +1699,9 @@ def _do_mill(run: _Run, spec: Mapping[str, Any], path: str) -> None:
 
 def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     what = spec["what"]
+    if what == "all":
+        _move_all_permanents(run, spec, path, "exile", "701.13a")
+        return
     if what == "self":
         run.spell_exiled = True
         return
@@ -1585,6 +1742,19 @@ def _do_exile(run: _Run, spec: Mapping[str, Any], path: str) -> None:
 
 
 def _do_return(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    """Put found (set-aside) cards or target cards into a zone; "onto the battlefield tapped"
+    (`"tapped": true`) is remembered for the cards it may put there (110.5b)."""
+    before = {label: set(zones) for label, zones in run.possible.items()}
+    _put_cards(run, spec, path)
+    if not spec.get("tapped"):
+        return
+    for label, zones in run.possible.items():
+        if "battlefield" in zones and "battlefield" not in before.get(label, set()):
+            card = run.state.card(label)
+            run.put_tapped[label] = because("put_onto_battlefield_tapped", card=card.name)
+
+
+def _put_cards(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     """Put found (set-aside) cards or target cards into a zone, e.g. on top of the library."""
     to = DESTINATION_ZONE.get(spec["to"], spec["to"])
     if spec["what"] == "self":
@@ -1609,7 +1779,35 @@ def _do_return(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 )
 
 
+def _move_all_permanents(
+    run: _Run, spec: Mapping[str, Any], path: str, zone: str, rule: str
+) -> None:
+    """Every permanent matching the description (its controller, attacking or blocking):
+    moved for certain; how many is "that many" for the next instruction (Settle the Wreckage)."""
+    controllers = set(run.players_for(spec["controller"], path)) if spec["controller"] else None
+    moved = []
+    for card in list(run.state.permanents()):
+        if run.possible.get(card.label, {"battlefield"}) != {"battlefield"}:
+            continue
+        if controllers is not None and card.controller not in controllers:
+            continue
+        if spec["combat"] and card.combat != spec["combat"]:
+            continue
+        if not spec["filter"].matches(card.definition, {}):
+            continue
+        run.move(card, zone, rule, because("moved_with_all", card=card.name, zone=zone))
+        moved.append(card)
+    run.that_many = len(moved)
+    run.result.explanation.append(
+        f"{plural(len(moved), 'permanent')} put into the {zone}"
+        + (f": {', '.join(c.name for c in moved)}." if moved else ".")
+    )
+
+
 def _do_destroy(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    if spec["what"] == "all":
+        _move_all_permanents(run, spec, path, "graveyard", "701.8a")
+        return
     targets = run.card_targets()
     if not targets:
         raise ScenarioError(path, "the effect destroys a target but no card was targeted")
@@ -1657,7 +1855,7 @@ def _do_choose(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         if named is not None:
             # The choice written as the name itself: it must be a card the catalog (or the
             # scenario's own cards) defines, and fit the description ("nonland").
-            definition = run.scenario.catalog.get(named)
+            definition = run.scenario.catalog.having_name(named)
             if definition is None:
                 raise ScenarioError(f"choices.{chooser}.name", f"unknown card name {named!r}")
             if not wanted.matches(definition, {}):
@@ -1675,7 +1873,9 @@ def _do_choose(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 )
             run.chosen = [card.name]
         else:
-            run.chosen = [*sorted({c.name for c in options}), NAME_NOT_IN_GAME]
+            # A split card's name is one of its halves' (709.4): "Fire", not "Fire // Ice".
+            names = {n for c in options for n in (c.definition.names[1:] or (c.name,))}
+            run.chosen = [*sorted(names), NAME_NOT_IN_GAME]
         text = ", ".join(run.chosen)
         run.result.explanation.append(f"{chooser} names a {wanted.describe()}: {text}.")
         return
@@ -1875,18 +2075,58 @@ def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
 
 def _do_life(run: _Run, spec: Mapping[str, Any], path: str, sign: int) -> None:
     if "value" in spec:
-        run.result.explanation.append("(life: not modelled in detail.)")
+        _life_not_modelled(run, str(spec["value"]))
         return
     for player in run.players_for(spec["who"], path):
+        amount = spec["amount"]
+        if amount == "half_rounded_up":
+            before = run.result.life.get(player)
+            life = before.value if before else run.state.life_total(player)
+            amount = -(-max(life, 0) // 2)  # "half your life, rounded up" (107.1a)
         _change_life(
             run,
             player,
-            sign * spec["amount"],
+            sign * amount,
             "119.3",
-            because(
-                "loses_life" if sign < 0 else "gains_life", player=player, amount=spec["amount"]
-            ),
+            because("loses_life" if sign < 0 else "gains_life", player=player, amount=amount),
         )
+
+
+def _life_not_modelled(run: _Run, text: str) -> None:
+    """An instruction that may change life totals, written in words only: nothing may be
+    concluded about any player's life total on this line (claims.py refuses it)."""
+    run.result.explanation.append(f"(life: \u201c{text}\u201d is not modelled.)")
+    for player in run.state.players:
+        run.result.life_unknown.setdefault(player, because("life_not_modelled", text=text))
+
+
+def _do_damage(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    """Damage dealt to a player causes that much life loss (120.3a); damage to a permanent
+    changes no life total."""
+    if "value" in spec:
+        _life_not_modelled(run, str(spec["value"]))
+        return
+    if spec["to"] == "target":
+        players = run.player_targets()[:1]
+    else:
+        players = run.players_for(spec["to"], path)
+    for player in players:
+        amount, count = spec["amount"], None
+        if spec["for_each"] == "revealed_with_chosen_name":
+            hand = run.zones[(run.revealed_hand or player, "hand")]
+            names = run.chosen or []
+            counts = {sum(shares_a_name(name, c.definition) for c in hand) for name in names}
+            if len(counts) != 1:
+                run.result.life_unknown[player] = because("damage_depends_on_name", player=player)
+                continue
+            count = counts.pop()
+            amount *= count
+        reason = (
+            because("damage_for_each", player=player, amount=amount, count=count)
+            if count is not None
+            else because("damage_to_player", player=player, amount=amount)
+        )
+        _change_life(run, player, -amount, "120.3a", reason)
 
 
 def _do_lose_life(run: _Run, spec: Mapping[str, Any], path: str) -> None:
@@ -1913,6 +2153,88 @@ def _do_create_effect(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     run.result.explanation.append(f"{effect.source_name} creates an effect until end of turn.")
 
 
+def _do_tap(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    _tap_or_untap(run, spec, "tapped")
+
+
+def _do_untap(run: _Run, spec: Mapping[str, Any], path: str) -> None:
+    _tap_or_untap(run, spec, "untapped")
+
+
+def _tap_or_untap(run: _Run, spec: Mapping[str, Any], state: str) -> None:
+    """ "Then if you control four or more lands, untap that land" (Fabled Passage). A tap or
+    untap written as words only isn't modelled: every card it may touch says so."""
+    cards = _tapped_cards(run, spec.get("what", "found"))
+    if "value" in spec:
+        for card in cards:
+            run.result.tapped_after[card.label] = Verdict(
+                "tapped or untapped",
+                "608.2c",
+                because("tap_not_modelled", card=card.name, text=str(spec["value"])),
+            )
+        return
+    condition = spec["if_you_control"]
+    key = "untapped_by_effect" if state == "untapped" else "tapped_by_effect"
+    for card in cards:
+        if condition is None:
+            run.result.tapped_after[card.label] = Verdict(
+                state, "608.2c", because(key, card=card.name)
+            )
+            continue
+        player = run.result.controller or card.controller
+        certain, possible = _count_controlled(run, player, condition["filter"], card.label)
+        amount = condition["count"]
+        params = {"player": player, "amount": amount, "card": card.name}
+        if certain >= amount:
+            value, reason = state, because("untapped_condition_met", count=certain, **params)
+        elif possible < amount:
+            value, reason = None, because("untapped_condition_failed", count=certain, **params)
+        else:
+            value, reason = "tapped or untapped", because("untapped_condition_open", **params)
+        if value is None:
+            before = _entering_state(card, run.put_tapped.get(card.label))
+            value = before.value
+        if run.possible.get(card.label, {"battlefield"}) != {"battlefield"}:
+            reason = because("if_it_enters", reason=reason)
+        run.result.tapped_after[card.label] = Verdict(value, "608.2c", reason)
+
+
+def _tapped_cards(run: _Run, what: str) -> list[CardInstance]:
+    """The cards a tap or untap instruction names: the ones just found that may be on the
+    battlefield, the source, or the targets."""
+    if what == "self":
+        source = run.state.card(run.result.source_label) if run.result.source_label else None
+        return [source] if source is not None else []
+    if what == "target":
+        return run.card_targets()
+    labels = (
+        run.found_fixed
+        if run.found_fixed is not None
+        else sorted(label for space in run.last_spaces for label in space.findable)
+    )
+    return [
+        run.state.card(label) for label in labels if "battlefield" in run.possible.get(label, ())
+    ]
+
+
+def _count_controlled(run: _Run, player: str, wanted: Any, present: str) -> tuple[int, int]:
+    """How many permanents matching `wanted` `player` controls now: for certain, and at most
+    (counting cards that may have been put onto the battlefield in this step). The card the
+    instruction acts on (`present`) is counted as there: if it isn't, nothing is untapped."""
+    certain = possible = 0
+    for card in run.state.cards:
+        zones = (
+            {"battlefield"} if card.label == present else run.possible.get(card.label, {card.zone})
+        )
+        if card.controller != player or "battlefield" not in zones:
+            continue
+        if not wanted.matches(card.definition, {}):
+            continue
+        possible += 1
+        certain += zones == {"battlefield"}
+    return certain, possible
+
+
 _HANDLERS = {
     "search": _do_search,
     "shuffle": _do_shuffle,
@@ -1933,6 +2255,9 @@ _HANDLERS = {
     "lose_life": _do_lose_life,
     "gain_life": _do_gain_life,
     "create_effect": _do_create_effect,
+    "tap": _do_tap,
+    "untap": _do_untap,
+    "damage": _do_damage,
 }
 
 
@@ -1979,6 +2304,7 @@ def _play(
     if step.kind != "cast" or not kick_is_open(scenario, step, choices):
         run = _Run(scenario, step, effects, facts, choices, path)
         _resolve_step(run)
+        _record_entering(run)
         if path == "resolve":
             _check_unused_finds(run)
         return run.result
@@ -1987,10 +2313,52 @@ def _play(
         line = {**choices, step.by: {**choices.get(step.by, {}), "kicked": kicked}}
         run = _Run(scenario, step, effects, facts, line, path)
         _resolve_step(run)
+        _record_entering(run)
         if path == "resolve":
             _check_unused_finds(run)
         runs.append(run)
     return _merge_runs(runs)
+
+
+def _record_entering(run: _Run) -> None:
+    """A card put onto the battlefield in this step is a new permanent: untapped unless the
+    effect or its own text says it enters tapped (110.5b, 614.1d). An untap or tap instruction
+    of the step has already said what it does (it wins: it happens after the card entered)."""
+    for label, zones in run.possible.items():
+        if "battlefield" not in zones or label in run.result.tapped_after:
+            continue
+        card = run.state.card(label)
+        if card is None or card.zone == "battlefield":
+            continue
+        put_tapped = run.put_tapped.get(label)
+        certain = zones == {"battlefield"}
+        # Cards of one name that may enter alike share a verdict (a 60-card library of lands).
+        key = ("entering", card.name, put_tapped, certain)
+        verdict = run.shared_verdicts.get(key)
+        if verdict is None:
+            verdict = _entering_state(card, put_tapped)
+            if not certain:
+                reason = because("if_it_enters", reason=verdict.reason)
+                verdict = Verdict(verdict.value, verdict.rule, reason)
+            run.shared_verdicts[key] = verdict
+        run.result.tapped_after[label] = verdict
+
+
+def _entering_state(card: CardInstance, put_tapped: Reason | None) -> Verdict:
+    if put_tapped is not None:
+        return Verdict("tapped", "110.5b", put_tapped)
+    own = card.definition.enters_tapped
+    if own == "always":
+        return Verdict("tapped", "614.1d", because("enters_tapped_own_text", card=card.name))
+    if own == "choice":
+        return Verdict(
+            "tapped or untapped", "614.1d", because("enters_tapped_unless_paid", card=card.name)
+        )
+    if own == "condition":
+        return Verdict(
+            "tapped or untapped", "614.1d", because("enters_tapped_not_modelled", card=card.name)
+        )
+    return Verdict("untapped", "110.5b", because("enters_untapped", card=card.name))
 
 
 def _merge_runs(runs: list[_Run]) -> Resolution:
@@ -2025,7 +2393,7 @@ def _merge_runs(runs: list[_Run]) -> Resolution:
                 target[key] = Verdict(a.value, a.rule, because("if_not_kicked", reason=a.reason))
             else:
                 target[key] = Verdict(b.value, b.rule, because("if_kicked", reason=b.reason))
-    for name in ("counters", "life", "face_down", "enters_x"):
+    for name in ("counters", "life", "face_down", "enters_x", "life_unknown"):
         getattr(merged, name).update({**getattr(second, name), **getattr(first, name)})
     merged.created_effects = list(first.created_effects)
     merged.condition = first.condition

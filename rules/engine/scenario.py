@@ -51,8 +51,10 @@ CARD_ENTRY_KEYS = frozenset(
         "summoning_sick",
         "attached_to",
         "counters",
+        "combat",
     }
 )
+COMBAT_STATES = ("attacking", "blocking")
 
 Choices = Mapping[str, Mapping[str, Any]]
 # CR 305.6: these land types carry an intrinsic "{T}: Add [mana]" ability.
@@ -125,6 +127,8 @@ def _split_entry(entry: Any, path: str) -> tuple[str, str | None, dict[str, Any]
                 "contradicts entered_this_turn: a creature that entered this turn hasn't been "
                 "under its controller's control since their most recent turn began (302.6)",
             )
+        if entry.get("combat", "") not in ("", *COMBAT_STATES):
+            raise ScenarioError(f"{path}.combat", f"must be one of {list(COMBAT_STATES)}")
         counters = entry.get("counters")
         if counters is not None and (
             not isinstance(counters, dict)
@@ -208,6 +212,7 @@ def _parse_zones(
                 "attached_to": None,
                 "summoning_sick": False,
                 "counters": NO_COUNTERS,
+                "combat": "",
             }
             prefix = f"{player}.{zone}."
             zone_cards: list[CardInstance] = []
@@ -288,7 +293,18 @@ def _parse_entry(
         extra.get("attached_to") if extra else None,
         bool(extra.get("summoning_sick", False)) if extra else False,
         dict(extra["counters"]) if extra and extra.get("counters") else None,
+        _combat(extra, zone, definition, path),
     )
+
+
+def _combat(extra: Mapping[str, Any] | None, zone: str, definition: Any, path: str) -> str:
+    """ "combat": "attacking" / "blocking": only a creature on the battlefield is in combat."""
+    state = extra.get("combat", "") if extra else ""
+    if state and (zone != "battlefield" or "Creature" not in definition.types):
+        raise ScenarioError(
+            f"{path}.combat", f"only a creature on the battlefield can be {state} (506.4)"
+        )
+    return state
 
 
 def parse_choices(raw: Any, path: str, state: GameState) -> Choices:

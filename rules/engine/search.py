@@ -11,9 +11,10 @@ from dataclasses import MISSING, dataclass, field, replace
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
-from .cards import Description, Filter
+from .cards import Description
 from .effects import ActiveEffect
 from .errors import ScenarioError
+from .filters import Filter
 from .reasons import Phrase, Reason, because
 from .state import HIDDEN_ZONES, CardInstance
 from .verdict import Verdict, merge_values
@@ -57,6 +58,9 @@ class SearchSpace:
     zone_choice: bool = False
     room_required: tuple[int, frozenset[str]] | None = None  # see _Branch
     rest: str | None = None  # where the cards not found go ("exile the rest")
+    # "Library and/or graveyard": is the library among the zones searched ("yes", "no", or
+    # "open" while the searcher's choice isn't fixed)? The shuffle follows it.
+    library_chosen: str = "yes"
     may_look: str = "nobody"  # exile_face_down: who may look at the found cards (406.3)
 
     @classmethod
@@ -780,7 +784,12 @@ def merge_zone_choices(spaces: Sequence[SearchSpace], searcher: str) -> SearchSp
                 high=merged.found_count.value[1],
             ),
         ),
-        performed="if_searched" if full.performed == "yes" else full.performed,
+        # The library may be left out: searching it (and what rests on that) is then open.
+        performed=(
+            "if_searched"
+            if full.performed == "yes" and merged.library_chosen == "open"
+            else merged.performed
+        ),
         zone_choice=True,
     )
 
@@ -821,4 +830,18 @@ def merge_spaces(spaces: Sequence[SearchSpace], why: str) -> SearchSpace:
         performed=performed.pop() if len(performed) == 1 else "if_searched",
         searched_zones=tuple(z for z in full.zones if any(z in s.searched_zones for s in spaces)),
         masks=masks,
+        # A public card must be found only on lines of play where every line requires it: with
+        # "library and/or graveyard" the searcher may leave the graveyard out (and fail to find).
+        room_required=(
+            full.room_required
+            if all(s.room_required == full.room_required for s in spaces)
+            else None
+        ),
+        library_chosen=_library_chosen(spaces),
     )
+
+
+def _library_chosen(spaces: Sequence[SearchSpace]) -> str:
+    """ "yes", "no" or "open": is the library among the zones searched on every line?"""
+    chosen = {s.library_chosen for s in spaces}
+    return chosen.pop() if len(chosen) == 1 else "open"

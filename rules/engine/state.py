@@ -40,6 +40,7 @@ class CardInstance:
     # before its controller's turn began again, is sick without having entered this turn.
     summoning_sick: bool = False
     counters: Mapping[str, int] = field(default_factory=dict)  # e.g. {"+1/+1": 2}
+    combat: str = ""  # "attacking" or "blocking" (506.4: a creature in combat)
 
     @classmethod
     def fast(
@@ -57,6 +58,7 @@ class CardInstance:
         attached_to: str | None = None,
         summoning_sick: bool = False,
         counters: Mapping[str, int] | None = None,
+        combat: str = "",
     ) -> CardInstance:
         """Build without the frozen __init__'s per-field setattr (parsing 400 cards stays cheap)."""
         card = object.__new__(cls)
@@ -74,6 +76,7 @@ class CardInstance:
         fields["attached_to"] = attached_to
         fields["summoning_sick"] = summoning_sick
         fields["counters"] = counters or NO_COUNTERS
+        fields["combat"] = combat
         return card
 
     @property

@@ -296,7 +296,9 @@ def test_costs_are_read_into_parts(cost: str, kinds: list[str]) -> None:
     assert [part.kind for part in parse_cost(cost, "Card", "cost")] == kinds
 
 
-def test_a_cost_the_engine_doesnt_model_is_recorded_not_refused() -> None:
+def test_a_cost_the_engine_doesnt_model_is_read_but_never_taken_as_paid() -> None:
+    # Issue 21: activating it would rest on paying a part the engine can't check (118.3), so
+    # the activation is refused, naming the part; the card itself may still be on the board.
     parts = parse_cost("{1}, Pay {E}{E}, Exile this artifact", "Card", "cost")
     assert [part.kind for part in parts] == ["mana", "other", "exile"]
     local = {
@@ -304,10 +306,11 @@ def test_a_cost_the_engine_doesnt_model_is_recorded_not_refused() -> None:
         "types": ["Artifact"],
         "activated": [{"cost": "{1}, Collect evidence 4, Exile this artifact", "effect": []}],
     }
-    zones = {"Alice": {"battlefield": ["Odd Relic#relic"]}}
-    outcome = resolve(_board(zones, {"activate": "relic", "by": "Alice"}, cards=[local]))
-    assert outcome.find("zone_after", card="relic").value == "exile"
-    assert any("not modelled" in line for line in outcome.explanation)
+    zones = {"Alice": {"battlefield": ["Odd Relic#relic", "Forest#f"]}}
+    with pytest.raises(ScenarioError, match="Collect evidence 4.*isn't modelled"):
+        resolve(_board(zones, {"activate": "relic", "by": "Alice"}, cards=[local]))
+    outcome = resolve(_board(zones, {"activate": "f", "by": "Alice"}, cards=[local]))
+    assert outcome.find("zone_after", card="relic") is None
 
 
 def _cost_board(cost: str, zones: dict[str, Any], **extra: Any) -> dict[str, Any]:
