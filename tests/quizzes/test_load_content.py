@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import shutil
 from io import StringIO
@@ -120,6 +121,23 @@ def test_every_rule_the_content_cites_has_a_title(loaded, language):
     titles = Rule.objects.section_titles_in(language)
     assert {"106.7", "603.2", "701.24a", "723.5"} <= cited
     assert sorted(number for number in cited if not titles[number][0].strip()) == []
+
+
+def test_every_rule_the_content_or_the_engine_cites_shows_the_official_wording(loaded):
+    """A rule page shows the Comprehensive Rules' own words with their edition, never an
+    editor's summary (once labelled "Summary, not the rule's wording" and "Editor's summary")."""
+    from rules.engine import resolve
+
+    linked = Q(questions__isnull=False) | Q(scenarios__isnull=False) | Q(families__isnull=False)
+    cited = set(Rule.objects.current().filter(linked).values_list("number", flat=True))
+    cited |= {claim.rule for s in Scenario.objects.all() for claim in resolve(s.spec).claims}
+    rules = Rule.objects.current().filter(number__in=cited, language="en")
+    assert {"118.9", "608.2d", "723.5"} <= set(rules.values_list("number", flat=True))
+    shown = [(r.number, r.text, r.edition_name, r.source, r.note) for r in rules]
+    assert [row[0] for row in shown if "summary" in " ".join(row).lower()] == []
+    assert [row[0] for row in shown if "not the rule" in " ".join(row).replace("’", "'")] == []
+    assert set(rules.values_list("edition_date", flat=True)) == {datetime.date(2026, 9, 25)}
+    assert [r.number for r in rules if "Wizards of the Coast" not in r.source] == []
 
 
 def test_every_seed_ruling_is_engine_checked(loaded):
