@@ -161,13 +161,14 @@ def serve(argv: list[str]) -> None:
         )
     ensure_venv()
     env = {**os.environ, "DJANGO_DEBUG": os.environ.get("DJANGO_DEBUG", "1")}
-    database = os.environ.get("DATABASE_URL", "")
+    sqlite = ROOT / "db.sqlite3"  # settings.py's default
+    database = os.environ.get("DATABASE_URL", "") or str(sqlite)
     stamp, done = VENV / ".tutor-setup", {}
     if stamp.exists():
         done = json.loads(stamp.read_text())
     inputs = digest([p for pattern in SETUP_INPUTS for p in ROOT.glob(pattern) if p.is_file()])
-    fresh = database or (ROOT / "db.sqlite3").exists()
-    if options.setup or not fresh or done.get(database) != inputs:
+    missing = database == str(sqlite) and not sqlite.exists()
+    if options.setup or missing or done.get(database) != inputs:
         run(PYTHON, "manage.py", "migrate", "--noinput", env=env)
         run(PYTHON, "manage.py", "load_content", env=env)
         run(PYTHON, "manage.py", "create_demo_users", env=env)
