@@ -41,3 +41,16 @@ TUTOR_FAMILY_INSTANCES = 2
 # session's one read on every page. The cached sessions Redis brings are tested on their own
 # (tests/test_page_parts.py: log-out and password change with both engines; tests/test_settings.py).
 SESSION_ENGINE = "config.sessions.db"
+
+# pytest-xdist: each worker its own Redis database, counted up from REDIS_URL's (gw0 the same,
+# gw1 the next...), since the autouse `cache.clear()` (tests/conftest.py) is a FLUSHDB that would
+# wipe the other workers' keys mid-test.
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if REDIS_URL and _WORKER:  # noqa: F405
+    from urllib.parse import urlsplit
+
+    _url = urlsplit(REDIS_URL)  # noqa: F405
+    _db = int(_url.path.strip("/") or 0) + int(_WORKER.removeprefix("gw"))
+    for _cache in CACHES.values():  # noqa: F405
+        if _cache["BACKEND"].endswith("RedisCache"):
+            _cache["LOCATION"] = _url._replace(path=f"/{_db}").geturl()

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 
 from tests.factories import UserFactory
+
+# Speed is measured in bench/, never timed in tests: hypothesis' 200 ms deadline per example only
+# failed tests on a busy machine (two xdist workers on two cores).
+settings.register_profile("tutor", deadline=None)
+settings.load_profile("tutor")
 
 
 @pytest.fixture(autouse=True)

@@ -97,6 +97,23 @@ def test_redis_url_selects_the_redis_cache():
     assert result.stdout.strip() == "config.cache.ForgivingRedisCache", result.stderr
 
 
+def test_each_xdist_worker_has_its_own_redis_database():
+    """The autouse cache.clear() is a FLUSHDB: gw0 keeps REDIS_URL's database, gw1 the next."""
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print(sorted({c.get('LOCATION', '') for c in s.CACHES.values()}))"
+    )
+    url = "redis://127.0.0.1:6379/13"
+    for worker, database in [("gw0", 13), ("gw1", 14)]:
+        result = run_python(
+            code,
+            DJANGO_SETTINGS_MODULE="config.settings_test",
+            REDIS_URL=url,
+            PYTEST_XDIST_WORKER=worker,
+        )
+        assert result.stdout.strip() == f"['redis://127.0.0.1:6379/{database}']", result.stderr
+
+
 def test_sessions_are_cached_only_where_the_cache_is_shared():
     code = (
         "import django; django.setup(); from django.conf import settings as s; "

@@ -53,14 +53,25 @@ def shares_a_name(remembered: str | None, card: Characteristics) -> bool:
 
 
 class Characteristics(Protocol):
-    """What a filter reads of a card (a `CardDefinition` has all of it)."""
+    """What a filter reads of a card (a `CardDefinition` has all of it), read-only."""
 
-    name: str
-    names: tuple[str, ...]  # a split card has its halves' names too (709.4)
-    types: tuple[str, ...]
-    supertypes: tuple[str, ...]
-    subtypes: tuple[str, ...]
-    keywords: Mapping[str, Any]
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def names(self) -> tuple[str, ...]: ...  # a split card has its halves' names too (709.4)
+
+    @property
+    def types(self) -> tuple[str, ...]: ...
+
+    @property
+    def supertypes(self) -> tuple[str, ...]: ...
+
+    @property
+    def subtypes(self) -> tuple[str, ...]: ...
+
+    @property
+    def keywords(self) -> Mapping[str, Any]: ...
 
     @property
     def colors(self) -> tuple[str, ...]: ...
