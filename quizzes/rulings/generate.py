@@ -252,6 +252,20 @@ def asks_a_non_searcher(ruling: Ruling, claim: Claim) -> bool:
     return bool(player) and not resolution.spaces_of(player)
 
 
+def asks_of_an_untouched_card(ruling: Ruling, claim: Claim) -> bool:
+    """X for a card's entering, or its counters afterwards, when the card neither enters nor
+    has its counters changed (a Hangarback Walker left in hand while Green Sun's Zenith
+    resolves): there is no event to ask about."""
+    if "given" in claim:
+        return False
+    resolution = ruling.session.evaluation().resolution
+    if claim["claim"] == "enters_x":
+        return claim.get("card") not in resolution.enters_x
+    if claim["claim"] == "counters":
+        return (claim.get("card"), claim.get("kind", "+1/+1")) not in resolution.counters
+    return False
+
+
 PORTION = re.compile(r"top (\d+)")
 
 
@@ -286,7 +300,9 @@ def asked_claims(spec: dict[str, Any], catalog: Catalog | None) -> tuple[Ruling,
     return ruling, [
         on_a_stated_line(ruling, claim, line)
         for claim in claims
-        if not asks_a_non_searcher(ruling, claim) and not unanswerable(ruling, claim)
+        if not asks_a_non_searcher(ruling, claim)
+        and not asks_of_an_untouched_card(ruling, claim)
+        and not unanswerable(ruling, claim)
     ]
 
 

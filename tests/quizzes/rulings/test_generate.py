@@ -69,3 +69,22 @@ def test_nothing_searches_so_nothing_is_asked_about_what_may_be_found():
     tutor = {**walker, "resolve": {"cast": "Demonic Tutor", "by": "Alice"}}
     tutor["zones"] = {"Alice": {"library": ["Forest#f"]}}
     assert "finds" in asked(build_questions(tutor))
+
+
+def test_a_card_left_in_hand_is_not_asked_how_it_enters():
+    """Walking the app: "Alice casts Green Sun's Zenith. What is X for the ability of Hangarback
+    Walker as it enters the battlefield?" while the Walker stays in Alice's hand."""
+    spec = {
+        "id": "zenith",
+        "players": ["Alice", "Nadia"],
+        "zones": {"Alice": {"hand": ["Hangarback Walker#w"], "library": []}},
+        "resolve": {"cast": "Green Sun's Zenith", "by": "Alice", "x": 4},
+        "expect": [
+            {"claim": "enters_x", "card": "w"},
+            {"claim": "counters", "card": "w", "kind": "+1/+1"},
+            {"claim": "shuffles", "player": "Alice"},
+        ],
+    }
+    assert asked(build_questions(spec)) == {"shuffles"}
+    cast = {**spec, "resolve": {"cast": "w", "by": "Alice", "x": 4}}
+    assert {"enters_x", "counters"} <= asked(build_questions(cast))
