@@ -353,13 +353,7 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
             )
             run.result.explanation.append(f"{card.name}: {part.text} (a cost).")
         elif part.kind == "pay_life":
-            _change_life(
-                run,
-                controller,
-                -part.count,
-                "119.4",
-                because("pays_life", player=controller, amount=part.count),
-            )
+            _pay_life(run, controller, part.count)
         elif part.kind == "remove_counters":
             _change_counters(run, card, part.counter, -part.count, "602.2b", "cost", part.text)
         elif part.kind == "loyalty" and "loyalty" in card.counters:
@@ -453,13 +447,7 @@ def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition
                 )
             _pay_choosing_part(run, source, part, controller, chosen)
         elif part.kind == "pay_life":
-            _change_life(
-                run,
-                controller,
-                -part.count,
-                "119.4",
-                because("pays_life", player=controller, amount=part.count),
-            )
+            _pay_life(run, controller, part.count)
     run.result.explanation.append(f"{controller} pays the kicker cost {kicker} (702.33a).")
 
 
@@ -500,13 +488,7 @@ def _pay_additional_cost(run: _Run, card: CardInstance | None, definition: CardD
         if part.chooses:
             _pay_choosing_part(run, source, part, controller, chosen)
         elif part.kind == "pay_life":
-            _change_life(
-                run,
-                controller,
-                -part.count,
-                "119.4",
-                because("pays_life", player=controller, amount=part.count),
-            )
+            _pay_life(run, controller, part.count)
         elif part.kind == "mill":
             _do_mill(run, {"who": "you", "count": part.count}, where)
     run.result.explanation.append(
@@ -530,6 +512,11 @@ def _derive_x(run: _Run, x_is: Mapping[str, int] | None) -> None:
         f"X is {plus} plus the sacrificed creature's mana value ({names}): "
         f"{' or '.join(str(x) for x in options)}."
     )
+
+
+def _pay_life(run: _Run, player: str, amount: int) -> None:
+    """A cost's life payment (119.4): the player's life goes down by the amount paid."""
+    _change_life(run, player, -amount, "119.4", because("pays_life", player=player, amount=amount))
 
 
 def _change_life(run: _Run, player: str, amount: int, rule: str, reason: Reason) -> None:
