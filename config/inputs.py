@@ -15,13 +15,16 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from confusable_homoglyphs import confusables
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.fields import InvalidJSONInput
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, UnreadablePostError
+from django.utils.translation import gettext as _
 
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 # A whole field that is a number past 18 digits can only be meant as an id, and no id is that
@@ -196,3 +199,21 @@ class RejectUnstorableInput:
                     if problem := problem_in_field(value):
                         return _bad_request(f"the form field {key[:40]!r}", problem)
         return None
+
+
+def plain_name(value: str, label: str) -> str:
+    """A name as others will read it on a page: Unicode NFC, trimmed, not blank, without control
+    or format characters (a right-to-left override, a zero-width space), and not a mix of
+    scripts that passes for another name (an "Island" spelled with a Cyrillic "а")."""
+    name = unicodedata.normalize("NFC", value).strip()
+    if not name:
+        raise ValidationError(_("%(field)s cannot be blank.") % {"field": label})
+    if any(unicodedata.category(char) in ("Cc", "Cf") for char in name):
+        raise ValidationError(
+            _("%(field)s contains invisible or control characters.") % {"field": label}
+        )
+    if confusables.is_dangerous(name):
+        raise ValidationError(
+            _("%(field)s mixes letters of several alphabets that look alike.") % {"field": label}
+        )
+    return name

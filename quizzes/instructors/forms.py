@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from django import forms
+from django.core.validators import MaxLengthValidator
 from django.utils.functional import lazy
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from config.inputs import plain_name
+from quizzes import limits
 from quizzes.instructors import cohorts
 from quizzes.instructors.interchange import ON_EXISTING, REPLACE
 from quizzes.models import Bank, Cohort, ExamBlueprint
@@ -31,6 +34,17 @@ class BankForm(forms.ModelForm):
             ),
             "visibility": _("Shared banks are open to the learners of cohorts you assign them to."),
         }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # the description's bound, as an import of a bank file keeps it (Django's own message)
+        description = self.fields["description"]
+        description.max_length = limits.MAX_BANK_DESCRIPTION
+        description.validators.append(MaxLengthValidator(limits.MAX_BANK_DESCRIPTION))
+        description.widget.attrs["maxlength"] = str(limits.MAX_BANK_DESCRIPTION)
+
+    def clean_title(self) -> str:
+        return plain_name(self.cleaned_data["title"], _("The title"))
 
 
 class ScenarioDocumentForm(forms.Form):
@@ -72,6 +86,9 @@ class ImportForm(forms.Form):
 
 
 class CohortForm(forms.ModelForm):
+    def clean_name(self) -> str:
+        return plain_name(self.cleaned_data["name"], _("The name"))
+
     class Meta:
         model = Cohort
         fields = ["name"]

@@ -14,12 +14,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from xml.sax.saxutils import escape
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Prefetch
 from django.utils.html import escape as html_escape
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.inputs import plain_name
 from quizzes import limits, rulings
 from quizzes.instructors import banks
 from quizzes.instructors.saving import do_create_scenarios, do_save_scenario
@@ -155,6 +157,15 @@ def _entries_of(raw: Any, filename: str) -> list:
     return entries
 
 
+def _name_problem(title: str) -> str:
+    """Why a bank title from a file can't be shown as it is (`plain_name`), or ""."""
+    try:
+        plain_name(title, "the title")
+    except ValidationError as error:
+        return error.messages[0]
+    return ""
+
+
 def _bank_details(raw: Any, filename: str, problems: list[str]) -> tuple[str | None, str | None]:
     """The file's bank title and description (None when it has none), checked."""
     details = raw.get("bank") if isinstance(raw, dict) else None
@@ -166,6 +177,9 @@ def _bank_details(raw: Any, filename: str, problems: list[str]) -> tuple[str | N
     title, description = details.get("title"), details.get("description", "")
     if not isinstance(title, str) or not title.strip():
         problems.append(f"{filename}: bank.title: give the bank a title")
+        title = None
+    elif _name_problem(title):
+        problems.append(f"{filename}: bank.title: {_name_problem(title)}")
         title = None
     elif len(title) > limits.MAX_BANK_TITLE:
         problems.append(f"{filename}: bank.title: over {limits.MAX_BANK_TITLE} characters")

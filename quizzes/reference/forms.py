@@ -12,6 +12,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from config.inputs import plain_name
 from quizzes import limits
 from quizzes.rulings import checks
 from quizzes.rulings.cards import (
@@ -147,7 +148,7 @@ class CardForm(forms.Form):
     def clean_name(self) -> str:
         if self.instance is not None:
             return self.instance.name  # scenarios name it: its name stays (the field is disabled)
-        name = _plain(self.cleaned_data["name"], _("The name"))
+        name = plain_name(self.cleaned_data["name"], _("The name"))
         if "#" in name:
             raise ValidationError(_("A card name cannot contain # (it starts a label)."))
         taken = Card.objects.filter(name=name)

@@ -115,6 +115,22 @@ def test_a_bad_bank_form_is_a_400(teacher_client):
     assert response.status_code == 400 and not Bank.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("title", "description", "field"),
+    [
+        ("Week 1", "x" * 10_001, "description"),  # the documented bound, as an import keeps it
+        ("   ", "", "title"),
+        ("\u202eWeek 1", "", "title"),  # a right-to-left override
+        ("Week\u200b 1", "", "title"),  # a zero-width space
+    ],
+)
+def test_a_bank_stored_wrongly_is_refused_with_its_field(teacher_client, title, description, field):
+    data = {"title": title, "description": description, "visibility": "shared"}
+    response = teacher_client.post(reverse("bank_create"), data)
+    assert response.status_code == 400 and field in response.context["form"].errors
+    assert not Bank.objects.exists()
+
+
 def test_the_description_is_sanitised(teacher_client, own_bank):
     teacher_client.post(
         reverse("bank_edit", args=[own_bank.slug]),

@@ -577,3 +577,11 @@ def test_the_import_form_offers_the_choice_for_an_existing_id(teacher_client, ow
     page = teacher_client.get(reverse("bank_import", args=[own_bank.slug])).content.decode()
     assert "<legend>A scenario whose id this bank already has</legend>" in page
     assert 'value="replace"' in page and 'value="new_id"' in page and "checked" in page
+
+
+def test_an_imported_bank_title_with_a_right_to_left_override_is_refused(instructor, own_bank):
+    data = {"format": interchange.FORMAT, "bank": {"title": "\u202eWeek", "description": ""}}
+    data["scenarios"] = [document("a")]
+    with pytest.raises(interchange.InterchangeError) as refused:
+        interchange.check_import(instructor, own_bank, as_bytes(data), "rtl.json")
+    assert "bank.title" in str(refused.value.problems)

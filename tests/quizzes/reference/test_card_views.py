@@ -150,6 +150,9 @@ def test_the_preview_says_what_the_engine_reads(teacher_client):
         ({"abilities": '{"flying": true}'}, "abilities", "Unknown key"),
         ({"mana_cost": "2G"}, "mana_cost", "in braces"),
         ({"name": "Island"}, "name", "already a card"),
+        ({"name": "Isl\u0430nd"}, "name", "several alphabets"),  # a Cyrillic "а"
+        ({"name": "Island\u200b"}, "name", "invisible"),  # a zero-width space
+        ({"name": "\u202eIsland"}, "name", "invisible"),  # a right-to-left override
         ({"name": "x" * 151}, "name", "at most 150"),
         ({"oracle": "bad\x07bell"}, "oracle", "control characters"),
         ({"types": []}, "types", "required"),
