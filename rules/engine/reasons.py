@@ -252,6 +252,14 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(card)s is %(description)s in a hidden zone (%(zone)s); the searcher may find it or "
         "fail to find it."
     ),
+    "outside_may": gettext_noop(
+        "%(card)s is %(description)s %(owner)s owns outside the game (not a zone); %(owner)s may "
+        "choose it and bring it into the game, or choose none."
+    ),
+    "outside_not_chosen": gettext_noop(
+        "%(card)s is outside the game (not a zone), and nothing here brings it into the game."
+    ),
+    "may_be_chosen": gettext_noop("%(card)s may or may not be chosen from outside the game."),
     "qualifies": gettext_noop(
         "%(card)s qualifies; the searcher chooses which qualifying cards to find."
     ),
@@ -275,6 +283,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "bounds_hidden": gettext_noop(
         "Cards with a stated quality in a hidden zone may be left unfound, so between %(low)s and "
         "%(high)s can be found."
+    ),
+    "bounds_outside": gettext_noop(
+        "Cards outside the game may be left unchosen, so between %(low)s and %(high)s can be "
+        "brought into the game."
     ),
     "bounds": gettext_noop("Between %(low)s and %(high)s qualifying cards can be found."),
     "bounds_exact": ngettext(
@@ -302,6 +314,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "player may take while holding priority)."
     ),
     "may_search": gettext_noop("The instruction says %(player)s may search: it is optional."),
+    "told_to_choose_outside": gettext_noop(
+        "The instruction tells %(player)s to choose from outside the game (not a zone, so no "
+        "search of one)."
+    ),
     "must_search": gettext_noop("The instruction tells %(player)s to search; it is not optional."),
     "library_prohibited": gettext_noop(
         "%(player)s can't search %(whose)s's library (%(sources)s)."
