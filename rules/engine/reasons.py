@@ -335,6 +335,13 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "portion_library": gettext_noop("%(player)s looks at all of %(whose)s's library."),
     "searches_no_library": gettext_noop("%(player)s searches no library here."),
     "reveal": gettext_noop("The effect tells the searcher to reveal the found cards."),
+    "reveal_outside": gettext_noop(
+        "The effect tells the player to reveal the card they choose from outside the game."
+    ),
+    "no_reveal_outside": gettext_noop(
+        "The effect doesn't say to reveal the card chosen from outside the game, so it isn't "
+        "revealed."
+    ),
     "no_reveal": gettext_noop(
         "The effect doesn't say to reveal the found cards, so they aren't revealed."
     ),

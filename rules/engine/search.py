@@ -680,11 +680,16 @@ def plan_search(
     if escape_unpaid and "ignore_prohibition" in decision:
         performed = "yes" if decision["ignore_prohibition"] and performed != "no" else "no"
     reveal = spec["reveal"]
-    revealed = Verdict(
-        reveal,
-        "701.23e",
-        because("reveal") if reveal else because("no_reveal"),
-    )
+    if _outside_only(spec):  # a wish's own instruction, not a search's (608.2c)
+        revealed = Verdict(
+            reveal, "608.2c", because("reveal_outside") if reveal else because("no_reveal_outside")
+        )
+    else:
+        revealed = Verdict(
+            reveal,
+            "701.23e",
+            because("reveal") if reveal else because("no_reveal"),
+        )
     return SearchSpace.build(
         searcher=searcher,
         whose=whose,

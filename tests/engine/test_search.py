@@ -362,3 +362,9 @@ def test_400_11_a_wish_chooses_from_outside_the_game_and_searches_no_zone() -> N
     count = evaluate_claim(spec, claim("found_count", searcher="Alice"))
     assert (count.value, count.rule) == ([0, 1], "400.11b")
     assert "hidden zone" not in count.reason and "outside the game" in count.reason
+
+
+def test_400_11b_a_wish_reveals_by_its_own_instruction_not_a_searchs() -> None:
+    reveal = evaluate_claim(_wish_scenario(), claim("revealed", searcher="Alice"))
+    assert (reveal.value, reveal.rule) == (True, "608.2c")
+    assert "outside the game" in reveal.reason
