@@ -314,6 +314,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "player may take while holding priority)."
     ),
     "may_search": gettext_noop("The instruction says %(player)s may search: it is optional."),
+    "may_choose_outside": gettext_noop(
+        "The instruction says %(player)s may choose from outside the game (not a zone, so no "
+        "search of one): it is optional."
+    ),
     "told_to_choose_outside": gettext_noop(
         "The instruction tells %(player)s to choose from outside the game (not a zone, so no "
         "search of one)."

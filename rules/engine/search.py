@@ -547,6 +547,8 @@ def _status(
                 player=searcher,
             ),
         )
+    if spec["may"] and _outside_only(spec):
+        return Verdict("may", "400.11b", because("may_choose_outside", player=searcher))
     if spec["may"]:
         return Verdict("may", "608.2d", because("may_search", player=searcher))
     if _outside_only(spec):
