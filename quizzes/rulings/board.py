@@ -31,7 +31,9 @@ ZONE_TITLES = {
     "exile": gettext_lazy("Exile"),
     "outside": gettext_lazy("Outside the game"),
 }
-HIDDEN_ZONES = frozenset({"library", "hand", "outside"})
+HIDDEN_ZONES = frozenset({"library", "hand"})  # CR 400.2
+# Outside the game is not a zone (CR 400.11): shown beside the zones, never called a hidden one.
+NOT_A_ZONE = "outside"
 # Ordinals of a card (German and Italian: the feminine of Karte, carta).
 ORDINALS = (
     pgettext_lazy("card", "first"), pgettext_lazy("card", "second"),
@@ -160,6 +162,10 @@ class ZoneView:
     @property
     def hidden(self) -> bool:
         return self.name in HIDDEN_ZONES
+
+    @property
+    def not_a_zone(self) -> bool:
+        return self.name == NOT_A_ZONE
 
 
 @dataclass(frozen=True)

@@ -672,6 +672,10 @@ CLAIMS: dict[str, ClaimText] = {
 # Asked by the legal-set kind: the learner picks cards, the engine judges the pick.
 LEGAL_FIND_SET = "legal_find_set"
 LEGAL_SET_QUESTION = gettext_lazy("pick a set of cards {searcher} could legally find{in_whose}.")
+# A wish searches nothing: outside the game is not a zone (CR 400.11); its cards are chosen.
+LEGAL_SET_OUTSIDE_QUESTION = gettext_lazy(
+    "pick a set of cards {searcher} could legally choose from outside the game."
+)
 
 
 def claim_text(name: str) -> ClaimText:

@@ -172,6 +172,10 @@ def question_text(
         return _("For each highlighted card: must, may or can't it be found?")
     if kind == "legal_set":
         claim = claims[0]
+        if ruling.chooses_outside_only(claim["searcher"]):
+            return _(
+                "Pick a set of cards %(searcher)s could legally choose from outside the game."
+            ) % {"searcher": claim["searcher"]}
         whose = _(" in %(player)s's zones") % {"player": claim["whose"]} if "whose" in claim else ""
         return _("Pick a set of cards %(searcher)s could legally find%(whose)s.") % {
             "searcher": claim["searcher"],

@@ -20,6 +20,7 @@ from quizzes.rulings import variants
 from quizzes.rulings.board import Board, build_board
 from quizzes.rulings.claims import (
     LEGAL_FIND_SET,
+    LEGAL_SET_OUTSIDE_QUESTION,
     LEGAL_SET_QUESTION,
     ClaimText,
     Context,
@@ -198,13 +199,21 @@ class Ruling:
             mana=self.board.mana_symbols,
         )
 
+    def chooses_outside_only(self, searcher: str) -> bool:
+        """Does `searcher` only choose cards from outside the game (a wish), searching no zone?
+        The engine cites 400.11b for such an instruction."""
+        return self.evaluate({"claim": "searches", "player": searcher}).rule == "400.11b"
+
     def ask(self, claim: Mapping[str, Any]) -> str:
         """The claim as a question, without its value."""
         if claim["claim"] == LEGAL_FIND_SET:
             subject = self.subject(claim)
-            text = str(LEGAL_SET_QUESTION).format(
-                searcher=subject.searcher, in_whose=subject.in_whose
+            question = (
+                LEGAL_SET_OUTSIDE_QUESTION
+                if self.chooses_outside_only(claim["searcher"])
+                else LEGAL_SET_QUESTION
             )
+            text = str(question).format(searcher=subject.searcher, in_whose=subject.in_whose)
             return text[:1].upper() + text[1:]
         return self.text_of(claim).ask(self.subject(claim))
 

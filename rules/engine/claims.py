@@ -14,7 +14,7 @@ from .payment import check_cost
 from .reasons import because
 from .resolver import Resolution, TurnRecord
 from .scenario import Scenario
-from .state import CardInstance
+from .state import OUTSIDE, CardInstance
 from .verdict import Verdict
 
 CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -151,6 +151,8 @@ def _finds(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         card = ev.scenario.state.card(label)
         if label == ev.resolution.source_label and ev.resolution.step.kind == "cast":
             return Verdict("cannot", "601.2a", because("resolving_spell", card=card.name))
+        if card.zone == OUTSIDE:  # not a zone (400.11): only an effect brings it in (400.11c)
+            return Verdict("cannot", "400.11c", because("outside_not_chosen", card=card.name))
         return Verdict(
             "cannot", "701.23a", because("zone_not_searched", card=card.name, zone=card.zone)
         )

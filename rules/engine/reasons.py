@@ -252,6 +252,14 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(card)s is %(description)s in a hidden zone (%(zone)s); the searcher may find it or "
         "fail to find it."
     ),
+    "outside_may": gettext_noop(
+        "%(card)s is %(description)s %(owner)s owns outside the game (not a zone); %(owner)s may "
+        "choose it and bring it into the game, or choose none."
+    ),
+    "outside_not_chosen": gettext_noop(
+        "%(card)s is outside the game (not a zone), and nothing here brings it into the game."
+    ),
+    "may_be_chosen": gettext_noop("%(card)s may or may not be chosen from outside the game."),
     "qualifies": gettext_noop(
         "%(card)s qualifies; the searcher chooses which qualifying cards to find."
     ),
@@ -275,6 +283,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "bounds_hidden": gettext_noop(
         "Cards with a stated quality in a hidden zone may be left unfound, so between %(low)s and "
         "%(high)s can be found."
+    ),
+    "bounds_outside": gettext_noop(
+        "Cards outside the game may be left unchosen, so between %(low)s and %(high)s can be "
+        "brought into the game."
     ),
     "bounds": gettext_noop("Between %(low)s and %(high)s qualifying cards can be found."),
     "bounds_exact": ngettext(
@@ -302,6 +314,14 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "player may take while holding priority)."
     ),
     "may_search": gettext_noop("The instruction says %(player)s may search: it is optional."),
+    "may_choose_outside": gettext_noop(
+        "The instruction says %(player)s may choose from outside the game (not a zone, so no "
+        "search of one): it is optional."
+    ),
+    "told_to_choose_outside": gettext_noop(
+        "The instruction tells %(player)s to choose from outside the game (not a zone, so no "
+        "search of one)."
+    ),
     "must_search": gettext_noop("The instruction tells %(player)s to search; it is not optional."),
     "library_prohibited": gettext_noop(
         "%(player)s can't search %(whose)s's library (%(sources)s)."
@@ -319,6 +339,13 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "portion_library": gettext_noop("%(player)s looks at all of %(whose)s's library."),
     "searches_no_library": gettext_noop("%(player)s searches no library here."),
     "reveal": gettext_noop("The effect tells the searcher to reveal the found cards."),
+    "reveal_outside": gettext_noop(
+        "The effect tells the player to reveal the card they choose from outside the game."
+    ),
+    "no_reveal_outside": gettext_noop(
+        "The effect doesn't say to reveal the card chosen from outside the game, so it isn't "
+        "revealed."
+    ),
     "no_reveal": gettext_noop(
         "The effect doesn't say to reveal the found cards, so they aren't revealed."
     ),

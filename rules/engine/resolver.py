@@ -35,7 +35,7 @@ from .search import (
     merge_zone_choices,
     plan_search,
 )
-from .state import ZONES, CardInstance, GameState
+from .state import OUTSIDE, ZONES, CardInstance, GameState
 from .verdict import Verdict
 from .words import plural, with_article
 
@@ -1278,7 +1278,7 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
     if space.performed == "no":
         return
     split_zones = _split_zones(space, destination)
-    maybe_reasons: dict[str, Reason] = {}
+    maybe_reasons: dict[tuple[str, str], Reason] = {}
     # Sorted, not the frozenset's hash order: outcomes stay the same from one process to the next.
     for label in sorted(space.findable):
         card = run.state.card(label)
@@ -1303,9 +1303,10 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
         elif certain:
             run.possible[label] = {"set_aside"}
         else:
-            reason = maybe_reasons.get(card.name)
+            reason = maybe_reasons.get((card.name, card.zone))
             if reason is None:
-                reason = maybe_reasons[card.name] = because("may_be_found", card=card.name)
+                key = "may_be_chosen" if card.zone == OUTSIDE else "may_be_found"
+                reason = maybe_reasons[card.name, card.zone] = because(key, card=card.name)
             run.maybe_move(card, {destination}, verdict.rule, reason)
 
 

@@ -16,7 +16,7 @@ from .effects import ActiveEffect
 from .errors import ScenarioError
 from .filters import Filter
 from .reasons import Phrase, Reason, because
-from .state import HIDDEN_ZONES, CardInstance
+from .state import HIDDEN_ZONES, OUTSIDE, CardInstance
 from .verdict import Verdict, merge_values
 
 Names = Mapping[str, str | None]
@@ -165,10 +165,44 @@ def _branch(
             finds[card.label] = below_portion
     candidates = public + hidden
     if spec.get("descriptions"):
-        return _several_branch(finds, public, hidden, spec["descriptions"], names)
-    if not wanted.has_quality:
-        return _quantity_branch(finds, candidates, count, up_to)
-    return _quality_branch(finds, public, hidden, count, up_to, wanted.different_names, description)
+        branch = _several_branch(finds, public, hidden, spec["descriptions"], names)
+    elif not wanted.has_quality:
+        branch = _quantity_branch(finds, candidates, count, up_to)
+    else:
+        branch = _quality_branch(
+            finds, public, hidden, count, up_to, wanted.different_names, description
+        )
+    if _outside_only(spec):
+        return _outside_branch(branch, candidates, description)
+    return branch
+
+
+def _outside_only(spec: Mapping) -> bool:
+    """Does the instruction look only outside the game (a wish)?"""
+    return bool(spec["zones"]) and all(zone == OUTSIDE for zone in spec["zones"])
+
+
+def _outside_branch(
+    branch: _Branch, candidates: list[CardInstance], description: Phrase
+) -> _Branch:
+    """A wish: outside the game is not a zone (400.11), so nothing is searched; the player may
+    bring cards they own from outside the game into it (400.11b). The values are those of a
+    hidden-zone search (each may be left unchosen); only the wording and the rule differ."""
+    finds = dict(branch.finds)
+    for card in candidates:
+        verdict = finds[card.label]
+        if verdict.value == "may":
+            finds[card.label] = Verdict(
+                "may",
+                "400.11b",
+                because("outside_may", card=card.name, description=description, owner=card.owner),
+            )
+    for label, verdict in finds.items():
+        if verdict.rule.startswith("701.23"):
+            finds[label] = Verdict(verdict.value, "400.11b", verdict.reason)
+    low, high = branch.min_found, branch.max_found
+    reason = because("bounds_outside", low=low, high=high) if low < high else branch.reason
+    return replace(branch, finds=finds, rule="400.11b", reason=reason)
 
 
 def _quantity_branch(
@@ -513,8 +547,12 @@ def _status(
                 player=searcher,
             ),
         )
+    if spec["may"] and _outside_only(spec):
+        return Verdict("may", "400.11b", because("may_choose_outside", player=searcher))
     if spec["may"]:
         return Verdict("may", "608.2d", because("may_search", player=searcher))
+    if _outside_only(spec):
+        return Verdict("must", "400.11b", because("told_to_choose_outside", player=searcher))
     return Verdict("must", "701.23a", because("must_search", player=searcher))
 
 
@@ -644,11 +682,16 @@ def plan_search(
     if escape_unpaid and "ignore_prohibition" in decision:
         performed = "yes" if decision["ignore_prohibition"] and performed != "no" else "no"
     reveal = spec["reveal"]
-    revealed = Verdict(
-        reveal,
-        "701.23e",
-        because("reveal") if reveal else because("no_reveal"),
-    )
+    if _outside_only(spec):  # a wish's own instruction, not a search's (608.2c)
+        revealed = Verdict(
+            reveal, "608.2c", because("reveal_outside") if reveal else because("no_reveal_outside")
+        )
+    else:
+        revealed = Verdict(
+            reveal,
+            "701.23e",
+            because("reveal") if reveal else because("no_reveal"),
+        )
     return SearchSpace.build(
         searcher=searcher,
         whose=whose,

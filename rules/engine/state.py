@@ -10,8 +10,10 @@ from .cards import CardDefinition
 
 # Display order for the board.
 ZONES = ("battlefield", "hand", "library", "graveyard", "exile", "outside", "stack")
-# CR 400.2: library and hand are hidden; cards outside the game are treated as hidden (701.23j).
-HIDDEN_ZONES = frozenset({"library", "hand", "outside"})
+# Cards outside the game: not a zone (CR 400.11), kept beside the zones so a wish can bring them
+# in (400.11b). Like library and hand (hidden, 400.2) its cards may go unchosen and aren't public.
+OUTSIDE = "outside"
+HIDDEN_ZONES = frozenset({"library", "hand", OUTSIDE})
 NO_COUNTERS: Mapping[str, int] = MappingProxyType({})
 PLAYER_ZONES = ("library", "hand", "graveyard", "battlefield", "exile", "outside")
 

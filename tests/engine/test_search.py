@@ -348,3 +348,23 @@ def test_a_card_of_a_different_names_search_is_worded_as_one_card() -> None:
     reason = evaluate_claim(spec, claim("finds", card="bolt")).reason
     assert reason.startswith("Lightning Bolt is a card in a hidden zone (library)")
     assert "a cards" not in reason
+
+
+def test_400_11_a_wish_chooses_from_outside_the_game_and_searches_no_zone() -> None:
+    """Outside the game is not a zone (400.11): a wish's reason and rule say a choice of a card
+    brought into the game (400.11b), never a search of a hidden zone; the values stay."""
+    spec = _wish_scenario()
+    mine = evaluate_claim(spec, claim("finds", card="mine"))
+    assert (mine.value, mine.rule) == ("may", "400.11b")
+    assert "Alice owns outside the game" in mine.reason and "hidden zone" not in mine.reason
+    theirs = evaluate_claim(spec, claim("finds", card="theirs"))
+    assert (theirs.value, theirs.rule) == ("cannot", "400.11c")
+    count = evaluate_claim(spec, claim("found_count", searcher="Alice"))
+    assert (count.value, count.rule) == ([0, 1], "400.11b")
+    assert "hidden zone" not in count.reason and "outside the game" in count.reason
+
+
+def test_400_11b_a_wish_reveals_by_its_own_instruction_not_a_searchs() -> None:
+    reveal = evaluate_claim(_wish_scenario(), claim("revealed", searcher="Alice"))
+    assert (reveal.value, reveal.rule) == (True, "608.2c")
+    assert "outside the game" in reveal.reason

@@ -29,6 +29,15 @@ def test_an_empty_zone_the_author_lists_is_shown_empty():
     assert zones["hand"].hidden
 
 
+def test_cards_outside_the_game_are_not_called_a_hidden_zone():
+    """Outside the game is not a zone (CR 400.11): the board says so, not "hidden zone"."""
+    zones = zones_of(board_of(content_spec("burning-wish-outside-the-game")), "Alice")
+    outside = zones["outside"]
+    assert str(outside.title) == "Outside the game"
+    assert outside.not_a_zone and not outside.hidden
+    assert zones["hand"].hidden and not zones["hand"].not_a_zone
+
+
 def test_zones_the_author_leaves_out_are_not_drawn():
     zones = zones_of(board_of(content_spec("lobotomy-empty-hand")), "Nadia")
     assert "exile" not in zones and "battlefield" not in zones

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+from quizzes.loading import CONTENT_DIR
 from quizzes.models import Question
 from quizzes.rulings import Ruling, grade
 from quizzes.rulings.ruling import shown_order
@@ -70,3 +73,16 @@ def test_a_generated_prompt_names_its_card_by_place_on_the_board_shown():
         scenario=scenario, kind="value", prompt="Where to?", claims=generated.claims
     )
     assert rulings.prompt(authored, ruling) == "Where to?"  # an author's words stay theirs
+
+
+def test_a_wish_is_asked_as_a_choice_from_outside_the_game_not_a_find():
+    """Outside the game is not a zone (CR 400.11): a wish searches nothing, so its legal-set
+    question asks what may be chosen from outside the game; a library search still asks "find"."""
+    spec = json.loads(
+        (CONTENT_DIR / "scenarios" / "burning-wish-outside-the-game.json").read_text()
+    )
+    claim = {"claim": "legal_find_set", "searcher": "Alice"}
+    asked = Ruling.build("legal_set", spec, [claim], 0).ask(claim)
+    assert "choose from outside the game" in asked and "find" not in asked
+    tutor = Ruling.build("legal_set", land_tutor_spec(), [claim], 0).ask(claim)
+    assert "legally find" in tutor
