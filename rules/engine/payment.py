@@ -91,35 +91,15 @@ def check_cost(
             )
         elif part.kind == "mill" and (controller, "library") in state.listed:
             size = len(state.cards_in(controller, "library"))
-            if size < part.count:
-                check.blocked = Verdict(
-                    False,
-                    "701.17b",
-                    because(
-                        "too_few_for_cost",
-                        cost=part.text,
-                        cards=because("cards", count=part.count),
-                        player=controller,
-                        size=size,
-                    ),
-                )
+            if size < part.count:  # a player can't mill more cards than they have (701.17b)
+                check.blocked = _too_few(part, controller, size, "701.17b")
         elif part.kind == "other" and check.unmodelled is None:
             check.unmodelled = part
         elif part.chooses:
             usable = eligible(state, card, part, controller)
             # A zone the scenario doesn't write is undescribed, not empty: not held against it.
             if len(usable) < part.count and (controller, part.zone) in state.listed:
-                check.blocked = Verdict(
-                    False,
-                    "118.3",
-                    because(
-                        "too_few_for_cost",
-                        cost=part.text,
-                        cards=because("cards", count=part.count),
-                        player=controller,
-                        size=len(usable),
-                    ),
-                )
+                check.blocked = _too_few(part, controller, len(usable), "118.3")
             check.options.append((part, usable))
         if check.blocked is not None:
             return check
@@ -147,3 +127,18 @@ def eligible(
 
 
 _NO_NAMES: Mapping[str, Any] = {}
+
+
+def _too_few(part: CostPart, player: str, size: int, rule: str) -> Verdict:
+    """The cost can't be paid: it needs more cards than `player` has where it takes them."""
+    return Verdict(
+        False,
+        rule,
+        because(
+            "too_few_for_cost",
+            cost=part.text,
+            cards=because("cards", count=part.count),
+            player=player,
+            size=size,
+        ),
+    )
