@@ -20,12 +20,13 @@ from asgiref.local import Local
 from django.core.cache import caches
 from django.core.cache.backends.db import DatabaseCache
 from django.core.signals import request_finished, request_started
-from django.db import DEFAULT_DB_ALIAS, connection, router
+from django.db import DEFAULT_DB_ALIAS, connection, router, transaction
+from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
 from config import sql
 
-RULES = "rules-version"  # rule texts (rules/texts.py)
+RULES = "rules-version"  # rule texts (quizzes/reference/texts.py)
 BANKS = "banks-version"  # the banks each visitor may practise from (quizzes/visibility.py)
 NAMES = (RULES, BANKS)
 
@@ -107,6 +108,24 @@ def bump(name: str) -> None:
     read = getattr(_request, "read", None)
     if read is not None:
         read[name] = token
+
+
+def bump_after_commit(name: str) -> None:
+    """Bump `name` once the current transaction commits: a reader that fetched before the commit
+    must not store under the new token, so the token moves only once the change is visible."""
+    transaction.on_commit(lambda: bump(name))
+
+
+def bump_on_change(name: str, models: Iterable[type]) -> None:
+    """Bump `name` after every save or delete of a row of `models` commits (from an app's
+    `ready`: what is cached under `name` is made of those rows)."""
+
+    def changed(**_: object) -> None:
+        bump_after_commit(name)
+
+    for model in models:
+        post_save.connect(changed, sender=model, weak=False, dispatch_uid=f"{name}-{model}")
+        post_delete.connect(changed, sender=model, weak=False, dispatch_uid=f"{name}-del-{model}")
 
 
 def _start(**_: object) -> None:

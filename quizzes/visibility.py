@@ -10,9 +10,8 @@ change commits: a visitor who leaves a cohort stops seeing its banks at once, in
 from __future__ import annotations
 
 from django.core.cache import cache
-from django.db import transaction
 from django.db.models import Q, QuerySet
-from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.db.models.signals import m2m_changed
 
 from config import versions
 from quizzes.models import Bank, Cohort, CohortMembership
@@ -50,24 +49,16 @@ def bump() -> None:
     versions.bump(versions.BANKS)
 
 
-def bump_after_commit(**_: object) -> None:
-    """Signal receiver: a reader that fetched before the commit must not cache under the new
-    version, so the version moves only once the change is visible."""
-    transaction.on_commit(bump)
-
-
 def connect() -> None:
     """Bump on every change that can change who sees which bank (from `QuizzesConfig.ready`)."""
-    for model in (Bank, Cohort, CohortMembership):
-        post_save.connect(bump_after_commit, sender=model, dispatch_uid=f"banks-{model}")
-        post_delete.connect(bump_after_commit, sender=model, dispatch_uid=f"banks-del-{model}")
+    versions.bump_on_change(versions.BANKS, (Bank, Cohort, CohortMembership))
     for through in (Cohort.banks.through, Cohort.members.through):
         m2m_changed.connect(_m2m_changed, sender=through, dispatch_uid=f"banks-m2m-{through}")
 
 
 def _m2m_changed(action: str, **_: object) -> None:
     if action in {"post_add", "post_remove", "post_clear"}:
-        bump_after_commit()
+        versions.bump_after_commit(versions.BANKS)
 
 
 def cards_visible_to(user) -> QuerySet[Card]:

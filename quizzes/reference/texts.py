@@ -18,8 +18,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db import transaction
-from django.db.models.signals import post_delete, post_save
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -46,17 +44,9 @@ def bump() -> None:
     versions.bump(versions.RULES)
 
 
-def bump_after_commit(**_: object) -> None:
-    """Signal receiver: a reader that fetched before the commit must not store under the new
-    version, so the version moves only once the change is visible."""
-    transaction.on_commit(bump)
-
-
 def connect() -> None:
     """Cached rule texts are stale once a rule or alias row changes (from `QuizzesConfig.ready`)."""
-    for model in (Rule, RuleAlias):
-        post_save.connect(bump_after_commit, sender=model, dispatch_uid=f"texts-{model}")
-        post_delete.connect(bump_after_commit, sender=model, dispatch_uid=f"texts-del-{model}")
+    versions.bump_on_change(versions.RULES, (Rule, RuleAlias))
 
 
 def _key(kind: str, *parts: str) -> str:
