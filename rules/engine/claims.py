@@ -502,6 +502,10 @@ def _mana_value(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
             "118.9c",
             because("mana_value_alt", card=card.name, cost=card.definition.mana_cost, value=value),
         )
+    if card.definition.halves and card.zone != "stack":
+        # Off the stack a split card's mana cost is its halves' combined (709.4b).
+        costs = tuple(cost for _, cost in card.definition.halves)
+        return Verdict(value, "709.4b", because("mana_value_split", costs_and=costs, value=value))
     return Verdict(
         value,
         "202.3",

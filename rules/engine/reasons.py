@@ -476,6 +476,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     ),
     "mana_value": gettext_noop("The mana cost %(cost)s gives mana value %(value)s."),
     "mana_value_no_cost": gettext_noop("The mana cost (none) gives mana value %(value)s."),
+    "mana_value_split": gettext_noop(
+        "A split card's mana cost is its halves' combined (%(costs_and)s): mana value %(value)s."
+    ),
     "no_mana_cost": gettext_noop("%(card)s has no mana cost to pay."),
     "alt_cost_optional": gettext_noop(
         "An alternative cost is optional: %(card)s can always be cast for its mana cost "
@@ -951,5 +954,6 @@ LISTS = frozenset(
         "decisions",
         "descriptions_or",
         "descriptions_and",
+        "costs_and",
     }
 )
