@@ -289,6 +289,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "brought into the game."
     ),
     "bounds": gettext_noop("Between %(low)s and %(high)s qualifying cards can be found."),
+    "bounds_outside_none": gettext_noop(
+        "No qualifying card is outside the game, so none can be brought into the game."
+    ),
     "bounds_exact": ngettext(
         "Exactly %(count)s qualifying card can be found.",
         "Exactly %(count)s qualifying cards can be found.",

@@ -202,6 +202,8 @@ def _outside_branch(
             finds[label] = Verdict(verdict.value, "400.11b", verdict.reason)
     low, high = branch.min_found, branch.max_found
     reason = because("bounds_outside", low=low, high=high) if low < high else branch.reason
+    if high == 0:  # nothing to choose, in a wish's words: no card is "found" outside the game
+        reason = because("bounds_outside_none")
     return replace(branch, finds=finds, rule="400.11b", reason=reason)
 
 

@@ -368,3 +368,13 @@ def test_400_11b_a_wish_reveals_by_its_own_instruction_not_a_searchs() -> None:
     reveal = evaluate_claim(_wish_scenario(), claim("revealed", searcher="Alice"))
     assert (reveal.value, reveal.rule) == (True, "608.2c")
     assert "outside the game" in reveal.reason
+
+
+def test_400_11b_a_wish_with_nothing_to_choose_says_so_without_a_find() -> None:
+    """No card the wish may choose: "none can be brought into the game", not "No qualifying
+    card can be found." (a wish finds nothing; it chooses from outside the game)."""
+    spec = _wish_scenario()
+    spec["zones"]["Alice"]["outside"] = ["Lightning Bolt#instant"]
+    count = evaluate_claim(spec, claim("found_count", searcher="Alice"))
+    assert count.value == [0, 0]
+    assert "found" not in count.reason and "outside the game" in count.reason
