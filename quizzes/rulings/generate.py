@@ -301,9 +301,11 @@ PORTION = re.compile(r"top (\d+)")
 
 def unanswerable(ruling: Ruling, claim: Claim) -> bool:
     """A claim no answer gets right as a learner reads it: "only the top 4 cards" of a library
-    of 4 or fewer, which is the whole library too."""
+    of 4 or fewer, which is the whole library too; the order in which nobody decides."""
     if claim["claim"] in ("searched_portion", "shuffled_portion"):
         return portion_is_whole(ruling, claim)
+    if claim["claim"] == "decision_order":  # "decide in this order: nobody" (nobody searches)
+        return not plain(ruling.evaluate(claim).value)
     return False
 
 

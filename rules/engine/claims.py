@@ -152,6 +152,14 @@ def _finds(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         if label == ev.resolution.source_label and ev.resolution.step.kind == "cast":
             return Verdict("cannot", "601.2a", because("resolving_spell", card=card.name))
         if card.zone == OUTSIDE:  # not a zone (400.11): only an effect brings it in (400.11c)
+            choosers = sorted(
+                {s.searcher for s in ev.resolution.searches if OUTSIDE in s.zones} - {card.owner}
+            )
+            if choosers:  # a wish brings in a card its player owns, never another's
+                reason = because(
+                    "outside_not_owned", card=card.name, owner=card.owner, players=tuple(choosers)
+                )
+                return Verdict("cannot", "400.11c", reason)
             return Verdict("cannot", "400.11c", because("outside_not_chosen", card=card.name))
         return Verdict(
             "cannot", "701.23a", because("zone_not_searched", card=card.name, zone=card.zone)

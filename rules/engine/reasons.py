@@ -256,6 +256,14 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(card)s is %(description)s %(owner)s owns outside the game (not a zone); %(owner)s may "
         "choose it and bring it into the game, or choose none."
     ),
+    "outside_must": gettext_noop(
+        "%(card)s is %(description)s %(owner)s owns outside the game (not a zone), and no other "
+        "card is: %(owner)s must choose it and bring it into the game"
+    ),
+    "outside_not_owned": gettext_noop(
+        "%(card)s is %(owner)s's, outside the game (not a zone): %(players)s may choose only a "
+        "card they own from outside the game."
+    ),
     "outside_not_chosen": gettext_noop(
         "%(card)s is outside the game (not a zone), and nothing here brings it into the game."
     ),
@@ -331,6 +339,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     ),
     "depends_on_earlier_choice": gettext_noop(
         "Whether it can be found depends on an earlier choice in the same effect."
+    ),
+    "if_choosing": gettext_noop(
+        "%(clause)s, if %(player)s chooses from outside the game at all (the choice is optional)."
     ),
     "if_searching": gettext_noop(
         "%(clause)s, if %(player)s searches at all (the search is optional)."

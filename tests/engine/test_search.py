@@ -378,3 +378,21 @@ def test_400_11b_a_wish_with_nothing_to_choose_says_so_without_a_find() -> None:
     count = evaluate_claim(spec, claim("found_count", searcher="Alice"))
     assert count.value == [0, 0]
     assert "found" not in count.reason and "outside the game" in count.reason
+
+
+def test_400_11b_a_wish_words_its_one_card_and_another_players_card_as_choices() -> None:
+    """A wish with one card to choose says "choose", not "The search is for 1 card ... must be
+    found, if Alice searches at all"; another player's card is theirs, not "nothing brings it
+    into the game" (the wish does, for its own player's cards)."""
+    spec = _wish_scenario()
+    death_wish = search(zones=("outside",), may=True)  # "You may reveal a card you own ..."
+    spec["cards"][0] = {**spec["cards"][0], "spell": [death_wish]}
+    spec["zones"]["Alice"]["outside"] = ["Pyroclasm#mine"]
+    mine = evaluate_claim(spec, claim("finds", card="mine"))
+    assert (mine.value, mine.rule) == ("may", "400.11b")
+    assert "search" not in mine.reason and "found" not in mine.reason
+    count = evaluate_claim(spec, claim("found_count", searcher="Alice"))
+    assert count.value == [0, 1] and "search" not in count.reason
+    theirs = evaluate_claim(spec, claim("finds", card="theirs"))
+    assert (theirs.value, theirs.rule) == ("cannot", "400.11c")
+    assert "Nadia's" in theirs.reason and "only a card they own" in theirs.reason

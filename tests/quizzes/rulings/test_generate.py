@@ -190,3 +190,19 @@ def test_a_player_no_instruction_has_search_is_not_asked_whether_they_can():
         "expect": [{"claim": "searches", "player": "Alice"}],
     }
     assert "searches" in asked(build_questions(orb))
+
+
+def test_the_order_in_which_nobody_decides_is_not_asked():
+    """Read as a judge: "The players decide what to find in this order: nobody." keyed true
+    when a Leonin Arbiter stops the only search."""
+    spec = {
+        "id": "arbiter",
+        "players": ["Alice", "Nadia"],
+        "zones": {
+            "Alice": {"battlefield": ["Leonin Arbiter"]},
+            "Nadia": {"battlefield": ["Grizzly Bears#bears"], "library": ["Forest"]},
+        },
+        "resolve": {"cast": "Path to Exile", "by": "Alice", "targets": ["bears"]},
+        "expect": [{"claim": "decision_order"}, {"claim": "searches", "player": "Nadia"}],
+    }
+    assert asked(build_questions(spec)) == {"searches"}
