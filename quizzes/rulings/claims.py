@@ -706,7 +706,7 @@ def _chosen_count(value: Any, s: Subject) -> str:
 # or a find: asked when the only "search" is a wish (`claim_text(name, outside=True)`).
 OUTSIDE_CLAIMS: dict[str, ClaimText] = {
     "finds": ClaimText(
-        gettext_lazy("must, may or can't {card} be chosen from outside the game?"),
+        gettext_lazy("must, may or can't {card} be chosen?"),  # its place: outside the game
         lambda value, s: f"{s.card} {_word(CHOSEN_WORDS, value)}.",
         lambda value: _word(CHOSEN_WORDS, value),
         domain=_fixed("must", "may", "cannot"),

@@ -314,6 +314,13 @@ def searched_this_turn(ev: Evaluation, player: str) -> Verdict:
             blocked[0].status.rule,
             because("cannot_search_library", player=player, reason=blocked[0].status.reason),
         )
+    declined = [
+        s
+        for s in ev.resolution.spaces_of(player, player)
+        if "library" in s.zones and s.status.value == "may" and s.performed == "no"
+    ]
+    if declined:  # not "looking at cards isn't searching": the player chose not to search
+        return Verdict("no", "608.2d", because("chose_not_to_search", player=player))
     return Verdict(
         "no",
         "701.23a",

@@ -428,6 +428,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(player)s chose which zones to search and didn't choose their library."
     ),
     "cannot_search_library": gettext_noop("%(player)s can't search their library: %(reason)s"),
+    "chose_not_to_search": gettext_noop(
+        "%(player)s chooses not to search, so %(player)s hasn't searched their library this turn."
+    ),
     "not_searched_this_turn": gettext_noop(
         "%(player)s didn't search their library this turn (looking at cards without the word "
         '"search" isn\'t searching).'
