@@ -8,7 +8,7 @@ import re
 import pytest
 
 from quizzes.loading import CONTENT_DIR
-from quizzes.rulings.claims import chooses_outside, claim_text
+from quizzes.rulings.claims import chooses_outside, claim_text, text_for
 from quizzes.rulings.generate import build_questions
 from quizzes.rulings.ruling import Ruling, Shown
 
@@ -206,3 +206,25 @@ def test_the_order_in_which_nobody_decides_is_not_asked():
         "expect": [{"claim": "decision_order"}, {"claim": "searches", "player": "Nadia"}],
     }
     assert asked(build_questions(spec)) == {"searches"}
+
+
+def test_once_the_page_words_a_wish_as_a_choice_its_statements_are_made(monkeypatch):
+    """With `Ruling.text_of` giving `text_for` (the hook the lead's ruling.py takes), a wish's
+    claims are stated again, each in a choice's words."""
+    monkeypatch.setattr(Ruling, "text_of", lambda self, claim: text_for(self, claim))
+    questions = build_questions(wish())
+    ruling = Ruling.from_shown("yes_no", Shown(wish(), [], {}, {}, 0))
+    stated = [
+        claim
+        for question in questions
+        if question.kind in ("yes_no", "multiple_choice")
+        for claim in question.claims
+    ]
+    assert {"finds", "found_count"} & {claim["claim"] for claim in stated}
+    for claim in stated:
+        said = ruling.state(claim, claim["proposed"])
+        assert not SEARCH_WORD.search(said), said
+    value = [q for q in questions if q.kind == "value" and q.claims[0]["claim"] == "searches"]
+    assert value and value[0].prompt.endswith(
+        "Must, may or can't Alice choose a card from outside the game?"
+    )
