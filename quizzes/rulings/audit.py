@@ -25,7 +25,7 @@ from quizzes.models import Variant
 from quizzes.rulings import catalog_of, prompt, ruling_for
 from quizzes.rulings.balance import value_key
 from quizzes.rulings.board import MANA_SYMBOL, invented_names
-from quizzes.rulings.claims import CHOICE, ORDER, claim_text
+from quizzes.rulings.claims import CHOICE, ORDER, chooses_outside, claim_text
 from quizzes.rulings.frozen import FrozenSession
 from quizzes.rulings.generate import (
     ABOUT_A_SEARCH,
@@ -254,6 +254,22 @@ def searches_asked_of_a_searcher(s: Served) -> list[str]:
     return problems
 
 
+SEARCH_WORDS = re.compile(r"\b(?:find|finds|found|search|searches|searched)\b", re.IGNORECASE)
+
+
+def wishes_chosen_not_found(s: Served) -> list[str]:
+    """A wish is worded as a choice from outside the game, never a find or a search (outside
+    the game is not a zone, CR 400.11): the prompt of a question about wishes only, and each
+    statement and option about one."""
+    wishes = [claim for claim in s.ruling.claims if chooses_outside(s.ruling, claim)]
+    if not wishes:
+        return []
+    texts = [st.text for st in s.statements if chooses_outside(s.ruling, st.claim)]
+    if len(wishes) == len(s.ruling.claims):
+        texts += [s.prompt.split(". ", 1)[-1], *(text for text, _key in s.options)]
+    return [f"a wish worded as a search: {text!r}" for text in texts if SEARCH_WORDS.search(text)]
+
+
 def portions_tell_apart(s: Served) -> list[str]:
     """No "only the top N cards" asked of a library of N or fewer (the whole library too)."""
     return [
@@ -365,6 +381,7 @@ INVARIANTS: dict[str, Callable[[Served], list[str]]] = {
     "no_internal_text": no_internal_text,
     "no_spell_out_of_turn": no_spell_out_of_turn,
     "searches_asked_of_a_searcher": searches_asked_of_a_searcher,
+    "wishes_chosen_not_found": wishes_chosen_not_found,
     "portions_tell_apart": portions_tell_apart,
     "swaps_keep_the_story": swaps_keep_the_story,
     "rules_current": rules_current,

@@ -98,7 +98,11 @@ def freeze(ruling: Any, kind: str) -> dict[str, Any]:
             "rule": str(result.rule or ""),
             "reason": said(result.reason).texts,
         }
-    data: dict[str, Any] = {"scene": scene_of(session.scenario), "results": results}
+    data: dict[str, Any] = {
+        "scene": scene_of(session.scenario),
+        "results": results,
+        "searchers": list(ruling.searchers()),
+    }
     if kind == "legal_set":
         data["picks"] = _picks(ruling, ruling.claims[0])
     return data
@@ -114,6 +118,7 @@ class FrozenSession:
     def __init__(self, data: Mapping[str, Any], spec: Mapping[str, Any]) -> None:
         self.scenario = Scene.of(data["scene"], spec)
         self._results = data["results"]
+        self.searchers = tuple(data["searchers"])
         self._picks = data.get("picks")
 
     def evaluate(self, claim: Mapping[str, Any]) -> StoredResult:

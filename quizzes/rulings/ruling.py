@@ -25,7 +25,7 @@ from quizzes.rulings.claims import (
     ClaimText,
     Context,
     Subject,
-    claim_text,
+    text_for,
 )
 from quizzes.rulings.frozen import FrozenSession
 from quizzes.rulings.sessions import session_for
@@ -198,7 +198,15 @@ class Ruling:
         )
 
     def text_of(self, claim: Mapping[str, Any]) -> ClaimText:
-        return claim_text(claim["claim"])
+        """The claim's wording on this board: a wish's as a choice from outside the game."""
+        return text_for(self, claim)
+
+    def searchers(self) -> tuple[str, ...]:
+        """The players who search (or wish) on the question's line of play."""
+        if isinstance(self.session, FrozenSession):
+            return self.session.searchers
+        searches = self.session.evaluation().resolution.searches
+        return tuple(sorted({space.searcher for space in searches}))
 
     def context(self, claim: Mapping[str, Any]) -> Context:
         return Context(

@@ -119,3 +119,20 @@ def test_generation_refuses_undetermined_statements(seeded):
     for generated in build_questions(question.scenario.spec):
         for claim in generated.claims:
             assert not audit._undetermined(claim.get("proposed"))
+
+
+def test_a_wish_worded_as_a_search_is_a_fault(seeded):
+    """Issue 20: a wish is a choice from outside the game (CR 400.11), never "found"."""
+    questions = Question.objects.filter(is_active=True, scenario__family__slug="wishes")
+    cards = questions.filter(kind="cards").first()
+    shown = audit.served(cards, 0)
+    assert "chosen from outside the game" in shown.prompt
+    assert not audit.wishes_chosen_not_found(shown)
+    searcher = shown.ruling.session.evaluation().resolution.searches[0].searcher
+    claim = {"claim": "found_count", "searcher": searcher, "proposed": [0, 1]}
+    shown.statements.append(audit.Statement(f"{searcher} can find exactly 0 cards.", False, claim))
+    assert audit.wishes_chosen_not_found(shown)
+    shown.prompt = (
+        "Alice casts Living Wish. For each highlighted card: must, may or can't it be found?"
+    )
+    assert len(audit.wishes_chosen_not_found(shown)) == 2
