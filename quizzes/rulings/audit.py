@@ -25,7 +25,7 @@ from quizzes.models import Variant
 from quizzes.rulings import catalog_of, prompt, ruling_for
 from quizzes.rulings.balance import value_key
 from quizzes.rulings.board import MANA_SYMBOL, invented_names
-from quizzes.rulings.claims import CHOICE, ORDER, chooses_outside, claim_text
+from quizzes.rulings.claims import CHOICE, ORDER, claim_text
 from quizzes.rulings.frozen import FrozenSession
 from quizzes.rulings.generate import (
     ABOUT_A_SEARCH,
@@ -37,7 +37,7 @@ from quizzes.rulings.generate import (
 )
 from quizzes.rulings.kinds import value_choices
 from quizzes.rulings.reasons import say
-from quizzes.rulings.ruling import Ruling
+from quizzes.rulings.ruling import Ruling, chooses_outside
 from quizzes.rulings.storing import made_with, variant_count
 from quizzes.rulings.values import plain, same
 from rules.engine import ScenarioError, default_catalog

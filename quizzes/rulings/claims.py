@@ -13,16 +13,13 @@ import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from quizzes.rulings.balance import distractor_weight, seen_values, value_key
 from quizzes.rulings.values import plain, same
-
-if TYPE_CHECKING:
-    from quizzes.rulings.ruling import Ruling  # which imports this table
 
 CHOICE, NUMBER, RANGE, ORDER, PLAYERS = "choice", "number", "range", "order", "players"
 ZONE_WORDS = {
@@ -753,21 +750,6 @@ WISH_ROLES = {
     "revealed": "searcher",
     "searches": "player",
 }
-
-
-def chooses_outside(ruling: Ruling, claim: Mapping[str, Any]) -> bool:
-    """Is `claim` about a wish, the only "search" a choice from outside the game (not a zone, CR
-    400.11): its searcher's (`WISH_ROLES`), or for a card, every searcher's of the line?"""
-    if claim["claim"] == "finds":
-        searchers = ruling.searchers()
-        return bool(searchers) and all(ruling.chooses_outside_only(p) for p in searchers)
-    role = WISH_ROLES.get(claim["claim"])
-    return bool(role and claim.get(role)) and ruling.chooses_outside_only(str(claim[role]))
-
-
-def text_for(ruling: Ruling, claim: Mapping[str, Any]) -> ClaimText:
-    """How `claim` is worded on `ruling`'s board: a wish's as a choice from outside the game."""
-    return claim_text(claim["claim"], outside=chooses_outside(ruling, claim))
 
 
 def claim_text(name: str, *, outside: bool = False) -> ClaimText:

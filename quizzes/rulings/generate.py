@@ -18,9 +18,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from quizzes.rulings.balance import stated_share
-from quizzes.rulings.claims import CHOICE, chooses_outside, claim_text, text_for, undetermined
+from quizzes.rulings.claims import CHOICE, claim_text, undetermined
 from quizzes.rulings.names import localized
-from quizzes.rulings.ruling import Ruling, Shown, asked_claim
+from quizzes.rulings.ruling import Ruling, Shown, asked_claim, chooses_outside, text_for
 from quizzes.rulings.values import plain
 from rules.engine import Catalog
 from rules.numbers import numbers_in

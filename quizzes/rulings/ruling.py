@@ -22,10 +22,11 @@ from quizzes.rulings.claims import (
     LEGAL_FIND_SET,
     LEGAL_SET_OUTSIDE_QUESTION,
     LEGAL_SET_QUESTION,
+    WISH_ROLES,
     ClaimText,
     Context,
     Subject,
-    text_for,
+    claim_text,
 )
 from quizzes.rulings.frozen import FrozenSession
 from quizzes.rulings.sessions import session_for
@@ -321,3 +322,18 @@ class Ruling:
         if key in PUT_WORDS:
             return str(PUT_WORDS[key]) % {**said, "cards": self._names(value)}
         return ""
+
+
+def chooses_outside(ruling: Ruling, claim: Mapping[str, Any]) -> bool:
+    """Is `claim` about a wish, the only "search" a choice from outside the game (not a zone, CR
+    400.11): its searcher's (`WISH_ROLES`), or for a card, every searcher's of the line?"""
+    if claim["claim"] == "finds":
+        searchers = ruling.searchers()
+        return bool(searchers) and all(ruling.chooses_outside_only(p) for p in searchers)
+    role = WISH_ROLES.get(claim["claim"])
+    return bool(role and claim.get(role)) and ruling.chooses_outside_only(str(claim[role]))
+
+
+def text_for(ruling: Ruling, claim: Mapping[str, Any]) -> ClaimText:
+    """How `claim` is worded on `ruling`'s board: a wish's as a choice from outside the game."""
+    return claim_text(claim["claim"], outside=chooses_outside(ruling, claim))

@@ -128,7 +128,7 @@ def test_a_wish_worded_as_a_search_is_a_fault(seeded):
     shown = audit.served(cards, 0)
     assert "chosen from outside the game" in shown.prompt
     assert not audit.wishes_chosen_not_found(shown)
-    searcher = shown.ruling.session.evaluation().resolution.searches[0].searcher
+    searcher = shown.ruling.searchers()[0]
     claim = {"claim": "found_count", "searcher": searcher, "proposed": [0, 1]}
     shown.statements.append(audit.Statement(f"{searcher} can find exactly 0 cards.", False, claim))
     assert audit.wishes_chosen_not_found(shown)

@@ -8,9 +8,9 @@ import re
 import pytest
 
 from quizzes.loading import CONTENT_DIR
-from quizzes.rulings.claims import chooses_outside, claim_text, text_for
+from quizzes.rulings.claims import claim_text
 from quizzes.rulings.generate import build_questions
-from quizzes.rulings.ruling import Ruling, Shown
+from quizzes.rulings.ruling import Ruling, Shown, chooses_outside, text_for
 
 pytestmark = pytest.mark.django_db  # the card catalog is read from the database
 
