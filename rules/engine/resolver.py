@@ -1321,8 +1321,10 @@ def _apply_rest(
     rest = DESTINATION_ZONE.get(space.rest, space.rest)
     found = run.found_fixed
     certain = space.performed == "yes" or found is not None
-    rule = "701.23f" if space.portion.value.startswith("top") else "608.2c"
+    only_top = space.portion.value.startswith("top")
     for zone in space.searched_zones:
+        # 701.23f speaks of the library searched only in part; another zone's rest is 608.2c's.
+        rule = "701.23f" if only_top and zone == "library" else "608.2c"
         for card in list(zone_cards.get(zone, ())):
             label = card.label
             if found is not None:
