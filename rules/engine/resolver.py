@@ -295,13 +295,12 @@ def _check_targets(run: _Run, specs: tuple[TargetSpec, ...], name: str) -> None:
             # `zones` is the board now: an earlier step's target may since have moved (a
             # creature Path to Exile exiled), so only the kind of target is checked.
             continue
+        # Every refusal names the target, what it isn't and the rules (115.1, 601.2c).
+        cant = f"{name} can't target it (115.1, 601.2c)"
         if spec.kind == "permanent" and card.zone != "battlefield":
-            raise ScenarioError(where, f"{target} ({card.name}) is not on the battlefield")
+            raise ScenarioError(where, f"{target} ({card.name}) is not on the battlefield: {cant}")
         if spec.zone and card.zone != spec.zone:
-            raise ScenarioError(
-                where,
-                f"{target} ({card.name}) is not in a {spec.zone}: {name} can't target it (115.1)",
-            )
+            raise ScenarioError(where, f"{target} ({card.name}) is not in a {spec.zone}: {cant}")
         if spec.controller and card.zone == "battlefield":
             mine = card.controller == controller
             if mine != (spec.controller == "you"):
@@ -313,7 +312,7 @@ def _check_targets(run: _Run, specs: tuple[TargetSpec, ...], name: str) -> None:
                 )
         if not spec.filter.matches(card.definition, {}):
             wanted = with_article(spec.filter.describe())
-            raise ScenarioError(where, f"{target} ({card.name}) is not {wanted}")
+            raise ScenarioError(where, f"{target} ({card.name}) is not {wanted}: {cant}")
 
 
 def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:

@@ -1,9 +1,12 @@
 """Engine fidelity (issue 21): cards as printed today, what a search puts onto the battlefield
-tapped, costs the engine can't pay, additional costs of spells, kicker's "instead", and
-"library and/or graveyard".
+tapped, costs the engine can't pay, additional costs of spells, kicker's "instead", "library
+and/or graveyard", "exile the rest", damage and life, combat, target restrictions and split
+cards.
 
 Every file in `fidelity_scenarios/` is written from the cards' Oracle text, their rulings and
-the Comprehensive Rules (each names its source), never from the engine's output.
+the Comprehensive Rules (each names its source), never from the engine's output;
+`fidelity_scenarios/refused/` holds boards the rules forbid (an illegal target), each with the
+field its refusal must name and the words it must say.
 """
 
 from __future__ import annotations
@@ -39,6 +42,19 @@ def _load(name: str) -> dict[str, Any]:
 def test_fidelity_scenario(path: Path) -> None:
     mismatches = check_expectations(json.loads(path.read_text(encoding="utf-8")))
     assert not mismatches, "\n".join(str(m) for m in mismatches)
+
+
+@pytest.mark.parametrize(
+    "path", sorted((SCENARIOS / "refused").glob("*.json")), ids=lambda path: path.stem
+)
+def test_a_refused_scenario_is_refused_in_words(path: Path) -> None:
+    # An illegal target is refused naming the field and saying why, never ruled.
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    with pytest.raises(ScenarioError) as error:
+        resolve(spec)
+    assert error.value.path == spec["refused"]["path"]
+    for words in spec["refused"]["mentions"]:
+        assert words in error.value.message
 
 
 # ---------------------------------------------------------------- entering tapped
