@@ -243,8 +243,11 @@ class _Run:
         label = card.label
         current = self.possible.get(label)
         if current is None:
-            current = {card.zone}
-        options = (current - {"set_aside"}) | zones if "set_aside" in current else current | zones
+            options = {card.zone, *zones}
+        elif "set_aside" in current:
+            options = (current - {"set_aside"}) | zones
+        else:
+            options = current | zones
         self.possible[label] = options
         # Cards of one name in one zone share a verdict: a 60-card library builds a handful.
         key = (_zones_text(options), rule, reason)
@@ -1760,7 +1763,7 @@ def _put_cards(run: _Run, spec: Mapping[str, Any], path: str) -> None:
             run.move(card, to, "701.23a", because("found_put", card=card.name, zone=to))
         return
     for space in run.last_spaces:
-        for label in space.findable:
+        for label in sorted(space.findable):  # not a set's order: the same in every process
             if "set_aside" in run.possible.get(label, set()):
                 card = run.state.card(label)
                 run.maybe_move(
@@ -1937,7 +1940,7 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     for space in run.last_spaces:
         if space.controlled_by is not None and space.put == "exile":
             continue  # the found cards are in exile, out of the effect's reach
-        for label in space.findable:
+        for label in sorted(space.findable):  # not a set's order: the same in every process
             card = run.state.card(label)
             run.maybe_move(
                 card,
@@ -2313,24 +2316,25 @@ def _record_entering(run: _Run) -> None:
     """A card put onto the battlefield in this step is a new permanent: untapped unless the
     effect or its own text says it enters tapped (110.5b, 614.1d). An untap or tap instruction
     of the step has already said what it does (it wins: it happens after the card entered)."""
+    card_of, tapped_after, shared = run.state.card, run.result.tapped_after, run.shared_verdicts
     for label, zones in run.possible.items():
-        if "battlefield" not in zones or label in run.result.tapped_after:
+        if "battlefield" not in zones or label in tapped_after:
             continue
-        card = run.state.card(label)
+        card = card_of(label)
         if card is None or card.zone == "battlefield":
             continue
         put_tapped = run.put_tapped.get(label)
-        certain = zones == {"battlefield"}
+        certain = len(zones) == 1  # the battlefield is the one place it can end
         # Cards of one name that may enter alike share a verdict (a 60-card library of lands).
         key = ("entering", card.name, put_tapped, certain)
-        verdict = run.shared_verdicts.get(key)
+        verdict = shared.get(key)
         if verdict is None:
             verdict = _entering_state(card, put_tapped)
             if not certain:
                 reason = because("if_it_enters", reason=verdict.reason)
                 verdict = Verdict(verdict.value, verdict.rule, reason)
-            run.shared_verdicts[key] = verdict
-        run.result.tapped_after[label] = verdict
+            shared[key] = verdict
+        tapped_after[label] = verdict
 
 
 def _entering_state(card: CardInstance, put_tapped: Reason | None) -> Verdict:
