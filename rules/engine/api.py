@@ -70,7 +70,8 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
         add(fast(name, subject, verdict.value, verdict.rule, verdict.reason))
 
     order = state.apnap_order
-    searchers = [p for p in order if resolution.spaces_of(p)]
+    searching = {space.searcher for space in resolution.searches}
+    searchers = [p for p in order if p in searching]
     for player in order:
         claim("searches", {"player": player})
         if player in searchers:

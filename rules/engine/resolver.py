@@ -1281,11 +1281,14 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
         return
     split_zones = _split_zones(space, destination)
     maybe_reasons: dict[tuple[str, str], Reason] = {}
+    card_of, finds, must_find = run.state.card, space.finds, space.must_find
+    performed = space.performed == "yes"
+    to_destination = {destination}  # maybe_move never keeps or changes it
     # Sorted, not the frozenset's hash order: outcomes stay the same from one process to the next.
     for label in sorted(space.findable):
-        card = run.state.card(label)
-        certain = label in space.must_find and space.performed == "yes"
-        verdict = space.finds[label]
+        card = card_of(label)
+        certain = performed and label in must_find
+        verdict = finds[label]
         if split_zones is not None:
             rule, zones, why = split_zones
             if certain and len(zones) == 1:
@@ -1309,7 +1312,7 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
             if reason is None:
                 key = "may_be_chosen" if card.zone == OUTSIDE else "may_be_found"
                 reason = maybe_reasons[card.name, card.zone] = because(key, card=card.name)
-            run.maybe_move(card, {destination}, verdict.rule, reason)
+            run.maybe_move(card, to_destination, verdict.rule, reason)
 
 
 def _apply_rest(
