@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, replace
 from dataclasses import fields as dataclass_fields
-from itertools import compress, repeat
-from operator import attrgetter, eq, ne
+from operator import attrgetter
 from typing import Any
 
 from .cards import Description
@@ -105,7 +104,6 @@ class _Branch:
 
 
 _LABEL = attrgetter("label")
-_VALUE = attrgetter("value")
 
 
 def _branch(
@@ -631,11 +629,9 @@ def plan_search(
     else:
         low = high = 0
         count_rule, count_reason = status.rule, status.reason
-    # The labels that may or must be found (once searching), and those that must: sorted in C
-    # (compress), as a 60-card library below a "top N" portion gives hundreds of labels.
-    values = list(map(_VALUE, finds.values()))
-    findable = list(compress(finds, map(ne, values, repeat("cannot"))))
-    must = list(compress(finds, map(eq, values, repeat("must"))))
+    # The labels that may or must be found (once searching), then those that must.
+    findable = [label for label, verdict in finds.items() if verdict.value != "cannot"]
+    must = [label for label in findable if finds[label].value == "must"]
     must_if_searching = frozenset(must)
     low_if_searching = low
     optional = status.value == "may"
