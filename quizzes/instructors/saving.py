@@ -16,6 +16,7 @@ from quizzes.rulings import (
     Catalog,
     checks,
     documents,
+    store_variants,
 )
 from quizzes.rulings.checks import EngineCheck
 from quizzes.rulings.documents import (
@@ -105,6 +106,7 @@ def do_save_scenario(
         scenario.start_version_if_questions_change(bank, asked, since)
         _sync_questions(scenario, bank, items, rules)
         levels.recompute(Question.objects.filter(scenario=scenario, bank=bank), catalog)
+        _store_variants(Question.objects.filter(scenario=scenario, bank=bank), catalog)
     return scenario
 
 
@@ -132,9 +134,9 @@ def _save_checked(
         asked = {key: (kind, prompt, claims) for key, kind, prompt, claims, _rules in items}
         scenario.start_version_if_questions_change(bank, asked, since)
         _sync_questions(scenario, bank, items, rules)
-        levels.recompute(
-            Question.objects.filter(scenario=scenario, bank=bank), catalog_for(user.pk)
-        )
+        catalog = catalog_for(user.pk)
+        levels.recompute(Question.objects.filter(scenario=scenario, bank=bank), catalog)
+        _store_variants(Question.objects.filter(scenario=scenario, bank=bank), catalog)
     return scenario
 
 
@@ -204,8 +206,15 @@ def do_create_scenarios(
         for rule_id in _rule_ids(numbers, rules)
     )
     created = Question.objects.filter(pk__in=[question.pk for question in questions])
-    levels.recompute(created, catalog_for(user.pk))  # every board read with the author's cards
+    catalog = catalog_for(user.pk)
+    levels.recompute(created, catalog)  # every board read with the author's cards
+    _store_variants(created, catalog)
     return scenarios
+
+
+def _store_variants(questions, catalog) -> None:
+    """Every variant learners may be served, made and ruled now, as the content is written."""
+    store_variants(questions.filter(is_active=True).select_related("scenario"), catalog)
 
 
 def _slug_base(document: ScenarioDocument) -> str:

@@ -34,3 +34,7 @@ __all__ += ["Assignment", "Cohort", "CohortMembership"]
 from quizzes.models.preferences import LanguagePreference  # noqa: E402
 
 __all__ += ["LanguagePreference"]
+
+from quizzes.models.variants import Variant  # noqa: E402
+
+__all__ += ["Variant"]

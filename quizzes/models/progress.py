@@ -107,6 +107,14 @@ class Presentation(models.Model):
         "quizzes.Question", on_delete=models.CASCADE, related_name="presentations"
     )
     shown = models.JSONField(help_text="The variant as shown: spec, claims in shown order, names.")
+    variant = models.ForeignKey(
+        "quizzes.Variant",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="The stored variant served (its engine answers grade the answer).",
+    )
     scenario_version = given_on_version("The scenario's version it was served from.")
     filters = models.CharField(
         max_length=200,

@@ -9,7 +9,8 @@ are the specification, kept in tests/quizzes/test_answer_lookup.py:
   `exams.running_sitting`, which finishes a sitting whose time is up);
 - `presentation`: `Presentation.objects.owned_by(user).served_since(since)
   .filter(Exists(available_questions(user) of its question), token=token)`, with its question,
-  scenario (without spec and stored `expect`), version (the same) and response loaded;
+  scenario (without spec and stored `expect`), version (the same), stored variant (its engine
+  answers grade the answer) and response loaded;
 - `attempt`: `Attempt.objects.open_practice_for(user, question)`'s read (the learner's latest
   open practice attempt, and whether it already holds the question);
 - `card_generation`: `rules.cards.generation()`, so grading needs no query of its own to know
@@ -33,6 +34,7 @@ from quizzes.models import (
     Response,
     Scenario,
     ScenarioVersion,
+    Variant,
 )
 from quizzes.practice.selection import UNSERVABLE
 from rules import cards
@@ -41,6 +43,7 @@ PRESENTATION = Columns(Presentation, "p")
 QUESTION = Columns(Question, "q")
 SCENARIO = Columns(Scenario, "s", skip=("spec", "stored_expect"))  # the variant shown is graded
 VERSION = Columns(ScenarioVersion, "v", skip=("spec", "stored_expect"))
+VARIANT = Columns(Variant, "vr", skip=("shown",))  # the presentation has it as shown
 RESPONSE = Columns(Response, "r")
 ATTEMPT = Columns(Attempt, "a")
 
@@ -51,7 +54,8 @@ SELECT
   EXISTS(SELECT 1 FROM quizzes_examsitting es
          INNER JOIN quizzes_attempt ea ON ea.id = es.attempt_id
          WHERE ea.user_id = %s AND ea.finished_at IS NULL),
-  {PRESENTATION.sql}, {QUESTION.sql}, {SCENARIO.sql}, {VERSION.sql}, {RESPONSE.sql}, {ATTEMPT.sql},
+  {PRESENTATION.sql}, {QUESTION.sql}, {SCENARIO.sql}, {VERSION.sql}, {VARIANT.sql},
+  {RESPONSE.sql}, {ATTEMPT.sql},
   EXISTS(SELECT 1 FROM quizzes_response ar WHERE ar.attempt_id = a.id
          AND ar.question_id = p.question_id),
   {cards.GENERATION_COLUMNS}
@@ -72,6 +76,7 @@ LEFT JOIN quizzes_presentation p ON p.user_id = %s AND p.token = %s AND p.create
 LEFT JOIN quizzes_question q ON q.id = p.question_id
 LEFT JOIN quizzes_scenario s ON s.id = q.scenario_id
 LEFT JOIN quizzes_scenarioversion v ON v.id = p.scenario_version_id
+LEFT JOIN quizzes_variant vr ON vr.id = p.variant_id
 LEFT JOIN quizzes_response r ON r.presentation_id = p.id
 LEFT JOIN quizzes_attempt a ON a.id = (
   SELECT oa.id FROM quizzes_attempt oa
@@ -114,21 +119,22 @@ def find(user, token: str, since) -> Found:
     row = sql.first(LOOKUP, params, prepared=True)
     start = 1
     parts = []
-    for columns in (PRESENTATION, QUESTION, SCENARIO, VERSION, RESPONSE, ATTEMPT):
+    for columns in (PRESENTATION, QUESTION, SCENARIO, VERSION, VARIANT, RESPONSE, ATTEMPT):
         parts.append(columns.read(row, start))
         start += len(columns)
-    presentation, question, scenario, version, response, attempt = parts
+    presentation, question, scenario, version, variant, response, attempt = parts
     if presentation is not None:
-        _loaded(presentation, question, scenario, version, response)
+        _loaded(presentation, question, scenario, version, variant, response)
     if attempt is not None:
         attempt.user = user  # owned: spare a query
     held = bool(sql.flag(row[start]))
     return Found(sql.flag(row[0]), presentation, attempt, held, cards.generation_of(*row[-2:]))
 
 
-def _loaded(presentation, question, scenario, version, response) -> None:
+def _loaded(presentation, question, scenario, version, variant, response) -> None:
     """The related objects set as `select_related` sets them (no query when read)."""
     Presentation._meta.get_field("question").set_cached_value(presentation, question)
+    Presentation._meta.get_field("variant").set_cached_value(presentation, variant)
     Question._meta.get_field("scenario").set_cached_value(question, scenario)
     Presentation._meta.get_field("scenario_version").set_cached_value(presentation, version)
     link = Response._meta.get_field("presentation")

@@ -57,9 +57,7 @@ def _paused_by_exam(
 @require_GET
 @login_required
 def practice(request: HtmxHttpRequest) -> HttpResponse:
-    # one query: the learner's unfinished sittings, and the card table's generation for the
-    # catalog the variant is drawn with
-    sittings, card_generation = proctor.unfinished_sittings_and_cards(request.user.pk)
+    sittings, _cards = proctor.unfinished_sittings_and_cards(request.user.pk)
     if paused := _paused_by_exam(request, sittings=sittings):
         return paused
     filter_form = PracticeFilterForm(request.GET, user=request.user)
@@ -77,13 +75,14 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
     context |= {"rule": chosen["rule"], "level": chosen["level"], "bank": chosen["bank"]}
     if pick.question is not None:
         question = pick.question
-        catalog = rulings.catalog_of(question.scenario, card_generation)
-        ruling = rulings.ruling_for(question, rulings.new_seed(), request.user.pk, catalog)
+        variant = rulings.pick_variant(question)  # stored and ruled when the content was written
+        ruling = rulings.served_ruling(question, variant, request.user.pk)
         presentation = Presentation(
             user=request.user,
             question=question,
             scenario_version_id=question.scenario.current_version_id,
             shown=ruling.shown.to_json(),
+            variant=variant,
             filters=filters,
         )
         sql.insert(presentation)  # as `save()` stores it, without compiling an INSERT
@@ -114,8 +113,11 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
     response = getattr(presentation, "response", None)
     if response is None:
         version = presentation.scenario_version
-        catalog = rulings.catalog_of(question.scenario, found.card_generation)
-        ruling = rulings.ruling_shown(question, presentation.shown, catalog, version=version)
+        if presentation.variant_id is not None:  # graded on the stored variant: no engine run
+            ruling = rulings.answered_ruling(question, presentation.variant, presentation.shown)
+        else:  # served before variants were stored
+            catalog = rulings.catalog_of(question.scenario, found.card_generation)
+            ruling = rulings.ruling_shown(question, presentation.shown, catalog, version=version)
         form = AnswerForm(ruling, data=request.POST)
         if not form.is_valid():  # only now the rest of the page: a graded answer needs none
             context = question_context(

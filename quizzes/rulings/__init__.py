@@ -18,8 +18,16 @@ from quizzes.rulings.generate import generated_prompt
 from quizzes.rulings.kinds import KINDS, AnswerError, QuestionKind, kind_of
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.sessions import session_for
+from quizzes.rulings.storing import (
+    answered_ruling,
+    new_seed,
+    pick_variant,
+    served_ruling,
+    store_variants,
+    stored_variant,
+    variant_count,
+)
 from quizzes.rulings.values import same
-from quizzes.rulings.variants import new_seed
 from quizzes.rulings.verdict import Grade, Part
 from rules.cards import catalog_for
 from rules.engine import Catalog, ScenarioError, TimingFinding, timing_findings
@@ -38,8 +46,13 @@ def ruling_for(
     """The question as `learner_id` sees it with variant `seed` (statements in their order).
 
     `version` (a `ScenarioVersion`): the question as it was in that version of its scenario
-    (an exam item, an old answer); default: as it is now.
+    (an exam item, an old answer); default: as it is now. The stored variant when there is
+    one (no engine run); else made by the engine (answers older than stored variants).
     """
+    version_id = version.pk if version is not None else question.scenario.current_version_id
+    variant = stored_variant(question, version_id, seed)
+    if variant is not None:
+        return served_ruling(question, variant, learner_id)
     spec, kind, claims = question.scenario.spec, question.kind, question.claims
     if version is not None:
         spec = version.spec
@@ -66,7 +79,10 @@ def ruling_answered(response, catalog=None) -> Ruling:
     variant shown (practice), or rebuilt from its seed (an exam answer has no presentation)."""
     question, version = response.question, response.scenario_version
     if response.presentation_id is not None:
-        return ruling_shown(question, response.presentation.shown, catalog, version=version)
+        presentation = response.presentation
+        if presentation.variant_id is not None:
+            return answered_ruling(question, presentation.variant, presentation.shown)
+        return ruling_shown(question, presentation.shown, catalog, version=version)
     return ruling_for(question, response.variant_seed, response.user_id, catalog, version=version)
 
 
@@ -113,6 +129,12 @@ def grade(ruling: Ruling, answer: dict[str, Any]) -> Grade:
 
 
 __all__ = [
+    "answered_ruling",
+    "pick_variant",
+    "served_ruling",
+    "store_variants",
+    "stored_variant",
+    "variant_count",
     "KINDS",
     "AnswerError",
     "Catalog",

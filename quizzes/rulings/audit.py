@@ -21,10 +21,12 @@ from typing import Any
 
 from django.utils import translation
 
+from quizzes.models import Variant
 from quizzes.rulings import catalog_of, prompt, ruling_for
 from quizzes.rulings.balance import value_key
 from quizzes.rulings.board import MANA_SYMBOL, invented_names
-from quizzes.rulings.claims import CHOICE, ORDER, claim_text
+from quizzes.rulings.claims import CHOICE, ORDER, chooses_outside, claim_text
+from quizzes.rulings.frozen import FrozenSession
 from quizzes.rulings.generate import (
     ABOUT_A_SEARCH,
     SEARCH_DEPENDENT,
@@ -36,12 +38,13 @@ from quizzes.rulings.generate import (
 from quizzes.rulings.kinds import value_choices
 from quizzes.rulings.reasons import say
 from quizzes.rulings.ruling import Ruling
+from quizzes.rulings.storing import made_with, variant_count
 from quizzes.rulings.values import plain, same
 from rules.engine import ScenarioError, default_catalog
 from rules.models import Rule
 from rules.numbers import numbers_in
 
-DEFAULT_SEEDS = 4  # seeds 1..4 besides the scenario as written
+DEFAULT_SEEDS = None  # every stored seed: 0 (as written) .. variant_count() - 1
 UNDETERMINED = re.compile(r"\bif_searched\b| or ")
 INTERNAL = (
     (re.compile(r"\[['\"]|['\"]\]|\{['\"]"), "list or dict syntax"),
@@ -61,11 +64,14 @@ class Statement:
 
 @dataclass
 class Served:
-    """One question as a learner sees it (page and feedback), with its ruling."""
+    """One question as a learner sees it (page and feedback), with its ruling: the stored
+    variant's (`ruling`), and the engine's on the same variant (`engine`: the whole outcome,
+    for the invariants that weigh other lines of play)."""
 
     question: Any
     seed: int
     ruling: Ruling
+    engine: Ruling
     prompt: str
     premises: list[str]
     history: list[str]
@@ -90,8 +96,17 @@ def served(question, seed: int, catalog=None, rule_numbers: set[str] | None = No
     """`question` with variant `seed` as the practice page and its feedback show it (English)."""
     with translation.override("en"):
         ruling = ruling_for(question, seed, None, catalog)
+        engine = ruling
+        if isinstance(ruling.session, FrozenSession):
+            engine = Ruling.from_shown(ruling.kind, ruling.shown, catalog)
         shown = Served(
-            question, seed, ruling, prompt(question, ruling), ruling.premises(), ruling.history()
+            question,
+            seed,
+            ruling,
+            engine,
+            prompt(question, ruling),
+            ruling.premises(),
+            ruling.history(),
         )
         shown.rules = set(rule_numbers or ())
         for claim in ruling.claims:
@@ -142,7 +157,7 @@ def statements_distinct(s: Served) -> list[str]:
 def stated_choices(s: Served, claim: dict[str, Any]) -> dict[str, set[str]]:
     """The decisions the page states: the resolving step's choices and the claim's given."""
     stated: dict[str, set[str]] = {}
-    resolve = s.ruling.session.scenario.resolve
+    resolve = s.engine.session.scenario.resolve
     for choices in ((resolve.choices if resolve else {}), claim.get("given") or {}):
         for player, decisions in choices.items():
             stated.setdefault(player, set()).update(decisions)
@@ -158,14 +173,14 @@ def no_unstated_choice(s: Served) -> list[str]:
         if claim["claim"] not in SEARCH_DEPENDENT:
             continue
         stated = stated_choices(s, claim)
-        for player in optional_searchers(s.ruling):
+        for player in optional_searchers(s.engine):
             if "search" in stated.get(player, set()):
                 continue
             values = []
             for choice in (True, False):
                 given = {**(claim.get("given") or {}), player: {"search": choice}}
                 try:
-                    result = s.ruling.session.evaluate({**_asked(claim), "given": given})
+                    result = s.engine.session.evaluate({**_asked(claim), "given": given})
                 except ScenarioError:
                     continue
                 values.append(plain(result.value))
@@ -204,7 +219,7 @@ def no_internal_text(s: Served) -> list[str]:
     """No label, id, list syntax or Python value in any text a learner reads."""
     labels = {
         card.label
-        for card in s.ruling.session.scenario.state.cards
+        for card in s.engine.session.scenario.state.cards
         if card.label != card.name and re.search(r"\d|_", card.label)
     }
     problems = []
@@ -220,13 +235,13 @@ def no_internal_text(s: Served) -> list[str]:
 
 def no_spell_out_of_turn(s: Served) -> list[str]:
     """No spell cast when the rules don't allow (a sorcery in another player's turn)."""
-    return [f"{finding}" for finding in s.ruling.casting_timing()]
+    return [f"{finding}" for finding in s.engine.casting_timing()]
 
 
 def searches_asked_of_a_searcher(s: Served) -> list[str]:
     """No question about a player's search when that player does not search, nor whether a card
     may be found when nothing searches at all."""
-    resolution = s.ruling.session.evaluation().resolution
+    resolution = s.engine.session.evaluation().resolution
     problems = []
     for claim in s.ruling.claims:
         if claim["claim"] == "finds" and "given" not in claim and not resolution.searches:
@@ -237,6 +252,22 @@ def searches_asked_of_a_searcher(s: Served) -> list[str]:
         if searcher and not resolution.spaces_of(searcher):
             problems.append(f"{claim['claim']} of {claim[role]}, who does not search")
     return problems
+
+
+SEARCH_WORDS = re.compile(r"\b(?:find|finds|found|search|searches|searched)\b", re.IGNORECASE)
+
+
+def wishes_chosen_not_found(s: Served) -> list[str]:
+    """A wish is worded as a choice from outside the game, never a find or a search (outside
+    the game is not a zone, CR 400.11): the prompt of a question about wishes only, and each
+    statement and option about one."""
+    wishes = [claim for claim in s.ruling.claims if chooses_outside(s.ruling, claim)]
+    if not wishes:
+        return []
+    texts = [st.text for st in s.statements if chooses_outside(s.ruling, st.claim)]
+    if len(wishes) == len(s.ruling.claims):
+        texts += [s.prompt.split(". ", 1)[-1], *(text for text, _key in s.options)]
+    return [f"a wish worded as a search: {text!r}" for text in texts if SEARCH_WORDS.search(text)]
 
 
 def portions_tell_apart(s: Served) -> list[str]:
@@ -313,7 +344,36 @@ def options_possible(s: Served) -> list[str]:
     return problems
 
 
+def stored_as_ruled(s: Served) -> list[str]:
+    """The stored variant says what the engine rules on it now: each claim's value and rule,
+    the board, the line of play, and a legal set's verdict on each single card, none and all."""
+    if s.engine is s.ruling:
+        return []
+    problems = []
+    for claim in s.ruling.claims:
+        if claim["claim"] == "legal_find_set":
+            searcher = claim["searcher"]
+            labels = list(s.ruling.board.cards)
+            for pick in [[], labels, *([label] for label in labels)]:
+                stored = s.ruling.check_find_choice(searcher, pick).legal
+                if stored != s.engine.check_find_choice(searcher, pick).legal:
+                    problems.append(f"the pick {pick}: stored legal={stored}")
+            continue
+        stored, ruled = s.ruling.evaluate(claim), s.engine.evaluate(claim)
+        if not same(stored.value, ruled.value) or stored.rule != (ruled.rule or ""):
+            problems.append(
+                f"{claim['claim']}: stored {stored.value!r} ({stored.rule}), "
+                f"the engine {ruled.value!r} ({ruled.rule})"
+            )
+    if s.ruling.board != s.engine.board:
+        problems.append("the stored board differs from the engine's")
+    if (s.ruling.premises(), s.ruling.history()) != (s.engine.premises(), s.engine.history()):
+        problems.append("the stored line of play differs from the engine's")
+    return problems
+
+
 INVARIANTS: dict[str, Callable[[Served], list[str]]] = {
+    "stored_as_ruled": stored_as_ruled,
     "some_answer_scores_full": some_answer_scores_full,
     "statements_distinct": statements_distinct,
     "no_unstated_choice": no_unstated_choice,
@@ -321,6 +381,7 @@ INVARIANTS: dict[str, Callable[[Served], list[str]]] = {
     "no_internal_text": no_internal_text,
     "no_spell_out_of_turn": no_spell_out_of_turn,
     "searches_asked_of_a_searcher": searches_asked_of_a_searcher,
+    "wishes_chosen_not_found": wishes_chosen_not_found,
     "portions_tell_apart": portions_tell_apart,
     "swaps_keep_the_story": swaps_keep_the_story,
     "rules_current": rules_current,
@@ -328,6 +389,10 @@ INVARIANTS: dict[str, Callable[[Served], list[str]]] = {
     "cards_real_or_invented": cards_real_or_invented,
     "options_possible": options_possible,
 }
+
+
+# Every invariant's name: the one checked per question, then those checked per variant served.
+NAMES = ("variants_stored", *INVARIANTS)
 
 
 class _CurrentRules:
@@ -356,6 +421,9 @@ class Report:
     violations: list[Violation] = field(default_factory=list)
     # (question, text, truth) of every statement as written (seed 0): the word vote's input
     statements: list[tuple[int, str, bool]] = field(default_factory=list)
+    # (question, position shown, statements shown, truth) of every statement of every variant
+    # served: the position vote's input
+    places: list[tuple[int, int, int, bool]] = field(default_factory=list)
 
     def counts(self, by: str) -> dict[str, int]:
         return dict(Counter(getattr(v, by) for v in self.violations).most_common())
@@ -366,16 +434,23 @@ class Report:
         return dict(Counter(invariant for invariant, _q in seen).most_common())
 
 
-def audit(questions: Iterable[Any], seeds: int = DEFAULT_SEEDS) -> Report:
-    """Every invariant on seeds 0..`seeds` of each question."""
+def audit(questions: Iterable[Any], seeds: int | None = DEFAULT_SEEDS) -> Report:
+    """Every invariant on seeds 0..`seeds` of each question (default: every seed a learner may
+    be served), and that each of those is stored, made with today's engine and wording."""
 
     CURRENT_RULES.numbers = set(Rule.objects.current().values_list("number", flat=True))
+    last_seed = variant_count() - 1 if seeds is None else seeds
     report = Report()
     for question in questions:
         catalog = catalog_of(question.scenario)
         numbers = {rule.number for rule in question.rules.all()}
         family = question.scenario.family.slug if question.scenario.family_id else ""
-        for seed in range(seeds + 1):
+        for problem in variants_stored(question):
+            report.violations.append(
+                Violation("variants_stored", question.pk, 0, family, question.kind,
+                          question.level, problem)
+            )  # fmt: skip
+        for seed in range(last_seed + 1):
             try:
                 shown = served(question, seed, catalog, numbers)
             except ScenarioError as error:
@@ -391,6 +466,10 @@ def audit(questions: Iterable[Any], seeds: int = DEFAULT_SEEDS) -> Report:
             report.served += 1
             if seed == 0:
                 report.statements += [(question.pk, st.text, st.truth) for st in shown.statements]
+            count = len(shown.statements)
+            report.places += [
+                (question.pk, place, count, st.truth) for place, st in enumerate(shown.statements)
+            ]
             for name, check in INVARIANTS.items():
                 for problem in check(shown):
                     report.violations.append(
@@ -398,6 +477,22 @@ def audit(questions: Iterable[Any], seeds: int = DEFAULT_SEEDS) -> Report:
                                   question.level, problem)
                     )  # fmt: skip
     return report
+
+
+def variants_stored(question: Any) -> list[str]:
+    """Every variant a learner may be served is stored, made with today's engine and wording."""
+    stored = dict(
+        Variant.objects.of(question.pk, question.scenario.current_version_id).values_list(
+            "seed", "made_with"
+        )
+    )
+    problems = []
+    for seed in range(variant_count()):
+        if seed not in stored:
+            problems.append(f"seed {seed} is not stored")
+        elif stored[seed] != made_with():
+            problems.append(f"seed {seed} was made with another engine or wording")
+    return problems
 
 
 def true_values(scenarios: Iterable[Any]) -> dict[str, dict[str, int]]:

@@ -12,14 +12,17 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from quizzes.rulings.balance import distractor_weight, seen_values, value_key
 from quizzes.rulings.values import plain, same
+
+if TYPE_CHECKING:
+    from quizzes.rulings.ruling import Ruling  # which imports this table
 
 CHOICE, NUMBER, RANGE, ORDER, PLAYERS = "choice", "number", "range", "order", "players"
 ZONE_WORDS = {
@@ -272,10 +275,24 @@ FIND_WORDS = {
     "may": pgettext_lazy("card", "may be found"),
     "cannot": pgettext_lazy("card", "can't be found"),
 }
+# "can't" is a prohibition (101.2: Ashiok, Mindlock Orb): a player no instruction has search is
+# not asked (generate.ABOUT_A_SEARCH), so "can't" never stands for "isn't told to".
 SEARCH_WORDS = {
     "must": gettext_lazy("must search"),
     "may": gettext_lazy("may search"),
-    "cannot": gettext_lazy("can't search"),
+    "cannot": gettext_lazy("can't search (an effect prohibits it)"),
+}
+# A wish searches nothing: outside the game is not a zone (CR 400.11); its cards are chosen and
+# brought into the game (400.11b).
+CHOSEN_WORDS = {
+    "must": pgettext_lazy("card", "must be chosen"),
+    "may": pgettext_lazy("card", "may be chosen"),
+    "cannot": pgettext_lazy("card", "can't be chosen"),
+}
+CHOOSE_OUTSIDE_WORDS = {
+    "must": gettext_lazy("must choose from outside the game"),
+    "may": gettext_lazy("may choose from outside the game"),
+    "cannot": gettext_lazy("can't choose from outside the game"),
 }
 TAPPED_WORDS = {
     "tapped": gettext_lazy("tapped"),
@@ -669,6 +686,57 @@ CLAIMS: dict[str, ClaimText] = {
     ),
 }
 
+
+def _chosen_count(value: Any, s: Subject) -> str:
+    if value[0] == value[1]:
+        return ngettext(
+            "%(searcher)s can choose exactly %(count)s card from outside the game.",
+            "%(searcher)s can choose exactly %(count)s cards from outside the game.",
+            value[0],
+        ) % {"searcher": s.searcher, "count": value[0]}
+    return ngettext(
+        "%(searcher)s can choose at least %(low)s and at most %(high)s card from outside the game.",
+        "%(searcher)s can choose at least %(low)s and at most %(high)s cards from outside the "
+        "game.",
+        value[1],
+    ) % {"searcher": s.searcher, "low": value[0], "high": value[1]}
+
+
+# The claims of a wish, worded as a choice from outside the game (CR 400.11b), never as a search
+# or a find: asked when the only "search" is a wish (`claim_text(name, outside=True)`).
+OUTSIDE_CLAIMS: dict[str, ClaimText] = {
+    "finds": ClaimText(
+        gettext_lazy("must, may or can't {card} be chosen?"),  # its place: outside the game
+        lambda value, s: f"{s.card} {_word(CHOSEN_WORDS, value)}.",
+        lambda value: _word(CHOSEN_WORDS, value),
+        domain=_fixed("must", "may", "cannot"),
+    ),
+    "found_count": replace(
+        CLAIMS["found_count"],
+        question=gettext_lazy(
+            "how many cards can {searcher} choose from outside the game? Give the fewest and the "
+            "most."
+        ),
+        statement=_chosen_count,
+    ),
+    "searches": ClaimText(
+        gettext_lazy("must, may or can't {player} choose a card from outside the game?"),
+        lambda value, s: f"{s.player} {_word(CHOOSE_OUTSIDE_WORDS, value)}.",
+        lambda value: _word(CHOOSE_OUTSIDE_WORDS, value),
+        domain=_fixed("must", "may", "cannot"),
+    ),
+    "revealed": replace(
+        CLAIMS["revealed"],
+        question=gettext_lazy("is the card {searcher} chooses from outside the game revealed?"),
+        statement=lambda value, s: _either(
+            value,
+            gettext_noop("the card %(searcher)s chooses from outside the game is revealed."),
+            gettext_noop("the card %(searcher)s chooses from outside the game is not revealed."),
+            searcher=s.searcher,
+        ),
+    ),
+}
+
 # Asked by the legal-set kind: the learner picks cards, the engine judges the pick.
 LEGAL_FIND_SET = "legal_find_set"
 LEGAL_SET_QUESTION = gettext_lazy("pick a set of cards {searcher} could legally find{in_whose}.")
@@ -678,6 +746,33 @@ LEGAL_SET_OUTSIDE_QUESTION = gettext_lazy(
 )
 
 
-def claim_text(name: str) -> ClaimText:
-    """The table's entry for a claim (KeyError for a claim the table lacks: a test guards it)."""
+# Claims a wish words as a choice from outside the game (OUTSIDE_CLAIMS), by whose choice.
+WISH_ROLES = {
+    "found_count": "searcher",
+    "legal_find_set": "searcher",
+    "revealed": "searcher",
+    "searches": "player",
+}
+
+
+def chooses_outside(ruling: Ruling, claim: Mapping[str, Any]) -> bool:
+    """Is `claim` about a wish, the only "search" a choice from outside the game (not a zone, CR
+    400.11): its searcher's (`WISH_ROLES`), or for a card, every searcher's of the line?"""
+    if claim["claim"] == "finds":
+        searchers = ruling.searchers()
+        return bool(searchers) and all(ruling.chooses_outside_only(p) for p in searchers)
+    role = WISH_ROLES.get(claim["claim"])
+    return bool(role and claim.get(role)) and ruling.chooses_outside_only(str(claim[role]))
+
+
+def text_for(ruling: Ruling, claim: Mapping[str, Any]) -> ClaimText:
+    """How `claim` is worded on `ruling`'s board: a wish's as a choice from outside the game."""
+    return claim_text(claim["claim"], outside=chooses_outside(ruling, claim))
+
+
+def claim_text(name: str, *, outside: bool = False) -> ClaimText:
+    """The table's entry for a claim (KeyError for a claim the table lacks: a test guards it);
+    `outside`: the claim is about a wish (the player only chooses from outside the game)."""
+    if outside and name in OUTSIDE_CLAIMS:
+        return OUTSIDE_CLAIMS[name]
     return CLAIMS[name]

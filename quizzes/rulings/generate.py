@@ -18,7 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from quizzes.rulings.balance import stated_share
-from quizzes.rulings.claims import claim_text, undetermined
+from quizzes.rulings.claims import CHOICE, chooses_outside, claim_text, text_for, undetermined
 from quizzes.rulings.names import localized
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.values import plain
@@ -30,14 +30,18 @@ SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other", "kind", "ability
 OWN_KINDS = {"finds", "found_count"}  # asked by their own kinds, not as single values
 MAX_STATEMENTS = 6
 # Claims about one player's search (the searcher, or the player whose library is searched):
-# not asked of a player who does not search.
+# not asked of a player who does not search. "Must, may or can't Nadia search?" of a player no
+# instruction has search (Alice's Extract searches Nadia's library; Impulse looks, never searches)
+# would be keyed "can't", which a learner reads as a prohibition (Ashiok): not asked.
 ABOUT_A_SEARCH = {
     "found_count": "searcher",
     "legal_find_set": "searcher",
     "revealed": "searcher",
+    "searches": "player",
     "searched_portion": "player",
     "shuffled_portion": "player",
 }
+
 # Claims whose value can turn on whether a player who may search does: asked on a stated line.
 SEARCH_DEPENDENT = frozenset(
     {"alt_cost_available", "searched_library_this_turn", "shuffles", "shuffled_portion"}
@@ -154,9 +158,25 @@ def _numbers(citation: str | None) -> set[str]:
     return set(numbers_in(citation))
 
 
+def worded_right(ruling: Ruling, claim: Claim) -> bool:
+    """Does the page word `claim` as `text_for` says (the statement and the options it shows come
+    from `Ruling.text_of`)? A wish's statement worded as a find is not made."""
+    return ruling.text_of(claim) is text_for(ruling, claim)
+
+
+def options_worded_right(ruling: Ruling, claim: Claim) -> bool:
+    """Are the answers the page offers for `claim` worded as `text_for` says ("yes", "no" for
+    any search; "may search" is no answer about a wish)?"""
+    shown, needed = ruling.text_of(claim), text_for(ruling, claim)
+    if shown is needed or needed.answer != CHOICE:
+        return True
+    domain = needed.choices(ruling.subject(claim), ruling.context(claim))
+    return all(str(shown.words(value)) == str(needed.words(value)) for value in domain)
+
+
 def _named(ruling: Ruling, claim: Claim, names: dict[str, str]) -> str:
     """The claim's question with cards by name only (prompts are stored; places may vary)."""
-    text = claim_text(claim["claim"])
+    text = text_for(ruling, claim)
     subject = ruling.subject(claim)
     card = localized(names.get(str(claim.get("card", "")), ""))
     named = replace(subject, card=card)
@@ -169,6 +189,10 @@ def question_text(
     """What a generated question of `kind` asks, after the situation; `placed`: its card by name
     and place on the board as shown (a stored prompt names it by name only)."""
     if kind == "cards":
+        if all(chooses_outside(ruling, claim) for claim in claims):
+            return _(
+                "For each highlighted card: must, may or can't it be chosen from outside the game?"
+            )
         return _("For each highlighted card: must, may or can't it be found?")
     if kind == "legal_set":
         claim = claims[0]
@@ -185,7 +209,9 @@ def question_text(
         return _("Is each statement true or false?")
     if kind == "multiple_choice":
         return _("Which of these statements are true? (Any number may be, or none.)")
-    return ruling.ask(claims[0]) if placed else _named(ruling, claims[0], names)
+    if placed:
+        return text_for(ruling, claims[0]).ask(ruling.subject(claims[0]))
+    return _named(ruling, claims[0], names)
 
 
 def generated_prompt(kind: str, ruling: Ruling, claims: list[Claim], placed: bool = False) -> str:
@@ -275,9 +301,11 @@ PORTION = re.compile(r"top (\d+)")
 
 def unanswerable(ruling: Ruling, claim: Claim) -> bool:
     """A claim no answer gets right as a learner reads it: "only the top 4 cards" of a library
-    of 4 or fewer, which is the whole library too."""
+    of 4 or fewer, which is the whole library too; the order in which nobody decides."""
     if claim["claim"] in ("searched_portion", "shuffled_portion"):
         return portion_is_whole(ruling, claim)
+    if claim["claim"] == "decision_order":  # "decide in this order: nobody" (nobody searches)
+        return not plain(ruling.evaluate(claim).value)
     return False
 
 
@@ -375,7 +403,7 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
     for i, claim in enumerate(claims):
         if claim["claim"] in OWN_KINDS or stated_by_board(claim, spec, empty):
             continue
-        if no_ranking(ruling, claim):
+        if no_ranking(ruling, claim) or not options_worded_right(ruling, claim):
             continue
         key = "-".join(
             ["value", claim["claim"], *(str(claim[k]) for k in SUBJECT_KEYS if k in claim)]
@@ -429,6 +457,8 @@ def _statements(
         subject = (claim["claim"], *((k, str(claim[k])) for k in SUBJECT_KEYS if k in claim))
         if stated_by_board(claim, spec, empty) or undetermined(value) or subject in said:
             continue
+        if not worded_right(ruling, claim):
+            continue  # a wish's claim the page would word as a find
         text = claim_text(claim["claim"])
         domain = text.choices(ruling.subject(claim), ruling.context(claim))
         if rng.random() >= stated_share(claim["claim"], value, domain):

@@ -11,9 +11,11 @@ in) is returned as it is.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from quizzes.rulings.claims import mana_words
 from quizzes.rulings.descriptions import description
@@ -21,8 +23,21 @@ from quizzes.rulings.names import localized
 from rules.engine.reasons import WORDS, ZONE_WORDS, Phrase, Reason, clause, separator
 
 
+@dataclass(frozen=True)
+class Said:
+    """A reason already said in each language the site speaks (a stored variant's)."""
+
+    texts: Mapping[str, str]
+
+    def text(self) -> str:
+        language = (get_language() or "en").split("-")[0]
+        return self.texts.get(language) or self.texts.get("en", "")
+
+
 def say(reason: Any) -> str:
     """`reason` in the active language ("" for none)."""
+    if isinstance(reason, Said):
+        return reason.text()
     if not isinstance(reason, Reason):
         return str(reason or "")
     params = {name: _value(name, value) for name, value in reason.params.items()}

@@ -25,8 +25,9 @@ from quizzes.rulings.claims import (
     ClaimText,
     Context,
     Subject,
-    claim_text,
+    text_for,
 )
+from quizzes.rulings.frozen import FrozenSession
 from quizzes.rulings.sessions import session_for
 from rules.engine import (
     Catalog,
@@ -112,7 +113,7 @@ class Shown:
 class Ruling:
     """The engine's view of one question as shown: board, claims in shown order, answers."""
 
-    def __init__(self, kind: str, shown: Shown, session: Session) -> None:
+    def __init__(self, kind: str, shown: Shown, session: Session | FrozenSession) -> None:
         self.kind = kind
         self.shown = shown
         self.session = session
@@ -132,11 +133,14 @@ class Ruling:
         *,
         order_key: Sequence[Any] = (),
         catalog: Catalog | None = None,
+        shuffle: bool = True,
     ) -> Ruling:
-        """The question's variant `seed`, its statements shuffled by `order_key` (raises
-        ScenarioError for a scenario the engine rejects)."""
+        """The question's variant `seed`, its statements shuffled by `order_key` (as written
+        without `shuffle`; raises ScenarioError for a scenario the engine rejects)."""
         variant, session = variants.build(spec, [dict(c) for c in claims], seed, catalog)
-        order = shown_order(len(variant.claims), kind, *order_key, seed)
+        order = list(range(len(variant.claims)))
+        if shuffle:
+            order = shown_order(len(variant.claims), kind, *order_key, seed)
         shown = Shown(
             dict(variant.spec),
             [variant.claims[index] for index in order],
@@ -145,6 +149,11 @@ class Ruling:
             seed,
         )
         return cls(kind, shown, session)
+
+    @classmethod
+    def stored(cls, kind: str, shown: Shown, ruled: Mapping[str, Any]) -> Ruling:
+        """A stored variant (`frozen.freeze`), shown as `shown`: no engine run."""
+        return cls(kind, shown, FrozenSession(ruled, shown.spec))
 
     @classmethod
     def from_shown(cls, kind: str, shown: Shown, catalog: Catalog | None = None) -> Ruling:
@@ -189,7 +198,15 @@ class Ruling:
         )
 
     def text_of(self, claim: Mapping[str, Any]) -> ClaimText:
-        return claim_text(claim["claim"])
+        """The claim's wording on this board: a wish's as a choice from outside the game."""
+        return text_for(self, claim)
+
+    def searchers(self) -> tuple[str, ...]:
+        """The players who search (or wish) on the question's line of play."""
+        if isinstance(self.session, FrozenSession):
+            return self.session.searchers
+        searches = self.session.evaluation().resolution.searches
+        return tuple(sorted({space.searcher for space in searches}))
 
     def context(self, claim: Mapping[str, Any]) -> Context:
         return Context(

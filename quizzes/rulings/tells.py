@@ -58,3 +58,28 @@ def word_vote(statements: Iterable[tuple[int, str, bool]]) -> Vote:
     )
     held = len(test)
     return Vote(right / max(held, 1), sum(t for _, t in test) / max(held, 1), held)
+
+
+def position_vote(statements: Iterable[tuple[int, int, int, bool]]) -> Vote:
+    """(question id, position shown, statements in the question, truth) -> how well guessing
+    by place scores on the odd questions: per (count, position), the truth commoner among the
+    even questions' statements in that place (issue 20: guessing by position or by count must
+    score what blind guessing does)."""
+    train, test = [], []
+    for question, position, count, truth in statements:
+        (train if question % 2 == 0 else test).append(((count, position), truth))
+    seen: Counter[tuple[int, int]] = Counter()
+    true: Counter[tuple[int, int]] = Counter()
+    for place, truth in train:
+        seen[place] += 1
+        true[place] += truth
+    prior = sum(truth for _, truth in train) / max(len(train), 1)
+
+    def guess(place: tuple[int, int]) -> bool:
+        if not seen[place]:
+            return prior > 0.5
+        return true[place] / seen[place] > 0.5
+
+    right = sum(guess(place) == truth for place, truth in test)
+    held = len(test)
+    return Vote(right / max(held, 1), sum(t for _, t in test) / max(held, 1), held)

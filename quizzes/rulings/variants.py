@@ -18,12 +18,9 @@ import copy
 import json
 import random
 import re
-import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-from django.conf import settings
 
 from quizzes.kept import Kept
 from quizzes.rulings.sessions import session_for
@@ -63,12 +60,6 @@ def rename_words(text: str, mapping: Mapping[str, str]) -> str:
         + r")\b"
     )
     return pattern.sub(lambda match: mapping[match.group(0)], text)
-
-
-def new_seed() -> int:
-    """A random variant seed for a question served (0, the scenario as written, when variants
-    are off)."""
-    return secrets.randbelow(2**31 - 2) + 1 if getattr(settings, "QUIZZES_VARIANTS", True) else 0
 
 
 def build(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .cards import Catalog
@@ -191,7 +191,9 @@ class Session:
         return to_result(name, subject, evaluate(ev, name, subject))
 
     def check_find_choice(self, searcher: str, labels: Sequence[str]) -> ChoiceVerdict:
-        return _check_find_choice(self.scenario, searcher, labels)
+        # the line of play resolved once for every choice checked (a legal set's table is
+        # hundreds of them)
+        return _check_find_choice(self.scenario, searcher, labels, self.evaluation)
 
 
 def resolve(spec: Spec, catalog: Catalog | None = None) -> Outcome:
@@ -335,7 +337,12 @@ def check_find_choice(
     return _check_find_choice(_scenario(spec, catalog), searcher, labels)
 
 
-def _check_find_choice(scenario: Scenario, searcher: str, labels: Sequence[str]) -> ChoiceVerdict:
+def _check_find_choice(
+    scenario: Scenario,
+    searcher: str,
+    labels: Sequence[str],
+    evaluation: Callable[[Any], Evaluation] | None = None,
+) -> ChoiceVerdict:
     if searcher not in scenario.state.players:
         raise ScenarioError("searcher", f"{searcher!r} is not a player")
     for label in labels:
@@ -347,7 +354,7 @@ def _check_find_choice(scenario: Scenario, searcher: str, labels: Sequence[str])
         p: {k: v for k, v in d.items() if k != "find"}
         for p, d in (scenario.resolve.choices if scenario.resolve else {}).items()
     }
-    ev = _evaluation(scenario, choices)
+    ev = evaluation(choices) if evaluation else _evaluation(scenario, choices)
     spaces = ev.resolution.spaces_of(searcher)
     if not spaces:
         legal = not labels

@@ -233,12 +233,12 @@ class CardDefinition:
     # "where X is 2 plus the sacrificed creature's mana value": {"sacrificed_mana_value_plus": 2}
     x_is: Mapping[str, int] | None = None
     # A split card (709): each half's name and mana cost; its characteristics off the stack
-    # combine both halves' (709.4): both names, the total mana value, both colors.
+    # combine both halves' (709.4): both names (709.4a), the total mana value, both colors (709.4b).
     halves: tuple[tuple[str, str], ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:
-        """Every name the card has: its own, or each half's (709.4)."""
+        """Every name the card has: its own, or each half's (709.4a)."""
         return (self.name, *(name for name, _ in self.halves))
 
     @property
@@ -249,7 +249,7 @@ class CardDefinition:
 
     @property
     def mana_value(self) -> int:
-        """CR 202.3: the total of the mana cost; a split card's halves added (709.4)."""
+        """CR 202.3: the total of the mana cost; a split card's halves combined (709.4b)."""
         if self.halves:
             return sum(mana_value_of(cost) for _, cost in self.halves)
         return mana_value_of(self.mana_cost)
@@ -1446,7 +1446,7 @@ class Catalog:
         return self._by_name.get(name)
 
     def having_name(self, name: str) -> CardDefinition | None:
-        """The definition with `name` among its names: a split card for one half's (709.4)."""
+        """The definition with `name` among its names: a split card for one half's (709.4a)."""
         found = self._by_name.get(name)
         if found is None:
             found = next((d for d in self._by_name.values() if name in d.names), None)

@@ -152,6 +152,14 @@ def _finds(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
         if label == ev.resolution.source_label and ev.resolution.step.kind == "cast":
             return Verdict("cannot", "601.2a", because("resolving_spell", card=card.name))
         if card.zone == OUTSIDE:  # not a zone (400.11): only an effect brings it in (400.11c)
+            choosers = sorted(
+                {s.searcher for s in ev.resolution.searches if OUTSIDE in s.zones} - {card.owner}
+            )
+            if choosers:  # a wish brings in a card its player owns, never another's
+                reason = because(
+                    "outside_not_owned", card=card.name, owner=card.owner, players=tuple(choosers)
+                )
+                return Verdict("cannot", "400.11c", reason)
             return Verdict("cannot", "400.11c", because("outside_not_chosen", card=card.name))
         return Verdict(
             "cannot", "701.23a", because("zone_not_searched", card=card.name, zone=card.zone)
@@ -306,6 +314,13 @@ def searched_this_turn(ev: Evaluation, player: str) -> Verdict:
             blocked[0].status.rule,
             because("cannot_search_library", player=player, reason=blocked[0].status.reason),
         )
+    declined = [
+        s
+        for s in ev.resolution.spaces_of(player, player)
+        if "library" in s.zones and s.status.value == "may" and s.performed == "no"
+    ]
+    if declined:  # not "looking at cards isn't searching": the player chose not to search
+        return Verdict("no", "608.2d", because("chose_not_to_search", player=player))
     return Verdict(
         "no",
         "701.23a",
@@ -502,6 +517,10 @@ def _mana_value(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
             "118.9c",
             because("mana_value_alt", card=card.name, cost=card.definition.mana_cost, value=value),
         )
+    if card.definition.halves and card.zone != "stack":
+        # Off the stack a split card's mana cost is its halves' combined (709.4b).
+        costs = tuple(cost for _, cost in card.definition.halves)
+        return Verdict(value, "709.4b", because("mana_value_split", costs_and=costs, value=value))
     return Verdict(
         value,
         "202.3",

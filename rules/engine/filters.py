@@ -59,7 +59,7 @@ class Characteristics(Protocol):
     def name(self) -> str: ...
 
     @property
-    def names(self) -> tuple[str, ...]: ...  # a split card has its halves' names too (709.4)
+    def names(self) -> tuple[str, ...]: ...  # a split card has its halves' names too (709.4a)
 
     @property
     def types(self) -> tuple[str, ...]: ...

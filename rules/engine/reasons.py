@@ -256,6 +256,14 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(card)s is %(description)s %(owner)s owns outside the game (not a zone); %(owner)s may "
         "choose it and bring it into the game, or choose none."
     ),
+    "outside_must": gettext_noop(
+        "%(card)s is %(description)s %(owner)s owns outside the game (not a zone), and no other "
+        "card is: %(owner)s must choose it and bring it into the game"
+    ),
+    "outside_not_owned": gettext_noop(
+        "%(card)s is %(owner)s's, outside the game (not a zone): %(players)s may choose only a "
+        "card they own from outside the game."
+    ),
     "outside_not_chosen": gettext_noop(
         "%(card)s is outside the game (not a zone), and nothing here brings it into the game."
     ),
@@ -289,6 +297,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "brought into the game."
     ),
     "bounds": gettext_noop("Between %(low)s and %(high)s qualifying cards can be found."),
+    "bounds_outside_none": gettext_noop(
+        "No qualifying card is outside the game, so none can be brought into the game."
+    ),
     "bounds_exact": ngettext(
         "Exactly %(count)s qualifying card can be found.",
         "Exactly %(count)s qualifying cards can be found.",
@@ -328,6 +339,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     ),
     "depends_on_earlier_choice": gettext_noop(
         "Whether it can be found depends on an earlier choice in the same effect."
+    ),
+    "if_choosing": gettext_noop(
+        "%(clause)s, if %(player)s chooses from outside the game at all (the choice is optional)."
     ),
     "if_searching": gettext_noop(
         "%(clause)s, if %(player)s searches at all (the search is optional)."
@@ -414,6 +428,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(player)s chose which zones to search and didn't choose their library."
     ),
     "cannot_search_library": gettext_noop("%(player)s can't search their library: %(reason)s"),
+    "chose_not_to_search": gettext_noop(
+        "%(player)s chooses not to search, so %(player)s hasn't searched their library this turn."
+    ),
     "not_searched_this_turn": gettext_noop(
         "%(player)s didn't search their library this turn (looking at cards without the word "
         '"search" isn\'t searching).'
@@ -476,6 +493,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     ),
     "mana_value": gettext_noop("The mana cost %(cost)s gives mana value %(value)s."),
     "mana_value_no_cost": gettext_noop("The mana cost (none) gives mana value %(value)s."),
+    "mana_value_split": gettext_noop(
+        "A split card's mana cost is its halves' combined (%(costs_and)s): mana value %(value)s."
+    ),
     "no_mana_cost": gettext_noop("%(card)s has no mana cost to pay."),
     "alt_cost_optional": gettext_noop(
         "An alternative cost is optional: %(card)s can always be cast for its mana cost "
@@ -951,5 +971,6 @@ LISTS = frozenset(
         "decisions",
         "descriptions_or",
         "descriptions_and",
+        "costs_and",
     }
 )

@@ -1868,7 +1868,7 @@ def _do_choose(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 )
             run.chosen = [card.name]
         else:
-            # A split card's name is one of its halves' (709.4): "Fire", not "Fire // Ice".
+            # A split card's name is one of its halves' (709.4a): "Fire", not "Fire // Ice".
             names = {n for c in options for n in (c.definition.names[1:] or (c.name,))}
             run.chosen = [*sorted(names), NAME_NOT_IN_GAME]
         text = ", ".join(run.chosen)

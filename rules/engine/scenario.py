@@ -55,6 +55,8 @@ CARD_ENTRY_KEYS = frozenset(
     }
 )
 COMBAT_STATES = ("attacking", "blocking")
+# A creature becomes attacking (508.1k) or blocking (509.1g) as it is declared.
+COMBAT_RULES = {"attacking": "508.1k", "blocking": "509.1g"}
 
 Choices = Mapping[str, Mapping[str, Any]]
 # CR 305.6: these land types carry an intrinsic "{T}: Add [mana]" ability.
@@ -301,8 +303,9 @@ def _combat(extra: Mapping[str, Any] | None, zone: str, definition: Any, path: s
     """ "combat": "attacking" / "blocking": only a creature on the battlefield is in combat."""
     state = extra.get("combat", "") if extra else ""
     if state and (zone != "battlefield" or "Creature" not in definition.types):
+        rule = COMBAT_RULES.get(state, "508.1k, 509.1g")
         raise ScenarioError(
-            f"{path}.combat", f"only a creature on the battlefield can be {state} (506.4)"
+            f"{path}.combat", f"only a creature on the battlefield can be {state} ({rule})"
         )
     return state
 

@@ -195,17 +195,20 @@ def _outside_branch(
     finds = dict(branch.finds)
     for card in candidates:
         verdict = finds[card.label]
-        if verdict.value == "may":
+        if verdict.value in ("may", "must"):
+            key = "outside_may" if verdict.value == "may" else "outside_must"
             finds[card.label] = Verdict(
-                "may",
+                verdict.value,
                 "400.11b",
-                because("outside_may", card=card.name, description=description, owner=card.owner),
+                because(key, card=card.name, description=description, owner=card.owner),
             )
     for label, verdict in finds.items():
         if verdict.rule.startswith("701.23"):
             finds[label] = Verdict(verdict.value, "400.11b", verdict.reason)
     low, high = branch.min_found, branch.max_found
     reason = because("bounds_outside", low=low, high=high) if low < high else branch.reason
+    if high == 0:  # nothing to choose, in a wish's words: no card is "found" outside the game
+        reason = because("bounds_outside_none")
     return replace(branch, finds=finds, rule="400.11b", reason=reason)
 
 
@@ -641,9 +644,15 @@ def plan_search(
             finds[label] = Verdict(
                 "may",
                 verdict.rule,
-                because("if_searching", clause=verdict.reason, player=searcher),
+                because(
+                    "if_choosing" if _outside_only(spec) else "if_searching",
+                    clause=verdict.reason,
+                    player=searcher,
+                ),
             )
         low = 0
+        if _outside_only(spec) and low < high:  # a wish's count in its own words, not a find's
+            count_reason = because("bounds_outside", low=low, high=high)
     if top is not None:
         portion_verdict = Verdict(
             f"top {top}",

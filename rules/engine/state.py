@@ -42,7 +42,8 @@ class CardInstance:
     # before its controller's turn began again, is sick without having entered this turn.
     summoning_sick: bool = False
     counters: Mapping[str, int] = field(default_factory=dict)  # e.g. {"+1/+1": 2}
-    combat: str = ""  # "attacking" or "blocking" (506.4: a creature in combat)
+    # "attacking" (508.1k) or "blocking" (509.1g), until removed from combat (506.4)
+    combat: str = ""
 
     @classmethod
     def fast(

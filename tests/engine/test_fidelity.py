@@ -557,7 +557,14 @@ def test_only_attacking_creatures_are_exiled_and_that_many_lands_may_be_found(
 def test_only_a_creature_on_the_battlefield_can_be_attacking(zone: str, card: str) -> None:
     spec = _load("settle-the-wreckage-attacking")
     spec["zones"]["Nadia"][zone] = [{"card": card, "combat": "attacking"}]
-    with pytest.raises(ScenarioError, match="combat"):
+    with pytest.raises(ScenarioError, match=r"combat.*\(508\.1k\)"):
+        resolve(spec)
+
+
+def test_only_a_creature_on_the_battlefield_can_be_blocking_cites_the_blockers_rule() -> None:
+    spec = _load("settle-the-wreckage-attacking")
+    spec["zones"]["Nadia"]["hand"] = [{"card": "Grizzly Bears", "combat": "blocking"}]
+    with pytest.raises(ScenarioError, match=r"\(509\.1g\)"):
         resolve(spec)
 
 
@@ -573,6 +580,15 @@ def test_a_split_card_has_both_names_the_total_mana_value_and_both_colors() -> N
     assert card.names == ("Fire // Ice", "Fire", "Ice")
     assert card.mana_value == 4
     assert set(card.colors) == {"R", "U"}
+
+
+def test_a_split_cards_mana_value_cites_the_combined_cost_rule() -> None:
+    """Off the stack its mana cost is its halves' combined (709.4b), not "(none)" (202.3)."""
+    spec = _load("cranial-extraction-names-a-split-half")
+    result = evaluate_claim(spec, {"claim": "mana_value", "card": "inlib"})
+    assert (result.value, result.rule) == (4, "709.4b")
+    assert "{1}{R} and {1}{U}" in str(result.reason)
+    assert "(none)" not in str(result.reason)
 
 
 def test_a_split_cards_name_is_its_halves_names() -> None:

@@ -242,6 +242,19 @@ def test_a_may_search_resolving_now_is_recorded_as_if_searched() -> None:
     assert _value(spec, "searched_library_this_turn", player="Nadia") == "if_searched"
 
 
+def test_a_player_who_declines_a_may_search_has_not_searched_by_choice() -> None:
+    """Read as a judge: "Alice chooses not to search." then "Alice didn't search their library
+    this turn (looking at cards without the word "search" isn't searching)"."""
+    spec = scenario(
+        zones={"Nadia": {"graveyard": ["Veteran Explorer#explorer"], "library": ["Forest"]}},
+        resolve=trigger("explorer"),
+    )
+    declined = {"claim": "searched_library_this_turn", "player": "Nadia"}
+    result = evaluate_claim(spec, {**declined, "given": {"Nadia": {"search": False}}})
+    assert (result.value, result.rule) == ("no", "608.2d")
+    assert "chooses not to search" in result.reason and "looking" not in result.reason
+
+
 # ---------------------------------------------------------------- Ob Nixilis, Unshackled
 
 

@@ -368,3 +368,31 @@ def test_400_11b_a_wish_reveals_by_its_own_instruction_not_a_searchs() -> None:
     reveal = evaluate_claim(_wish_scenario(), claim("revealed", searcher="Alice"))
     assert (reveal.value, reveal.rule) == (True, "608.2c")
     assert "outside the game" in reveal.reason
+
+
+def test_400_11b_a_wish_with_nothing_to_choose_says_so_without_a_find() -> None:
+    """No card the wish may choose: "none can be brought into the game", not "No qualifying
+    card can be found." (a wish finds nothing; it chooses from outside the game)."""
+    spec = _wish_scenario()
+    spec["zones"]["Alice"]["outside"] = ["Lightning Bolt#instant"]
+    count = evaluate_claim(spec, claim("found_count", searcher="Alice"))
+    assert count.value == [0, 0]
+    assert "found" not in count.reason and "outside the game" in count.reason
+
+
+def test_400_11b_a_wish_words_its_one_card_and_another_players_card_as_choices() -> None:
+    """A wish with one card to choose says "choose", not "The search is for 1 card ... must be
+    found, if Alice searches at all"; another player's card is theirs, not "nothing brings it
+    into the game" (the wish does, for its own player's cards)."""
+    spec = _wish_scenario()
+    death_wish = search(zones=("outside",), may=True)  # "You may reveal a card you own ..."
+    spec["cards"][0] = {**spec["cards"][0], "spell": [death_wish]}
+    spec["zones"]["Alice"]["outside"] = ["Pyroclasm#mine"]
+    mine = evaluate_claim(spec, claim("finds", card="mine"))
+    assert (mine.value, mine.rule) == ("may", "400.11b")
+    assert "search" not in mine.reason and "found" not in mine.reason
+    count = evaluate_claim(spec, claim("found_count", searcher="Alice"))
+    assert count.value == [0, 1] and "search" not in count.reason
+    theirs = evaluate_claim(spec, claim("finds", card="theirs"))
+    assert (theirs.value, theirs.rule) == ("cannot", "400.11c")
+    assert "Nadia's" in theirs.reason and "only a card they own" in theirs.reason

@@ -9,6 +9,7 @@ import pytest
 from django.apps import apps
 
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Family, Question, Scenario
+from quizzes.rulings import store_variants
 from rules.models import Card, Rule, RuleAlias
 from tests.factories import BankFactory, QuestionFactory, RuleFactory, ScenarioFactory, UserFactory
 
@@ -139,6 +140,7 @@ def make_question(scenario, bank, kind=Question.Kind.CARDS, rules=(), **kwargs) 
         **kwargs,
     )
     question.rules.set(rules)
+    store_variants([question])  # as every writer of content does
     return question
 
 

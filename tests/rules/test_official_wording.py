@@ -69,7 +69,10 @@ def test_every_translation_or_older_number_names_its_edition_and_source():
     assert [row["number"] for row in other if not (row["edition_name"] and row["source"])] == []
 
 
-@pytest.mark.parametrize("number", ["101.4", "118.9", "608.2d", "704.5b", "723.5"])
+OFFICIAL = ["101.4", "118.9", "508.1k", "509.1g", "608.2d", "704.5b", "709.4a", "709.4b", "723.5"]
+
+
+@pytest.mark.parametrize("number", OFFICIAL)
 def test_the_stored_wording_is_the_published_files(number):
     date, rules = read_rules_text(EXCERPT.read_text(encoding="utf-8"))
     assert str(date) == CURRENT_RULES[number]["edition_date"]

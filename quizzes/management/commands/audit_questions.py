@@ -17,7 +17,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--json", action="store_true", help="Print the report as JSON.")
         parser.add_argument(
-            "--seeds", type=int, default=audit.DEFAULT_SEEDS, help="Variant seeds 1..n audited."
+            "--seeds",
+            type=int,
+            default=audit.DEFAULT_SEEDS,
+            help="Variant seeds 0..n audited (default: every seed a learner may be served).",
         )
         parser.add_argument("--examples", type=int, default=0, help="Problems shown per invariant.")
         parser.add_argument(
@@ -39,6 +42,7 @@ class Command(BaseCommand):
             return
         report = audit.audit(questions, seeds=options["seeds"])
         vote = tells.word_vote(report.statements)
+        places = tells.position_vote(report.places)
         summary = {
             "served": report.served,
             "word_vote": {
@@ -46,8 +50,13 @@ class Command(BaseCommand):
                 "blind": round(vote.blind, 4),
                 "held_out": vote.held_out,
             },
+            "position_vote": {
+                "accuracy": round(places.accuracy, 4),
+                "blind": round(places.blind, 4),
+                "held_out": places.held_out,
+            },
             "violations": len(report.violations),
-            "invariants": dict.fromkeys(audit.INVARIANTS, 0) | report.counts("invariant"),
+            "invariants": dict.fromkeys(audit.NAMES, 0) | report.counts("invariant"),
             "questions": report.questions_with(),
             "family": report.counts("family"),
             "kind": report.counts("kind"),
@@ -63,13 +72,17 @@ class Command(BaseCommand):
                 f"word vote: {vote.accuracy:.1%} of {vote.held_out} held-out statements "
                 f"(always the commoner answer: {vote.blind:.1%})"
             )
+            self.stdout.write(
+                f"position vote: {places.accuracy:.1%} of {places.held_out} held-out statements "
+                f"(always the commoner answer: {places.blind:.1%})"
+            )
             for heading in ("invariants", "questions", "family", "kind", "level"):
                 self.stdout.write(f"{heading}:")
                 for name, count in summary[heading].items():
                     self.stdout.write(f"  {name or '(authored)'}: {count}")
         shown = options["examples"]
         if shown:
-            for name in audit.INVARIANTS:
+            for name in audit.NAMES:
                 for v in [v for v in report.violations if v.invariant == name][:shown]:
                     self.stderr.write(f"{name} q{v.question} seed {v.seed} {v.kind}: {v.problem}")
         if report.violations:

@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from config import sql
+from quizzes import rulings
 from quizzes.loading import CONTENT_DIR, ContentError, load_content
 from quizzes.loading.generated import generate
 from quizzes.loading.read import CATALOG_DIR
@@ -44,6 +45,11 @@ class Command(BaseCommand):
                 report = load_content(content_dir, catalog_dir)
                 start = time.monotonic()
                 generated = generate(content_dir, per_family=per_family) if per_family > 0 else None
+                variants_start = time.monotonic()
+                stored = rulings.store_variants(
+                    Question.objects.filter(is_active=True).select_related("scenario")
+                )
+                variants_time = time.monotonic() - variants_start
         except ContentError as error:
             raise CommandError(f"Nothing loaded. {error}") from error
         except ScenarioError as error:
@@ -62,6 +68,7 @@ class Command(BaseCommand):
             f"not checked {statuses['not_checked']}, invalid {statuses['invalid']})"
         )
         self.stdout.write(f"questions: {Question.objects.filter(is_active=True).count()} active")
+        self.stdout.write(f"variants stored: {stored} new, in {variants_time:.1f} s")
         self.stdout.write(
             "changes: "
             + (

@@ -28,6 +28,7 @@ from quizzes.models import (
     Scenario,
 )
 from quizzes.models.exams import rule_is_under
+from quizzes.rulings import store_variants
 from tests.factories import BankFactory, RuleFactory, ScenarioFactory
 from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec, make_question
 
@@ -703,6 +704,7 @@ def fill_bank(bank, rule, size: int) -> None:
     Question.rules.through.objects.bulk_create(
         Question.rules.through(question_id=question.pk, rule_id=rule.pk) for question in questions
     )
+    store_variants(Question.objects.select_related("scenario"))  # as content is written
 
 
 @pytest.fixture

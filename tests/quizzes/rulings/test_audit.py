@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from quizzes.models import Question
-from quizzes.rulings import audit
+from quizzes.rulings import audit, variant_count
 from quizzes.rulings.generate import build_questions
 from tests.quizzes.conftest import content_loaded_for_a_module
 
@@ -31,13 +31,14 @@ def seeded(django_db_setup, django_db_blocker):
 
 
 def test_the_seed_content_breaks_no_invariant(seeded):
-    """CI's guard (issue 20): every active question, as written and in two variants."""
+    """CI's guard (issue 20): every variant of every active question, as stored and served."""
     out = io.StringIO()
-    call_command("audit_questions", "--json", "--seeds", "2", stdout=out)  # raises on a fault
+    call_command("audit_questions", "--json", stdout=out)  # raises on a fault
     report = json.loads(out.getvalue())
     assert report["violations"] == 0
-    assert report["served"] >= 3 * Question.objects.filter(is_active=True).count() * 0.95
-    assert set(report["invariants"]) == set(audit.INVARIANTS)
+    active = Question.objects.filter(is_active=True).count()
+    assert report["served"] == variant_count() * active
+    assert set(report["invariants"]) == set(audit.NAMES)
 
 
 def test_no_wording_tells_the_key(seeded):
@@ -48,6 +49,16 @@ def test_no_wording_tells_the_key(seeded):
     vote = json.loads(out.getvalue())["word_vote"]
     assert vote["held_out"] > 100, vote
     assert vote["accuracy"] <= vote["blind"] + 0.07, vote
+
+
+def test_no_position_tells_the_key(seeded):
+    """Issue 20: guessing a statement's truth by its place (and the number of statements)
+    scores what always answering the commoner value does."""
+    out = io.StringIO()
+    call_command("audit_questions", "--json", "--seeds", "1", stdout=out)
+    vote = json.loads(out.getvalue())["position_vote"]
+    assert vote["held_out"] > 100, vote
+    assert vote["accuracy"] <= vote["blind"] + 0.02, vote
 
 
 def _served(question, **changes) -> audit.Served:
@@ -108,3 +119,20 @@ def test_generation_refuses_undetermined_statements(seeded):
     for generated in build_questions(question.scenario.spec):
         for claim in generated.claims:
             assert not audit._undetermined(claim.get("proposed"))
+
+
+def test_a_wish_worded_as_a_search_is_a_fault(seeded):
+    """Issue 20: a wish is a choice from outside the game (CR 400.11), never "found"."""
+    questions = Question.objects.filter(is_active=True, scenario__family__slug="wishes")
+    cards = questions.filter(kind="cards").first()
+    shown = audit.served(cards, 0)
+    assert "chosen from outside the game" in shown.prompt
+    assert not audit.wishes_chosen_not_found(shown)
+    searcher = shown.ruling.session.evaluation().resolution.searches[0].searcher
+    claim = {"claim": "found_count", "searcher": searcher, "proposed": [0, 1]}
+    shown.statements.append(audit.Statement(f"{searcher} can find exactly 0 cards.", False, claim))
+    assert audit.wishes_chosen_not_found(shown)
+    shown.prompt = (
+        "Alice casts Living Wish. For each highlighted card: must, may or can't it be found?"
+    )
+    assert len(audit.wishes_chosen_not_found(shown)) == 2

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import random
+import re
 
 from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from quizzes.rulings.claims import CLAIMS, NUMBER, RANGE, Context, Subject, claim_text
+from quizzes.rulings.claims import (
+    CLAIMS,
+    NUMBER,
+    OUTSIDE_CLAIMS,
+    RANGE,
+    Context,
+    Subject,
+    claim_text,
+)
 from rules.engine import CLAIM_SUBJECTS
 
 SUBJECT = Subject(card="the Howling Mine on top of Nadia's library", player="Alice")
@@ -97,3 +106,40 @@ def test_every_question_and_statement_is_plain_english():
         for value in text.choices(SUBJECT, Context(library_sizes={"Alice": 3})):
             words = text.words(value) + " " + text.state(value, SUBJECT)
             assert "_" not in words, (name, value, words)
+
+
+WISH = Subject(card="the Pyroclasm Alice has outside the game", player="Alice", searcher="Alice")
+SEARCH_WORD = re.compile(r"\b(?:find|finds|found|search|searches|searched)\b", re.IGNORECASE)
+
+
+def test_a_wish_is_worded_as_a_choice_from_outside_the_game_never_a_search():
+    """CR 400.11: outside the game is not a zone; a wish chooses, it doesn't search or find."""
+    assert set(OUTSIDE_CLAIMS) == {"finds", "found_count", "revealed", "searches"}
+    for name, text in OUTSIDE_CLAIMS.items():
+        assert claim_text(name, outside=True) is text
+        ranges = [[0, 1], [1, 1]] if name == "found_count" else []
+        values = text.choices(WISH, Context()) or ranges
+        texts = [text.ask(WISH), *(text.state(v, WISH) for v in values)]
+        texts += [text.words(v) for v in values]
+        for said in texts:
+            assert not SEARCH_WORD.search(said), said
+    assert claim_text("finds", outside=True).state("may", WISH) == (
+        "The Pyroclasm Alice has outside the game may be chosen."
+    )
+    assert claim_text("found_count", outside=True).state([0, 1], WISH) == (
+        "Alice can choose at least 0 and at most 1 card from outside the game."
+    )
+    assert claim_text("searches", outside=True).words("must") == "must choose from outside the game"
+    assert claim_text("shuffles", outside=True) is claim_text("shuffles")  # no wish wording
+
+
+def test_cant_search_is_worded_as_a_prohibition():
+    """ "Can't" is what a prohibition (Ashiok, Mindlock Orb) makes; a player nothing has search
+    is not asked (generate.ABOUT_A_SEARCH)."""
+    searches = claim_text("searches")
+    assert searches.words("cannot") == "can't search (an effect prohibits it)"
+    assert searches.state("must", SUBJECT) == "Alice must search."
+    with translation.override("de"):
+        assert "verbietet" in searches.words("cannot")
+    with translation.override("it"):
+        assert "proibisce" in searches.words("cannot")

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
+from quizzes.loading import CONTENT_DIR
+from quizzes.rulings.claims import chooses_outside, claim_text, text_for
 from quizzes.rulings.generate import build_questions
+from quizzes.rulings.ruling import Ruling, Shown
 
 pytestmark = pytest.mark.django_db  # the card catalog is read from the database
 
@@ -88,3 +94,137 @@ def test_a_card_left_in_hand_is_not_asked_how_it_enters():
     assert asked(build_questions(spec)) == {"shuffles"}
     cast = {**spec, "resolve": {"cast": "w", "by": "Alice", "x": 4}}
     assert {"enters_x", "counters"} <= asked(build_questions(cast))
+
+
+def wish() -> dict:
+    """Burning Wish: a choice from outside the game, not a search (CR 400.11, 400.11b)."""
+    path = CONTENT_DIR / "scenarios" / "burning-wish-outside-the-game.json"
+    spec = json.loads(path.read_text())
+    spec["expect"] = [
+        {"claim": "finds", "card": "clasm"},
+        {"claim": "finds", "card": "outbolt"},
+        {"claim": "found_count", "searcher": "Alice"},
+        {"claim": "revealed", "searcher": "Alice"},
+        {"claim": "searches", "player": "Alice"},
+    ]
+    return spec
+
+
+SEARCH_WORD = re.compile(r"\b(?:find|finds|found|search|searches|searched)\b", re.IGNORECASE)
+
+
+def test_a_wish_is_asked_as_a_choice_from_outside_the_game_not_a_find():
+    """Issue 20: "For each highlighted card: must, may or can't it be found?" and "How many
+    cards can Alice find?" above Burning Wish taught a wish as a search."""
+    questions = {question.kind: question for question in build_questions(wish())}
+    assert questions["cards"].prompt.endswith(
+        "For each highlighted card: must, may or can't it be chosen from outside the game?"
+    )
+    assert "How many cards can Alice choose from outside the game?" in (
+        questions["count_range"].prompt
+    )
+    for question in questions.values():
+        assert not SEARCH_WORD.search(question.prompt.split(". ", 1)[1]), question.prompt
+
+
+def test_a_wish_is_stated_only_in_a_choices_words():
+    """A statement about a wish is made only when the page words it as a choice from outside
+    the game (`Ruling.text_of` gives the table's wish entry); none reads "Alice can find"."""
+    questions = build_questions(wish())
+    ruling = Ruling.from_shown("yes_no", Shown(wish(), [], {}, {}, 0))
+    for question in questions:
+        if question.kind in ("yes_no", "multiple_choice"):
+            for claim in question.claims:
+                text = ruling.text_of(claim)
+                assert text is claim_text(claim["claim"], outside=chooses_outside(ruling, claim))
+                assert not SEARCH_WORD.search(text.state(claim["proposed"], ruling.subject(claim)))
+
+
+def test_a_tutor_is_still_asked_what_it_finds():
+    tutor = {
+        "id": "tutor",
+        "players": ["Alice", "Nadia"],
+        "zones": {"Alice": {"library": ["Forest#f", "Island#i"]}},
+        "resolve": {"cast": "Demonic Tutor", "by": "Alice"},
+        "expect": [{"claim": "finds", "card": "f"}, {"claim": "found_count", "searcher": "Alice"}],
+    }
+    prompts = {question.kind: question.prompt for question in build_questions(tutor)}
+    assert prompts["cards"].endswith("must, may or can't it be found?")
+    assert "How many cards can Alice find?" in prompts["count_range"]
+
+
+def test_a_player_no_instruction_has_search_is_not_asked_whether_they_can():
+    """Issue 20: "Must, may or can't Nadia search?" keyed "can't" when Nadia's Path to Exile has
+    Alice search (or Impulse, which looks and never searches): "can't" reads as a prohibition.
+    The searcher is asked; a prohibited player is asked and keyed "can't"."""
+    path = {
+        "id": "path",
+        "players": ["Alice", "Nadia"],
+        "zones": {"Alice": {"battlefield": ["Grizzly Bears#bears"], "library": ["Forest"]}},
+        "resolve": {"cast": "Path to Exile", "by": "Nadia", "targets": ["bears"]},
+        "expect": [
+            {"claim": "searches", "player": "Nadia"},
+            {"claim": "searches", "player": "Alice"},
+        ],
+    }
+    searched = {
+        claim["player"]
+        for question in build_questions(path)
+        for claim in question.claims
+        if claim["claim"] == "searches"
+    }
+    assert searched == {"Alice"}
+    impulse = {
+        "id": "impulse",
+        "players": ["Alice", "Nadia"],
+        "zones": {"Alice": {"library": ["Forest", "Island", "Swamp", "Plains"]}},
+        "resolve": {"cast": "Impulse", "by": "Alice"},
+        "expect": [{"claim": "searches", "player": "Alice"}],
+    }
+    assert "searches" not in asked(build_questions(impulse))
+    orb = {
+        "id": "orb",
+        "players": ["Alice", "Nadia"],
+        "zones": {"Alice": {"battlefield": ["Mindlock Orb"], "library": ["Forest"]}},
+        "resolve": {"cast": "Demonic Tutor", "by": "Alice"},
+        "expect": [{"claim": "searches", "player": "Alice"}],
+    }
+    assert "searches" in asked(build_questions(orb))
+
+
+def test_the_order_in_which_nobody_decides_is_not_asked():
+    """Read as a judge: "The players decide what to find in this order: nobody." keyed true
+    when a Leonin Arbiter stops the only search."""
+    spec = {
+        "id": "arbiter",
+        "players": ["Alice", "Nadia"],
+        "zones": {
+            "Alice": {"battlefield": ["Leonin Arbiter"]},
+            "Nadia": {"battlefield": ["Grizzly Bears#bears"], "library": ["Forest"]},
+        },
+        "resolve": {"cast": "Path to Exile", "by": "Alice", "targets": ["bears"]},
+        "expect": [{"claim": "decision_order"}, {"claim": "searches", "player": "Nadia"}],
+    }
+    assert asked(build_questions(spec)) == {"searches"}
+
+
+def test_once_the_page_words_a_wish_as_a_choice_its_statements_are_made(monkeypatch):
+    """With `Ruling.text_of` giving `text_for` (the hook the lead's ruling.py takes), a wish's
+    claims are stated again, each in a choice's words."""
+    monkeypatch.setattr(Ruling, "text_of", lambda self, claim: text_for(self, claim))
+    questions = build_questions(wish())
+    ruling = Ruling.from_shown("yes_no", Shown(wish(), [], {}, {}, 0))
+    stated = [
+        claim
+        for question in questions
+        if question.kind in ("yes_no", "multiple_choice")
+        for claim in question.claims
+    ]
+    assert {"finds", "found_count"} & {claim["claim"] for claim in stated}
+    for claim in stated:
+        said = ruling.state(claim, claim["proposed"])
+        assert not SEARCH_WORD.search(said), said
+    value = [q for q in questions if q.kind == "value" and q.claims[0]["claim"] == "searches"]
+    assert value and value[0].prompt.endswith(
+        "Must, may or can't Alice choose a card from outside the game?"
+    )

@@ -1,0 +1,188 @@
+"""Every variant a learner may be served, made and ruled when content is written.
+
+`store_variants(questions)` makes, for each question on its scenario's current version, the
+variants of seeds 0 (as written) to `variant_count() - 1` (`variants.build`: renamed players,
+swapped cards, another library order, each ruled like the original, else the scenario as
+written), freezes the engine's answers on each (`frozen.freeze`) and stores them as `Variant`
+rows. A page then serves one of them, and grades against it, with no engine run
+(`served_ruling`, `answered_ruling`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import random
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from quizzes.models import Question, ScenarioVersion, Variant
+from quizzes.rulings.frozen import Unstorable, freeze
+from quizzes.rulings.ruling import Ruling, Shown, shown_order
+from rules.cards import catalog_for
+from rules.engine import ScenarioError
+from rules.numbers import numbers_in
+
+log = logging.getLogger("tutor.content")
+
+
+def variant_count() -> int:
+    """How many variants each question has (1, the scenario as written, when variants are
+    off)."""
+    if not getattr(settings, "QUIZZES_VARIANTS", True):
+        return 1
+    return int(getattr(settings, "QUIZZES_VARIANT_COUNT", 5))
+
+
+# What a stored variant is made with: the engine, the catalog's card files, the code that makes
+# a variant and says its reasons, and the translations they are said in. A variant made with
+# other ones is made again when content is next loaded.
+MADE_WITH = (
+    ("rules/engine", "*.py"),
+    ("rules/catalog", "*.json"),
+    *(
+        ("quizzes/rulings", f"{name}.py")
+        for name in (
+            "variants", "sessions", "frozen", "scene", "reasons", "descriptions", "names",
+            "claims", "values",
+        )
+    ),
+    ("locale", "*.po"),
+    ("quizzes/content", "localized_names.json"),
+)  # fmt: skip
+
+
+@functools.cache
+def made_with() -> str:
+    """A hash of everything a stored variant is made with."""
+    digest = hashlib.sha1(usedforsecurity=False)
+    root = Path(settings.BASE_DIR)
+    for folder, pattern in MADE_WITH:
+        for path in sorted((root / folder).rglob(pattern)):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def variants_of(question: Question, version: ScenarioVersion, catalog=None) -> list[Variant]:
+    """The question's variants on `version`, made and ruled (unsaved rows)."""
+    kind, _prompt, claims = version.question_as_given(question)
+    catalog = catalog if catalog is not None else catalog_for(question.scenario.author_id)
+    made: list[Variant] = []
+    for seed in range(variant_count()):
+        try:
+            ruling = Ruling.build(kind, version.spec, claims, seed, catalog=catalog, shuffle=False)
+            ruled = freeze(ruling, kind)
+        except (ScenarioError, Unstorable) as error:
+            log.warning("question %s seed %s: variant not made: %s", question.pk, seed, error)
+            continue
+        numbers = sorted(
+            {n for result in ruled["results"].values() for n in numbers_in(result["rule"])}
+        )
+        made.append(
+            Variant(
+                question=question,
+                scenario_version=version,
+                seed=seed,  # the seed asked for (a variant that fell back is shown as written)
+                kind=kind,
+                shown=ruling.shown.to_json(),
+                ruled=ruled,
+                rule_numbers=numbers,
+                made_with=made_with(),
+            )
+        )
+    return made
+
+
+def store_variants(questions: Iterable[Question], catalog=None) -> int:
+    """Store the variants of each question on its scenario's current version: made unless
+    stored, made again when stored with another engine, wording or translations (`made_with`),
+    in place, so what was served points at them still. Returns how many were made."""
+    wanted = [q for q in questions if q.scenario.current_version_id is not None]
+    version_ids = {q.scenario.current_version_id for q in wanted}
+    stored = {
+        (question_id, version_id, seed): (pk, made)
+        for pk, question_id, version_id, seed, made in Variant.objects.filter(
+            question__in=[q.pk for q in wanted], scenario_version_id__in=version_ids
+        ).values_list("pk", "question_id", "scenario_version_id", "seed", "made_with")
+    }
+    versions = {
+        version.pk: version for version in ScenarioVersion.objects.filter(pk__in=version_ids)
+    }
+    current = made_with()
+    new: list[Variant] = []
+    remade: list[Variant] = []
+    for question in wanted:
+        version_id = question.scenario.current_version_id
+        keys = [(question.pk, version_id, seed) for seed in range(variant_count())]
+        if all(stored.get(key, (None, None))[1] == current for key in keys):
+            continue
+        for variant in variants_of(question, versions[version_id], catalog):
+            pk, made = stored.get((question.pk, version_id, variant.seed), (None, None))
+            if pk is None:
+                new.append(variant)
+            elif made != current:
+                variant.pk = pk
+                remade.append(variant)
+    Variant.objects.bulk_create(new, batch_size=200, ignore_conflicts=True)
+    fields = ["kind", "shown", "ruled", "rule_numbers", "made_with"]
+    Variant.objects.bulk_update(remade, fields, batch_size=200)
+    return len(new) + len(remade)
+
+
+def new_seed() -> int:
+    """The seed of a variant to serve, at random among those stored."""
+    return random.randrange(variant_count())
+
+
+def stored_variant(question: Question, version_id: int | None, seed: int) -> Variant | None:
+    """The stored variant `seed` of the question on a version of its scenario (None: not
+    stored: content written before variants were, or a seed of no variant)."""
+    return Variant.objects.of(question.pk, version_id).filter(seed=seed).first()
+
+
+def pick_variant(question: Question) -> Variant:
+    """A stored variant of the question as given now, at random. Content is written with its
+    variants (`store_variants`); a question written otherwise (the admin, a script) gets them
+    now, once, with a warning in the log."""
+    version_id = question.scenario.current_version_id
+    variant = stored_variant(question, version_id, new_seed())
+    if variant is None:
+        log.warning("question %s had no stored variants: made on its first serving", question.pk)
+        store_variants([question])
+        variant = Variant.objects.of(question.pk, version_id).order_by("seed").first()
+    if variant is None:
+        raise LookupError(f"question {question.pk}: the engine makes no variant of it")
+    return variant
+
+
+def served_ruling(question: Question, variant: Variant, learner_id: int | None) -> Ruling:
+    """The stored variant as `learner_id` is shown it: its statements in their order for this
+    learner and variant. No engine run."""
+    shown = Shown.from_json(variant.shown)
+    order = shown_order(len(shown.claims), variant.kind, question.pk, learner_id, shown.seed)
+    shown = Shown(
+        shown.spec, [shown.claims[i] for i in order], shown.players, shown.cards, shown.seed
+    )
+    return Ruling.stored(variant.kind, shown, variant.ruled)
+
+
+def answered_ruling(question: Question, variant: Variant, shown: dict[str, Any]) -> Ruling:
+    """The stored variant exactly as it was shown (a presentation's `shown`). No engine run."""
+    return Ruling.stored(variant.kind, Shown.from_json(shown), variant.ruled)
+
+
+__all__ = [
+    "answered_ruling",
+    "new_seed",
+    "stored_variant",
+    "pick_variant",
+    "served_ruling",
+    "store_variants",
+    "variant_count",
+    "variants_of",
+]

@@ -1,0 +1,170 @@
+"""Every variant a learner is served is stored with its engine-computed key: a practice page
+and an answer run no engine code, and the stored variant says what the engine says."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from quizzes import rulings
+from quizzes.models import Presentation, Question, Response, Variant
+from quizzes.rulings import kind_of
+from quizzes.rulings.ruling import Ruling
+from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec, make_question
+from tests.quizzes.pages import token_of
+
+pytestmark = pytest.mark.django_db
+
+# A right answer to each shape of tests/quizzes/conftest.py, as the form posts it.
+RIGHT = {
+    Question.Kind.CARDS: {"claim_0": "may", "claim_1": "cannot"},
+    Question.Kind.COUNT_RANGE: {"low": "0", "high": "1"},  # a hidden zone: may fail to find
+    Question.Kind.VALUE: {"claim_0": '"yes"'},
+}
+# An answer the form takes, right or wrong, to the others.
+TAKEN = {
+    Question.Kind.YES_NO: {"claim_0": "yes", "claim_1": "yes"},
+    Question.Kind.MULTIPLE_CHOICE: {},  # no statement ticked
+    Question.Kind.LEGAL_SET: {},  # no card picked
+}
+
+
+@pytest.fixture
+def logged_in(client, learner):
+    client.force_login(learner)
+    return client
+
+
+@pytest.fixture
+def no_engine(monkeypatch):
+    """Every way into the engine's computing (parse, resolve, a legal set's check) fails."""
+    from rules.engine import api
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the engine ran on the request path")
+
+    monkeypatch.setattr(api, "parse_scenario", refuse)
+    monkeypatch.setattr(api, "resolve_step", refuse)
+    monkeypatch.setattr(api, "_check_find_choice", refuse)
+
+
+@pytest.mark.parametrize("kind", list(QUESTION_SHAPES))
+def test_a_practice_page_and_its_answer_run_no_engine_code(
+    logged_in, scenario, bank, kind, monkeypatch, request
+):
+    question = make_question(scenario, bank, kind)  # written with its variants, as content is
+    assert Variant.objects.filter(question=question).count() == rulings.variant_count()
+    request.getfixturevalue("no_engine")
+    page = logged_in.get(reverse("practice"))
+    assert page.status_code == 200
+    presentation = Presentation.objects.get(token=token_of(page))
+    assert presentation.variant.question == question
+    answer = RIGHT.get(kind, TAKEN.get(kind))
+    answered = logged_in.post(reverse("answer"), {"token": presentation.token, **answer})
+    assert answered.status_code == 302  # graded
+    response = Response.objects.get(presentation=presentation)
+    assert response.correct or kind not in RIGHT
+    assert logged_in.get(reverse("feedback", args=[response.pk])).status_code == 200
+
+
+def test_each_seed_is_stored_once_per_version(scenario, bank):
+    question = make_question(scenario, bank)
+    version = scenario.current_version_id
+    stored = sorted(Variant.objects.of(question.pk, version).values_list("seed", flat=True))
+    assert stored == list(range(rulings.variant_count()))
+    assert rulings.store_variants([question]) == 0  # a second write makes none
+
+
+def test_an_edit_makes_new_variants_and_answers_keep_theirs(logged_in, scenario, bank):
+    question = make_question(scenario, bank)
+    page = logged_in.get(reverse("practice"))
+    served = Presentation.objects.get(token=token_of(page))
+    first_version = served.variant.scenario_version_id
+    spec = land_tutor_spec()
+    spec["zones"]["Alice"]["library"].append("Plains#p2")
+    scenario.spec = spec
+    scenario.save()  # a new version
+    assert scenario.current_version_id != first_version
+    rulings.store_variants([Question.objects.select_related("scenario").get(pk=question.pk)])
+    assert Variant.objects.of(question.pk, scenario.current_version_id).exists()
+    served.refresh_from_db()
+    assert served.variant.scenario_version_id == first_version  # as it was shown
+    answered = logged_in.post(reverse("answer"), {"token": served.token, **RIGHT["cards"]})
+    assert answered.status_code == 302
+    assert Response.objects.get(presentation=served).scenario_version_id == first_version
+
+
+def test_a_question_written_without_variants_gets_them_when_first_served(
+    logged_in, scenario, bank, caplog
+):
+    question = Question.objects.create(
+        scenario=scenario,
+        bank=bank,
+        kind=Question.Kind.CARDS,
+        prompt="Mark each card.",
+        claims=QUESTION_SHAPES[Question.Kind.CARDS],
+    )
+    with caplog.at_level(logging.WARNING, logger="tutor.content"):
+        assert logged_in.get(reverse("practice")).status_code == 200
+    assert "had no stored variants" in caplog.text
+    assert Variant.objects.filter(question=question).count() == rulings.variant_count()
+
+
+def test_a_variant_made_with_another_engine_is_made_again(scenario, bank):
+    question = make_question(scenario, bank)
+    Variant.objects.filter(question=question).update(made_with="old", ruled={"stale": True})
+    made = rulings.store_variants([question])
+    assert made == rulings.variant_count()
+    assert all("results" in ruled for ruled in Variant.objects.values_list("ruled", flat=True))
+
+
+@pytest.mark.parametrize("kind", list(QUESTION_SHAPES))
+@pytest.mark.parametrize("language", ["en", "de", "it"])
+def test_a_stored_variant_reads_and_grades_as_the_engine(scenario, bank, kind, language):
+    """The page (board, line of play, prompt, fields) and the grade of random answers, from
+    the stored variant and from the engine on the same variant, in each language."""
+    question = make_question(scenario, bank, kind)
+    rng = random.Random(kind)
+    with translation.override(language):
+        for variant in Variant.objects.filter(question=question):
+            stored = rulings.served_ruling(question, variant, learner_id=7)
+            engine = Ruling.from_shown(kind, stored.shown)
+            assert stored.board == engine.board
+            assert (stored.premises(), stored.history()) == (engine.premises(), engine.history())
+            assert rulings.prompt(question, stored) == rulings.prompt(question, engine)
+            fields = kind_of(kind).fields(stored)
+            assert _described(fields) == _described(kind_of(kind).fields(engine))
+            for _ in range(12):
+                answer = kind_of(kind).answer(stored, _random_cleaned(fields, rng))
+                graded = rulings.grade(stored, answer).to_json()
+                assert graded == rulings.grade(engine, answer).to_json()
+
+
+def _described(fields) -> str:
+    return json.dumps(
+        {
+            name: [
+                str(field.label),
+                [[c, str(label)] for c, label in getattr(field, "choices", [])],
+            ]
+            for name, field in fields.items()
+        }
+    )
+
+
+def _random_cleaned(fields, rng: random.Random) -> dict:
+    cleaned = {}
+    for name, field in fields.items():
+        choices = [value for value, _label in getattr(field, "choices", [])]
+        if not choices:
+            cleaned[name] = rng.randint(0, 4)
+        elif type(field).__name__.startswith("Multiple"):
+            cleaned[name] = rng.sample(choices, rng.randint(0, len(choices)))
+        else:
+            cleaned[name] = field.clean(rng.choice(choices))
+    return cleaned
