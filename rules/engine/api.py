@@ -70,7 +70,8 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
         add(fast(name, subject, verdict.value, verdict.rule, verdict.reason))
 
     order = state.apnap_order
-    searchers = [p for p in order if resolution.spaces_of(p)]
+    searching = {space.searcher for space in resolution.searches}
+    searchers = [p for p in order if p in searching]
     for player in order:
         claim("searches", {"player": player})
         if player in searchers:
@@ -104,6 +105,8 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
         ("zone_after", resolution.zone_after),
         ("mana_produced", resolution.mana),
         ("can_dredge", resolution.dredge),
+        # Costs and effects that tap, and permanents entering (tapped or not).
+        ("tapped_after", resolution.tapped_after),
     ):
         # Each claim returns the resolution's own verdict for a label it holds.
         for label, verdict in verdicts.items():
@@ -115,9 +118,7 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
             fields["rule"] = verdict.rule
             fields["reason"] = verdict.reason
             add(result)
-    # Costs and effects that tap, put or remove counters, or change life (usually none).
-    for label, verdict in resolution.tapped_after.items():
-        add(fast("tapped_after", {"card": label}, verdict.value, verdict.rule, verdict.reason))
+    # Costs and effects that put or remove counters, or change life (usually none).
     for (label, kind), verdict in resolution.counters.items():
         subject = {"card": label, "kind": kind}
         add(fast("counters", subject, verdict.value, verdict.rule, verdict.reason))
@@ -129,7 +130,7 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
         if player in resolution.life_unknown:
             continue  # something not modelled may change it too: no number is given
         add(fast("life_total", {"player": player}, verdict.value, verdict.rule, verdict.reason))
-    for card in state.cards:
+    for card in state.cards_in_zones("hand", "battlefield"):
         zone = card.zone
         if zone == "hand":
             if card.definition.alt_cost:

@@ -243,8 +243,11 @@ class _Run:
         label = card.label
         current = self.possible.get(label)
         if current is None:
-            current = {card.zone}
-        options = (current - {"set_aside"}) | zones if "set_aside" in current else current | zones
+            options = {card.zone, *zones}
+        elif "set_aside" in current:
+            options = (current - {"set_aside"}) | zones
+        else:
+            options = current | zones
         self.possible[label] = options
         # Cards of one name in one zone share a verdict: a 60-card library builds a handful.
         key = (_zones_text(options), rule, reason)
@@ -295,13 +298,12 @@ def _check_targets(run: _Run, specs: tuple[TargetSpec, ...], name: str) -> None:
             # `zones` is the board now: an earlier step's target may since have moved (a
             # creature Path to Exile exiled), so only the kind of target is checked.
             continue
+        # Every refusal names the target, what it isn't and the rules (115.1, 601.2c).
+        cant = f"{name} can't target it (115.1, 601.2c)"
         if spec.kind == "permanent" and card.zone != "battlefield":
-            raise ScenarioError(where, f"{target} ({card.name}) is not on the battlefield")
+            raise ScenarioError(where, f"{target} ({card.name}) is not on the battlefield: {cant}")
         if spec.zone and card.zone != spec.zone:
-            raise ScenarioError(
-                where,
-                f"{target} ({card.name}) is not in a {spec.zone}: {name} can't target it (115.1)",
-            )
+            raise ScenarioError(where, f"{target} ({card.name}) is not in a {spec.zone}: {cant}")
         if spec.controller and card.zone == "battlefield":
             mine = card.controller == controller
             if mine != (spec.controller == "you"):
@@ -313,7 +315,7 @@ def _check_targets(run: _Run, specs: tuple[TargetSpec, ...], name: str) -> None:
                 )
         if not spec.filter.matches(card.definition, {}):
             wanted = with_article(spec.filter.describe())
-            raise ScenarioError(where, f"{target} ({card.name}) is not {wanted}")
+            raise ScenarioError(where, f"{target} ({card.name}) is not {wanted}: {cant}")
 
 
 def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
@@ -1279,11 +1281,14 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
         return
     split_zones = _split_zones(space, destination)
     maybe_reasons: dict[tuple[str, str], Reason] = {}
+    card_of, finds, must_find = run.state.card, space.finds, space.must_find
+    performed = space.performed == "yes"
+    to_destination = {destination}  # maybe_move never keeps or changes it
     # Sorted, not the frozenset's hash order: outcomes stay the same from one process to the next.
     for label in sorted(space.findable):
-        card = run.state.card(label)
-        certain = label in space.must_find and space.performed == "yes"
-        verdict = space.finds[label]
+        card = card_of(label)
+        certain = performed and label in must_find
+        verdict = finds[label]
         if split_zones is not None:
             rule, zones, why = split_zones
             if certain and len(zones) == 1:
@@ -1307,7 +1312,7 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
             if reason is None:
                 key = "may_be_chosen" if card.zone == OUTSIDE else "may_be_found"
                 reason = maybe_reasons[card.name, card.zone] = because(key, card=card.name)
-            run.maybe_move(card, {destination}, verdict.rule, reason)
+            run.maybe_move(card, to_destination, verdict.rule, reason)
 
 
 def _apply_rest(
@@ -1321,8 +1326,10 @@ def _apply_rest(
     rest = DESTINATION_ZONE.get(space.rest, space.rest)
     found = run.found_fixed
     certain = space.performed == "yes" or found is not None
-    rule = "701.23f" if space.portion.value.startswith("top") else "608.2c"
+    only_top = space.portion.value.startswith("top")
     for zone in space.searched_zones:
+        # 701.23f speaks of the library searched only in part; another zone's rest is 608.2c's.
+        rule = "701.23f" if only_top and zone == "library" else "608.2c"
         for card in list(zone_cards.get(zone, ())):
             label = card.label
             if found is not None:
@@ -1759,7 +1766,7 @@ def _put_cards(run: _Run, spec: Mapping[str, Any], path: str) -> None:
             run.move(card, to, "701.23a", because("found_put", card=card.name, zone=to))
         return
     for space in run.last_spaces:
-        for label in space.findable:
+        for label in sorted(space.findable):  # not a set's order: the same in every process
             if "set_aside" in run.possible.get(label, set()):
                 card = run.state.card(label)
                 run.maybe_move(
@@ -1936,7 +1943,7 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     for space in run.last_spaces:
         if space.controlled_by is not None and space.put == "exile":
             continue  # the found cards are in exile, out of the effect's reach
-        for label in space.findable:
+        for label in sorted(space.findable):  # not a set's order: the same in every process
             card = run.state.card(label)
             run.maybe_move(
                 card,
@@ -2312,24 +2319,25 @@ def _record_entering(run: _Run) -> None:
     """A card put onto the battlefield in this step is a new permanent: untapped unless the
     effect or its own text says it enters tapped (110.5b, 614.1d). An untap or tap instruction
     of the step has already said what it does (it wins: it happens after the card entered)."""
+    card_of, tapped_after, shared = run.state.card, run.result.tapped_after, run.shared_verdicts
     for label, zones in run.possible.items():
-        if "battlefield" not in zones or label in run.result.tapped_after:
+        if "battlefield" not in zones or label in tapped_after:
             continue
-        card = run.state.card(label)
+        card = card_of(label)
         if card is None or card.zone == "battlefield":
             continue
         put_tapped = run.put_tapped.get(label)
-        certain = zones == {"battlefield"}
+        certain = len(zones) == 1  # the battlefield is the one place it can end
         # Cards of one name that may enter alike share a verdict (a 60-card library of lands).
         key = ("entering", card.name, put_tapped, certain)
-        verdict = run.shared_verdicts.get(key)
+        verdict = shared.get(key)
         if verdict is None:
             verdict = _entering_state(card, put_tapped)
             if not certain:
                 reason = because("if_it_enters", reason=verdict.reason)
                 verdict = Verdict(verdict.value, verdict.rule, reason)
-            run.shared_verdicts[key] = verdict
-        run.result.tapped_after[label] = verdict
+            shared[key] = verdict
+        tapped_after[label] = verdict
 
 
 def _entering_state(card: CardInstance, put_tapped: Reason | None) -> Verdict:

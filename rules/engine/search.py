@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, replace
 from dataclasses import fields as dataclass_fields
+from operator import attrgetter
 from typing import Any
 
 from .cards import Description
@@ -102,6 +103,9 @@ class _Branch:
     room_required: tuple[int, frozenset[str]] | None = None
 
 
+_LABEL = attrgetter("label")
+
+
 def _branch(
     spec: Mapping,
     whose: str,
@@ -158,11 +162,11 @@ def _branch(
                 finds[card.label] = verdict
             else:
                 (hidden if in_hidden_zone else public).append(card)
-        if below and below_portion is None:
-            reason = because("below_portion", top=top, whose=whose)
-            below_portion = Verdict("cannot", "701.23f", reason)
-        for card in below:
-            finds[card.label] = below_portion
+        if below:
+            if below_portion is None:
+                reason = because("below_portion", top=top, whose=whose)
+                below_portion = Verdict("cannot", "701.23f", reason)
+            finds.update(dict.fromkeys(map(_LABEL, below), below_portion))
     candidates = public + hidden
     if spec.get("descriptions"):
         branch = _several_branch(finds, public, hidden, spec["descriptions"], names)
@@ -607,7 +611,8 @@ def plan_search(
     if len(branches) == 1:
         finds.update(branches[0].finds)
     elif branches:
-        labels = set().union(*(b.finds for b in branches))
+        # First-seen order, not a set's: outcomes stay the same from one process to the next.
+        labels = dict.fromkeys(label for branch in branches for label in branch.finds)
         for label in labels:
             verdicts = [b.finds[label] for b in branches if label in b.finds]
             value = merge_values([v.value for v in verdicts])
@@ -627,15 +632,9 @@ def plan_search(
     else:
         low = high = 0
         count_rule, count_reason = status.rule, status.reason
-    # One pass sorts the labels: must be found (once searching), may be found, or neither.
-    must: list[str] = []
-    findable: list[str] = []
-    for label, verdict in finds.items():
-        value = verdict.value
-        if value != "cannot":
-            findable.append(label)
-            if value == "must":
-                must.append(label)
+    # The labels that may or must be found (once searching), then those that must.
+    findable = [label for label, verdict in finds.items() if verdict.value != "cannot"]
+    must = [label for label in findable if finds[label].value == "must"]
     must_if_searching = frozenset(must)
     low_if_searching = low
     optional = status.value == "may"
@@ -850,7 +849,7 @@ def merge_spaces(spaces: Sequence[SearchSpace], why: str) -> SearchSpace:
     """One search on several lines of play (an open choice): what they agree on stays, the
     rest is "may"; the bounds span every line."""
     full = spaces[0]
-    labels = {label for space in spaces for label in space.finds}
+    labels = dict.fromkeys(label for space in spaces for label in space.finds)  # ordered
     finds: dict[str, Verdict] = {}
     unsearched = Verdict("cannot", "701.23a", "")
     for label in labels:

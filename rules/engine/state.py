@@ -178,6 +178,14 @@ class GameState:
             )
         return found
 
+    def cards_in_zones(self, *zones: str) -> tuple[CardInstance, ...]:
+        """Every card in any of `zones`, in the state's card order (kept like `permanents`)."""
+        key = "_in_zones_" + "_".join(zones)
+        found = self.__dict__.get(key)
+        if found is None:
+            found = self.__dict__[key] = tuple(c for c in self.cards if c.zone in zones)
+        return found
+
     def permanents_controlled_by(self, player: str) -> tuple[CardInstance, ...]:
         """Permanents `player` controls."""
         return tuple(c for c in self.cards if c.zone == "battlefield" and c.controller == player)

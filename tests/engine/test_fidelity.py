@@ -1,9 +1,12 @@
 """Engine fidelity (issue 21): cards as printed today, what a search puts onto the battlefield
-tapped, costs the engine can't pay, additional costs of spells, kicker's "instead", and
-"library and/or graveyard".
+tapped, costs the engine can't pay, additional costs of spells, kicker's "instead", "library
+and/or graveyard", "exile the rest", damage and life, combat, target restrictions and split
+cards.
 
 Every file in `fidelity_scenarios/` is written from the cards' Oracle text, their rulings and
-the Comprehensive Rules (each names its source), never from the engine's output.
+the Comprehensive Rules (each names its source), never from the engine's output;
+`fidelity_scenarios/refused/` holds boards the rules forbid (an illegal target), each with the
+field its refusal must name and the words it must say.
 """
 
 from __future__ import annotations
@@ -39,6 +42,19 @@ def _load(name: str) -> dict[str, Any]:
 def test_fidelity_scenario(path: Path) -> None:
     mismatches = check_expectations(json.loads(path.read_text(encoding="utf-8")))
     assert not mismatches, "\n".join(str(m) for m in mismatches)
+
+
+@pytest.mark.parametrize(
+    "path", sorted((SCENARIOS / "refused").glob("*.json")), ids=lambda path: path.stem
+)
+def test_a_refused_scenario_is_refused_in_words(path: Path) -> None:
+    # An illegal target is refused naming the field and saying why, never ruled.
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    with pytest.raises(ScenarioError) as error:
+        resolve(spec)
+    assert error.value.path == spec["refused"]["path"]
+    for words in spec["refused"]["mentions"]:
+        assert words in error.value.message
 
 
 # ---------------------------------------------------------------- entering tapped
@@ -266,6 +282,117 @@ def test_the_library_alone_may_be_searched_and_nothing_found(
         spec, {"claim": "shuffles", "player": "Alice", "given": only_graveyard}
     )
     assert shuffles.value == "no"
+
+
+# ---------------------------------------------------------------- exile the rest
+
+DOOMSDAY_FILLERS = ["Brainstorm", "Ponder", "Opt", "Island", "Swamp", "Dark Ritual"]
+
+
+@given(
+    library=st.integers(0, 6),
+    graveyard=st.integers(0, 6),
+    data=st.data(),
+)
+@settings(max_examples=40, deadline=None)
+def test_every_card_of_library_and_graveyard_not_chosen_is_exiled(
+    library: int, graveyard: int, data: st.DataObject
+) -> None:
+    # "Search your library and graveyard for five cards and exile the rest": the rest are the
+    # cards of both zones not chosen (608.2c), five chosen when five are there (701.23d).
+    spec = _load("doomsday-graveyard-card-not-chosen")
+    alice = spec["zones"]["Alice"]
+    alice["library"] = [f"{DOOMSDAY_FILLERS[i]}#l{i}" for i in range(library)]
+    alice["graveyard"] = [f"{DOOMSDAY_FILLERS[i]}#g{i}" for i in range(graveyard)]
+    labels = [f"l{i}" for i in range(library)] + [f"g{i}" for i in range(graveyard)]
+    chosen = data.draw(st.permutations(labels))[: min(5, len(labels))]
+    spec["resolve"]["choices"] = {"Alice": {"find": chosen}}
+    spec["expect"] = []
+    outcome = resolve(spec)
+    for label in labels:
+        verdict = outcome.find("zone_after", card=label)
+        if label in chosen:
+            assert verdict.value == "library"
+        else:
+            assert (verdict.value, verdict.rule) == ("exile", "608.2c")
+    nadia_bolt = evaluate_claim(spec, {"claim": "zone_after", "card": "nadia_bolt"})
+    assert nadia_bolt.value == "graveyard"
+
+
+def test_a_graveyard_card_not_chosen_under_mindcensor_is_exiled_under_608_2c() -> None:
+    # Aven Mindcensor narrows the library's search only: the library's rest is 701.23f's, the
+    # graveyard's rest plain 608.2c's.
+    outcome = resolve(_load("doomsday-under-aven-mindcensor"))
+    bolt = outcome.find("zone_after", card="bolt")
+    deep = outcome.find("zone_after", card="deep6")
+    assert (bolt.value, bolt.rule) == ("exile", "608.2c")
+    assert (deep.value, deep.rule) == ("exile", "701.23f")
+
+
+def _doomsday_as(zones: list[str], rest: str) -> dict[str, Any]:
+    return {
+        "name": "Worded Doomsday",
+        "types": ["Sorcery"],
+        "oracle": "Search your library and graveyard for five cards and exile the rest. Put the "
+        "chosen cards on top of your library in any order.",
+        "spell": [
+            {
+                "search": {
+                    "zones": zones,
+                    "for": {"count": 5},
+                    "put": "library_top",
+                    "rest": rest,
+                }
+            }
+        ],
+    }
+
+
+@pytest.mark.parametrize("zones", [["library", "graveyard"], ["graveyard", "library"]])
+@pytest.mark.parametrize("fixed", ["choices", "given"])
+def test_the_rest_is_exiled_whichever_way_the_search_and_the_choice_are_written(
+    zones: list[str], fixed: str
+) -> None:
+    spec = _load("doomsday-graveyard-card-not-chosen")
+    spec["cards"] = [_doomsday_as(zones, "exile")]
+    spec["zones"]["Alice"]["hand"] = ["Worded Doomsday#dd"]
+    if fixed == "given":
+        given = spec["resolve"].pop("choices")
+        for claim in spec["expect"]:
+            claim.setdefault("given", given)
+    mismatches = check_expectations(spec)
+    assert not mismatches, "\n".join(str(m) for m in mismatches)
+
+
+def test_the_rest_left_open_may_be_exiled_or_chosen() -> None:
+    spec = _load("doomsday-graveyard-card-not-chosen")
+    del spec["resolve"]["choices"]
+    spec["expect"] = []
+    outcome = resolve(spec)
+    for label in ("ritual", "ponder", "brainstorm"):
+        assert outcome.find("zone_after", card=label).value == "library or exile"
+        assert outcome.find("finds", card=label).value == "may"
+
+
+@pytest.mark.parametrize(
+    ("scenario", "label"),
+    [
+        ("catalog_scenarios/memoricide-any-number", "gy"),
+        ("catalog_scenarios/slaughter-games-any-number", "gy"),
+        ("scenarios/surgical-extraction-any-number", "g2"),
+    ],
+)
+def test_cards_an_exiling_search_doesnt_choose_stay_where_they_are(
+    scenario: str, label: str
+) -> None:
+    # "... for any number of cards with that name and exile them": no rest, so a graveyard
+    # copy left unchosen stays in the graveyard.
+    spec = json.loads((HERE / f"{scenario}.json").read_text(encoding="utf-8"))
+    spec["expect"] = []
+    stays = evaluate_claim(
+        spec, {"claim": "zone_after", "card": label, "given": {"Alice": {"find": []}}}
+    )
+    assert stays.value == "graveyard"
 
 
 # ---------------------------------------------------------------- additional costs of spells
