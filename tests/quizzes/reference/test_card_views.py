@@ -270,9 +270,7 @@ def test_no_card_takes_a_site_cards_name_in_any_language(teacher_client):
     assert not Card.objects.filter(owner__isnull=False).exists()
 
 
-def test_a_scenario_reads_and_links_its_authors_card_of_a_shared_name(
-    instructor, other_instructor
-):
+def test_a_scenario_reads_and_links_its_authors_card_of_a_shared_name(instructor, other_instructor):
     from rules.cards import catalog_for
 
     mine = CardFactory(name="Teachers Relic", owner=instructor)
