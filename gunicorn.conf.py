@@ -34,21 +34,14 @@ BODY_TIMEOUT = float(os.environ.get("TUTOR_BODY_TIMEOUT", "10"))
 HEALTHZ_BIND = os.environ.get("TUTOR_HEALTHZ_BIND", "")
 HEALTHZ_FD = "TUTOR_HEALTHZ_FD"  # the probe socket's descriptor, from the master to its workers
 
-worker_class = "gthread"
+# gthread, taking connections only while a thread is free (config/workers.py): a worker whose
+# threads are all held leaves new connections to the others instead of queueing them
+worker_class = "config.workers.ThreadWorker"
 threads = THREADS
-# A worker takes no more connections than it has threads: one whose threads are all held leaves
-# new connections to the others instead of queueing them behind its own (with gunicorn's
-# default, 1000, two workers: one took all eight slow bodies in 7 of 32 tries, and `GET /`,
-# given to it too, waited for TUTOR_BODY_TIMEOUT while the other worker sat idle).
-worker_connections = THREADS
 # A worker whose main loop is silent this long is restarted; the database gives up on a
 # connection well before (config/settings.py: 3 s to connect, 5 s for a pooled connection).
 timeout = 30
-# No connection is kept open after its answer: an idle kept-alive connection would take one of
-# the worker's THREADS places (gunicorn keeps none when worker_connections == threads, and warns
-# unless keepalive is 0). The proxy opens a connection per request, as nginx does by default.
-# It also bounds a new connection that sends nothing: dropped after gthread's 5 s wait for data.
-keepalive = 0
+keepalive = 5  # behind a proxy that keeps connections to the app open
 
 
 def pre_request(worker, req) -> None:
