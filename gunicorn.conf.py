@@ -5,10 +5,10 @@ Bind and the number of workers stay on the command line (docs/deployment.md).
 Slow clients must not hold the site: a sync worker serves one request at a time, so four
 clients that declare a 1 MB body and send 10 bytes held all four workers and `GET /` waited
 31 s. Threaded workers serve THREADS requests each (a slow client holds one thread, not a
-process; /healthz gets a thread of its own while others wait on bodies), and a request's body
-must keep arriving: a read that waits BODY_TIMEOUT seconds for the next bytes ends the request
-(408, config/inputs.py). In front of the app, a proxy that buffers whole request bodies (nginx
-does by default) is still the production setup: docs/deployment.md.
+process; a worker takes connections only while a thread is free: config/workers.py), and a
+request's body must keep arriving: a read that waits BODY_TIMEOUT seconds for the next bytes
+ends the request (408, config/inputs.py). In front of the app, a proxy that buffers whole
+request bodies (nginx does by default) is still the production setup: docs/deployment.md.
 
 Health probes have a port of their own (TUTOR_HEALTHZ_BIND, e.g. 127.0.0.1:8001): the master
 opens it once, and every worker answers `/healthz` on it from a thread outside its request
