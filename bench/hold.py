@@ -7,10 +7,12 @@
              practice, rule pages and /healthz while Redis answers, once it is stopped, and
              while it is paused (SIGSTOP): status codes and latencies
   classroom  70 learners log in and 30 sign up from one address with right passwords: how many
-             got in; then 12 wrong passwords for one learner from one address, and the right
-             one from another
+             got in; then 100 sign-ups without a code use up the address's count, and 30
+             more sign up with their cohort's join code; then 12 wrong passwords for one
+             learner from one address, and the right one from another
   slow       8 connections that declare a 1 MB body and send 10 bytes, held open: how long
-             `GET /` and `/healthz` take meanwhile
+             `GET /` and `/healthz` take meanwhile, on the app's port and on the probe port
+             (TUTOR_HEALTHZ_BIND); then 36, more than the 32 worker threads: the probe port
   database   DATABASE_URL at a closed PostgreSQL port: how long a page and /healthz take to fail
 
 Loopback only; every wait is bounded, and the servers it started are stopped at the end.
@@ -42,6 +44,7 @@ from bench.web import free_port, manage, wait_for
 REPO = Path(__file__).resolve().parents[1]
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 PASSWORD = "a-classroom-passphrase-7"
+COHORT_CODE = "EXAMDAY2"
 CLIENT_TIMEOUT = 40.0  # longer than gunicorn's 30 s: a pinned request shows its real wait
 
 
@@ -120,8 +123,11 @@ def prepare(env: dict[str, str], learners: int) -> None:
     manage(env, "load_content")
     script = (
         "from django.contrib.auth.models import User\n"
+        "from quizzes.models import Cohort\n"
         f"for n in range({learners}):\n"
         f"    User.objects.create_user(f'student-{{n}}', password={PASSWORD!r})\n"
+        "teacher = User.objects.create_user('teacher', password=None)\n"
+        f"Cohort.objects.create(name='Exam day', instructor=teacher, join_code={COHORT_CODE!r})\n"
     )
     manage(env, "shell", "-c", script)
 
@@ -230,6 +236,17 @@ def part_classroom(args) -> dict:
                 fields = {"username": f"newcomer-{n}", "password1": PASSWORD, "password2": PASSWORD}
                 statuses[str(browser.post_form("/accounts/signup/", fields)[0])] += 1
             found["30 sign-ups, one address"] = dict(statuses)
+            statuses = Counter()
+            for n in range(100):  # the address's count used up (an empty password: refused)
+                fields = {"username": f"walk-in-{n}", "password1": "", "password2": ""}
+                statuses[str(Browser(port).post_form("/accounts/signup/", fields)[0])] += 1
+            found["100 more sign-ups without a code, one address"] = dict(statuses)
+            statuses = Counter()
+            for n in range(30):
+                fields = {"username": f"member-{n}", "password1": PASSWORD, "password2": PASSWORD}
+                fields["code"] = COHORT_CODE
+                statuses[str(Browser(port).post_form("/accounts/signup/", fields)[0])] += 1
+            found["then 30 sign-ups with the cohort's join code, one address"] = dict(statuses)
             return found
 
 
@@ -259,25 +276,38 @@ def slow_body(port: int, sockets: list[socket.socket]) -> None:
 
 
 def part_slow(args) -> dict:
+    probe_port = free_port()
     with scratch_database("sqlite", "tutor_bench_hold") as (url, tmp):
-        env = environment(url, tmp)
+        env = environment(url, tmp, TUTOR_HEALTHZ_BIND=f"{HOST}:{probe_port}")
         prepare(env, 0)
         with gunicorn(env, tmp) as port:
-            found = {
-                "before": {p: summary([Browser(port).request("GET", p)]) for p in ("/", "/healthz")}
-            }
-            sockets: list[socket.socket] = []
-            try:
-                for _ in range(8):
-                    slow_body(port, sockets)
-                time.sleep(0.5)
-                found["8 slow bodies open"] = {
-                    p: summary([Browser(port).request("GET", p) for _ in range(3)])
-                    for p in ("/", "/healthz")
+
+            def probes(rounds: int) -> dict:
+                """The probe port first: the app's port may then wait for a thread."""
+                found = {
+                    "probe port /healthz": summary(
+                        [Browser(probe_port).request("GET", "/healthz") for _ in range(rounds)]
+                    )
                 }
-            finally:
-                for sock in sockets:
-                    sock.close()
+                for path in ("/healthz", "/"):
+                    found[path] = summary(
+                        [Browser(port).request("GET", path) for _ in range(rounds)]
+                    )
+                return found
+
+            found = {"before": probes(1)}
+            for held in (8, 36):  # 36: more than 4 workers x 8 threads
+                sockets: list[socket.socket] = []
+                try:
+                    for _ in range(held):
+                        slow_body(port, sockets)
+                    time.sleep(0.5)
+                    # with every thread held, the app's port waits for TUTOR_BODY_TIMEOUT
+                    found[f"{held} slow bodies open"] = probes(3) if held == 8 else probes(1)
+                finally:
+                    for sock in sockets:
+                        sock.close()
+                time.sleep(11)  # the held threads end (408) before the next round
             return found
 
 

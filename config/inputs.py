@@ -12,6 +12,7 @@ caller expects). Both are a JSONDecodeError at their place in the text, as malfo
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -217,3 +218,47 @@ def plain_name(value: str, label: str) -> str:
             _("%(field)s mixes letters of several alphabets that look alike.") % {"field": label}
         )
     return name
+
+
+def _unmarked(text: str) -> str:
+    # confusables.txt shows right-to-left characters between left-to-right marks
+    return text.replace("\u200e", "").replace("\u200f", "")
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Each character Unicode's confusables.txt maps to the prototype it passes for ("I", "1" and
+    the Greek "Ι" to "l"; "m" to "rn"). confusable-homoglyphs keeps each mapping both ways: a
+    character with one look-alike is a source of its prototype, one with several is a prototype;
+    of a pair with no third the first in code point order stands for both."""
+    data = confusables.confusables_data
+    prototypes = {}
+    for raw, look_alikes in data.items():
+        char = _unmarked(raw)
+        if len(char) != 1 or len(look_alikes) != 1:
+            continue
+        raw_target = look_alikes[0]["c"]
+        target = _unmarked(raw_target)
+        if len(target) > 1 or len(data.get(raw_target, ())) > 1 or target < char:
+            prototypes[char] = target
+    return prototypes
+
+
+def skeleton(text: str) -> str:
+    """Unicode's skeleton of `text` (UTS #39): two texts with one skeleton look alike."""
+    prototypes = _prototypes()
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", "".join(prototypes.get(c, c) for c in decomposed))
+
+
+@functools.lru_cache(maxsize=4096)
+def likenesses(name: str) -> frozenset[str]:
+    """What `name` passes for, read in any case: its skeleton in lower case, and the lower case
+    of its skeleton (a "0" passes for an "O", which in lower case is an "o")."""
+    return frozenset({skeleton(name.casefold()), skeleton(skeleton(name).casefold())})
+
+
+def look_alike(name: str, other: str) -> bool:
+    """Whether a reader could take `name` for `other` ("lsland", "ISLAND", "Is1and" and "Ιsland"
+    with a Greek Iota all pass for "Island"; "F0rest" for "Forest")."""
+    return not likenesses(name).isdisjoint(likenesses(other))

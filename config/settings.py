@@ -188,7 +188,8 @@ AXES_CLIENT_IP_CALLABLE = "config.throttling.client_address"
 AXES_ENABLE_ADMIN = False  # the cache handler keeps no rows to show
 # Failed log-ins per address, sign-ups and reset requests per address and per account, with
 # django-ratelimit. A cohort logs in and signs up from one school address: right passwords never
-# count, and 100 sign-ups an hour let a cohort of 70 in with a retry each for a third of them.
+# count, and 100 sign-ups an hour let a cohort of 70 in with a retry each for a third of them;
+# sign-ups with a cohort's join code are counted apart, per address and cohort (config/urls.py).
 RATELIMIT_USE_CACHE = "throttle"
 RATELIMIT_FAIL_OPEN = True  # a count the cache could not keep lets the request through
 THROTTLE_RATES = {

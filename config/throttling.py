@@ -10,7 +10,10 @@ They stop attackers, not classes: a cohort logs in from behind one school addres
   redirect), so any number of right passwords from one address get in; the rate bounds how many
   passwords one address may try across accounts.
 - Sign-ups per address (sized for a cohort signing up at once) and per username, and reset
-  requests per address and per e-mail address: every POST counts.
+  requests per address and per e-mail address: every POST counts. A door may count some POSTs
+  apart (`throttled(scope, apart=...)`): sign-ups that carry a cohort's join code are counted
+  per address *for that cohort*, so a class signing up by its code is never refused because
+  others at its address used up the address's count (a wrong code counts as the address's).
 Both answer 429 with the page `registration/throttled.html`, which says how long to wait. With
 Redis away the counts are not kept (config/cache.py): the throttles let everyone through.
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 import functools
 import logging
 import math
+from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -30,14 +34,15 @@ from django_ratelimit.core import get_usage
 # What each scope counts: (ratelimit key, the THROTTLE_RATES entry holding its rate, which POSTs
 # count: EVERY one, or only the FAILED ones).
 EVERY, FAILED = "every", "failed"
+ADDRESS = "address"  # the client's address, with the group a POST is counted apart in if any
 KEYS = {
-    "login": [("config.throttling.address_key", "login_failures_per_address", FAILED)],
+    "login": [(ADDRESS, "login_failures_per_address", FAILED)],
     "signup": [
-        ("config.throttling.address_key", "signup_per_address", EVERY),
+        (ADDRESS, "signup_per_address", EVERY),
         ("post:username", "signup_per_account", EVERY),
     ],
     "password_reset": [
-        ("config.throttling.address_key", "password_reset_per_address", EVERY),
+        (ADDRESS, "password_reset_per_address", EVERY),
         ("post:email", "password_reset_per_account", EVERY),
     ],
 }
@@ -55,8 +60,14 @@ def client_address(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
-def address_key(group: str, request: HttpRequest) -> str:
-    return client_address(request)
+def address_key(apart: str | None):
+    """The ratelimit key of an address count: the client's address, or its count for `apart`."""
+
+    def key(group: str, request: HttpRequest) -> str:
+        address = client_address(request)
+        return f"{address} {apart}" if apart else address
+
+    return key
 
 
 def wait_text(seconds: float) -> str:
@@ -75,23 +86,26 @@ def throttled_response(request: HttpRequest, wait_seconds: float, reason: str) -
     return response
 
 
-def _usage(request: HttpRequest, scope: str, key: str, rate_name: str, increment: bool):
+def _usage(
+    request: HttpRequest, scope: str, key: str, rate_name: str, increment: bool, apart: str | None
+):
     return get_usage(
         request,
         group=f"tutor.{scope}.{rate_name}",
-        key=key,
+        key=address_key(apart) if key == ADDRESS else key,
         rate=settings.THROTTLE_RATES[rate_name],
         method="POST",
         increment=increment,
     )
 
 
-def over_limit(request: HttpRequest, scope: str) -> float | None:
+def over_limit(request: HttpRequest, scope: str, apart: str | None = None) -> float | None:
     """Count this POST in every counter of `scope` that counts every POST; the longest wait if
-    any counter is over its rate (one that counts failures: already full)."""
+    any counter is over its rate (one that counts failures: already full). `apart`: the group
+    whose own count at this address the POST goes to instead of the address's."""
     waits = []
     for key, rate_name, counted in KEYS[scope]:
-        usage = _usage(request, scope, key, rate_name, increment=counted == EVERY)
+        usage = _usage(request, scope, key, rate_name, counted == EVERY, apart)
         if not usage:
             continue
         # a peek (no increment) reads the count so far: this POST would be one more
@@ -101,28 +115,30 @@ def over_limit(request: HttpRequest, scope: str) -> float | None:
     return max(waits) if waits else None
 
 
-def count_failure(request: HttpRequest, scope: str) -> None:
+def count_failure(request: HttpRequest, scope: str, apart: str | None = None) -> None:
     """Count a POST the view refused in the counters of `scope` that count failures."""
     for key, rate_name, counted in KEYS[scope]:
         if counted == FAILED:
-            _usage(request, scope, key, rate_name, increment=True)
+            _usage(request, scope, key, rate_name, True, apart)
 
 
-def throttled(scope: str):
+def throttled(scope: str, apart: Callable[[HttpRequest], str | None] | None = None):
     """A view decorator: POSTs over any of the scope's rates get the 429 page instead. A POST
-    the view answers with anything but a redirect (a form shown again) is a failure."""
+    the view answers with anything but a redirect (a form shown again) is a failure. `apart`
+    names the group a POST belongs to (or None), whose count at an address is its own."""
 
     def decorator(view):
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             if request.method != "POST":
                 return view(request, *args, **kwargs)
-            wait = over_limit(request, scope)
+            group = apart(request) if apart is not None else None
+            wait = over_limit(request, scope, group)
             if wait is not None:
                 return throttled_response(request, wait, scope)
             response = view(request, *args, **kwargs)
             if not 300 <= response.status_code < 400:
-                count_failure(request, scope)
+                count_failure(request, scope, group)
             return response
 
         return wrapper

@@ -8,6 +8,7 @@ from django.urls import include, path
 
 from config.health import healthz
 from config.throttling import throttled
+from quizzes.instructors.cohorts import signup_apart
 from quizzes.language import set_language
 from quizzes.views import signup
 
@@ -18,7 +19,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/setlang/", set_language, name="set_language"),
     # throttled doors (config/throttling.py); the rest of django.contrib.auth.urls as it is
-    path("accounts/signup/", throttled("signup")(signup), name="signup"),
+    # a cohort's join code counts its sign-ups apart from its address's others
+    path("accounts/signup/", throttled("signup", signup_apart)(signup), name="signup"),
     path("accounts/login/", throttled("login")(auth_views.LoginView.as_view()), name="login"),
     path(
         "accounts/password_reset/",

@@ -38,10 +38,15 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HtmxHttpRequest) -> HttpResponse:
-    form = SignupForm(request.POST or None)
+    """A new account; with a cohort's join code (`?code=`, the link on the cohort's page) the
+    learner joins it at once, and its sign-ups are throttled apart (config/urls.py)."""
+    form = SignupForm(request.POST or None, initial={"code": request.GET.get("code", "")[:16]})
     if request.method == "POST" and form.is_valid():
         user = form.save()
         language.remember(user)  # the language the learner signed up in
         login(request, user, backend="config.auth.ModelBackend")
+        if form.cohort is not None:
+            cohorts.do_join(user, form.cohort)
+            return redirect("home")  # the cohort's banks and assignments
         return redirect("practice")
     return render(request, "registration/signup.html", {"form": form})

@@ -3,7 +3,9 @@
 Every way a scenario reaches the engine (authoring, practice, exams, variants, exports, checks)
 reads its cards through `catalog_for(owner_id)`: the file catalog, the site's cards (no owner:
 `load_content` and the admin) and the cards of `owner_id` (an instructor's own, from the app's
-card form). A database row wins over a file card of the same name.
+card form), never another instructor's (`Card.objects.usable_by`). A database row wins over a
+file card of the same name, and a site card over an instructor's (the card form refuses the
+catalog's names; one added to the site later takes the name back).
 
 Built catalogs are kept per process and per owner, keyed by the table's generation (its row
 count and latest `updated_at`): one small indexed query per call tells whether any card was
@@ -16,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max
 
 from config import sql
 from rules.engine import Catalog, default_catalog
@@ -72,7 +74,8 @@ def catalog_for(owner_id: int | None = None, current: tuple | None = None) -> Ca
 
 def build_catalog(owner_id: int | None = None) -> Catalog:
     """`catalog_for` without the cache: one query for the rows."""
-    rows = Card.objects.filter(Q(owner=None) | Q(owner_id=owner_id) if owner_id else Q(owner=None))
+    # the owner's first, so a site card of the same name replaces theirs
+    rows = sorted(Card.objects.usable_by(owner_id), key=lambda card: card.owner_id is None)
     return default_catalog().extend(
         parse_card_definition(card.definition, f"card {card.name}") for card in rows
     )

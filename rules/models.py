@@ -382,11 +382,22 @@ class CardQuerySet(models.QuerySet):
         """The cards `user` made in the app's card form: every edit looks cards up here."""
         return self.filter(owner=user) if user.is_authenticated else self.none()
 
+    def usable_by(self, owner_id: int | None) -> CardQuerySet:
+        """The cards a scenario by `owner_id` may name: the site's and the owner's own (None: a
+        site scenario, the site's only). Never another instructor's: names are theirs alone."""
+        if owner_id is None:
+            return self.site()
+        return self.filter(models.Q(owner=None) | models.Q(owner_id=owner_id))
+
 
 class Card(models.Model):
-    """A card's definition as data (scenario-format section 2) with its localised names."""
+    """A card's definition as data (scenario-format section 2) with its localised names.
 
-    name = models.CharField(max_length=200, unique=True)
+    A name is unique among the site's cards and among each instructor's own: two instructors may
+    each have a card of one name, and neither learns of the other's (the card form refuses only
+    the catalog's names and their look-alikes, which everyone can read)."""
+
+    name = models.CharField(max_length=200)
     definition = models.JSONField(help_text="The card as data: see docs/engine.md.")
     localized_names = models.JSONField(
         default=dict, blank=True, help_text='Names by language code, e.g. {"de": "..."}.'
@@ -408,6 +419,12 @@ class Card(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name"], condition=models.Q(owner=None), name="site_card_name_unique"
+            ),
+            models.UniqueConstraint(fields=["owner", "name"], name="card_name_unique_per_owner"),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -81,3 +81,29 @@ def test_healthz_is_served_over_plain_http_with_debug_off(client, settings):
 
 def test_a_head_probe_gets_the_same_status(client):
     assert client.head(reverse("healthz")).status_code == 200
+
+
+def test_the_probe_port_gives_the_same_answer_from_a_thread_of_its_own(monkeypatch):
+    import http.client
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    thread = health.serve_probes(listener)
+    assert thread.daemon and thread.name == "healthz-probes"
+
+    def probe(method: str, path: str) -> tuple[int, str]:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        try:
+            connection.request(method, path)
+            response = connection.getresponse()
+            return response.status, response.read().decode()
+        finally:
+            connection.close()
+
+    assert probe("GET", "/healthz") == (200, "ok\ndatabase: ok\ncache: ok\n")
+    assert probe("HEAD", "/healthz") == (200, "")
+    assert probe("GET", "/")[0] == 404
+    monkeypatch.setattr(health, "database_connection", broken_database)
+    status, body = probe("GET", "/healthz")
+    assert status == 503 and body.startswith("unavailable\ndatabase: failed")

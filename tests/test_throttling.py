@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from config import settings as production
 from config.throttling import client_address
+from quizzes.models import Cohort
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -155,6 +156,53 @@ def test_sign_ups_are_limited_per_address(client):
     response = signup(client, "another")
     assert "Too many sign-ups" in response.content.decode()
     assert int(response["Retry-After"]) > 0
+
+
+def join_sign_up(username: str, code: str, **extra):
+    form = {"username": username, "password1": RIGHT, "password2": RIGHT, "code": code}
+    return Client().post(reverse("signup"), form, **extra)
+
+
+@pytest.fixture
+def cohort():
+    return Cohort.objects.create(name="Exam day", instructor=UserFactory(username="teacher-3"))
+
+
+def test_a_cohort_signs_up_by_its_code_where_the_address_is_used_up(client, cohort):
+    limit = rate_limit("signup_per_address")
+    statuses = [signup(client, f"new-{n}").status_code for n in range(limit + 1)]
+    assert statuses[-1] == 429  # the address has used up its sign-ups
+    students = [f"student-{n}" for n in range(30)]
+    # the code as a learner may type it: lower case, spaced
+    codes = [cohort.join_code.lower(), f"{cohort.join_code[:4]} {cohort.join_code[4:]}"]
+    answers = [join_sign_up(name, codes[n % 2]) for n, name in enumerate(students)]
+    assert [answer.status_code for answer in answers] == [302] * 30
+    assert set(cohort.members.values_list("username", flat=True)) == set(students)
+    assert signup(client, "without-a-code").status_code == 429  # the throttle still applies
+    assert join_sign_up("wrong-code", "WRONG234").status_code == 429  # counted as the address's
+
+
+def test_a_cohorts_code_has_its_own_count_at_an_address(settings, cohort):
+    settings.THROTTLE_RATES = production.THROTTLE_RATES | {"signup_per_address": "10/h"}
+    with_code = [join_sign_up(f"student-{n}", cohort.join_code) for n in range(11)]
+    assert [answer.status_code for answer in with_code] == [302] * 10 + [429]
+    # another address is counted apart, with or without the code
+    assert join_sign_up("elsewhere", cohort.join_code, REMOTE_ADDR="10.9.0.1").status_code == 302
+
+
+def test_signing_up_with_a_code_joins_the_cohort(cohort):
+    page = Client().get(reverse("signup"), {"code": cohort.join_code}).content.decode()
+    assert f'value="{cohort.join_code}"' in page  # the link on the cohort's page fills it in
+    response = join_sign_up("newcomer", cohort.join_code)
+    assert response.status_code == 302 and response["Location"] == reverse("home")
+    assert cohort.members.filter(username="newcomer").exists()
+
+
+def test_a_wrong_code_is_refused_beside_its_field_and_makes_no_account(cohort):
+    response = join_sign_up("newcomer", "WRONG234")
+    assert response.status_code == 200
+    assert "No cohort has this code" in " ".join(response.context["form"].errors["code"])
+    assert not get_user_model().objects.filter(username="newcomer").exists()
 
 
 def test_sign_ups_are_limited_per_account(client):

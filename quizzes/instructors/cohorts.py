@@ -49,6 +49,23 @@ def do_assign_banks(cohort: Cohort, banks: QuerySet[Bank]) -> None:
     cohort.banks.set(banks)
 
 
+def cohort_of_code(code: str) -> Cohort | None:
+    """The cohort a join code names, as a learner may type it ("k7qm 3txa"), or None."""
+    code = "".join(code.split()).upper()
+    if not code:
+        return None
+    return Cohort.objects.filter(join_code=code).select_related("instructor").first()
+
+
+def signup_apart(request) -> str | None:
+    """The group a sign-up is counted in apart from its address's other sign-ups (the throttle's
+    `apart`, config/urls.py): the cohort whose join code it carries. A class behind one school
+    address signs up by its code however many others signed up there; a wrong code, or none,
+    counts as the address's."""
+    cohort = cohort_of_code(request.POST.get("code", "")[:16])
+    return f"cohort {cohort.pk}" if cohort is not None else None
+
+
 def check_join(user, code: str) -> Cohort:
     cohort = Cohort.objects.filter(join_code=code).select_related("instructor").first()
     if cohort is None:

@@ -334,6 +334,7 @@ def _cohort_context(
     assignment_form: AssignmentForm | None = None,
 ) -> dict:
     join_url = request.build_absolute_uri(reverse("cohort_join")) + f"?code={cohort.join_code}"
+    signup_url = request.build_absolute_uri(reverse("signup")) + f"?code={cohort.join_code}"
     return {
         "cohort": cohort,
         "form": form,
@@ -342,6 +343,7 @@ def _cohort_context(
         "members": cohorts.members_of(cohort),
         "banks": cohort.banks.all(),
         "join_url": join_url,
+        "signup_url": signup_url,
     }
 
 

@@ -187,7 +187,7 @@ def _load_cards(content: Content, report: LoadReport) -> None:
         name = definition["name"]
         sync(
             Card,
-            {"name": name},
+            {"name": name, "owner": None},  # the site's card, never an instructor's
             {
                 "definition": definition,
                 "localized_names": content.localized_names.get(name, {}),

@@ -376,10 +376,12 @@ class Scenario(models.Model):
             )
 
     def link_cards(self) -> None:
-        """Link the catalog rows of the cards the spec names (the card browser lists them)."""
-        wanted = set(
-            Card.objects.filter(name__in=card_names(self.spec)).values_list("pk", flat=True)
-        )
+        """Link the catalog rows of the cards the spec names (the card browser lists them): the
+        site's and the author's own, as the engine reads them (`rules.cards.catalog_for`)."""
+        rows = Card.objects.usable_by(self.author_id).filter(name__in=card_names(self.spec))
+        # the author's first, so a site card of the same name replaces theirs
+        ordered = sorted(rows.values_list("name", "owner_id", "pk"), key=lambda row: row[1] is None)
+        wanted = set({name: pk for name, _, pk in ordered}.values())
         if set(self.cards_named.values_list("pk", flat=True)) != wanted:
             self.cards_named.set(wanted)
 

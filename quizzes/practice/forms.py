@@ -14,6 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from quizzes import visibility
+from quizzes.instructors import cohorts
 from quizzes.kept import Kept
 from quizzes.models import Bank, Question
 from quizzes.rulings import Ruling, kind_of
@@ -22,9 +23,25 @@ from rules.models import Rule
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(required=False, help_text=_("Only used to reset your password."))
+    code = forms.CharField(
+        label=_("Join code"),
+        max_length=16,
+        required=False,
+        help_text=_("If your instructor gave you one: you join their cohort as you sign up."),
+        widget=forms.TextInput(attrs={"autocapitalize": "characters", "autocomplete": "off"}),
+    )
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+    def clean_code(self) -> str:
+        """The cohort to join (`self.cohort`), or none when no code was typed."""
+        self.cohort = cohorts.cohort_of_code(self.cleaned_data["code"])
+        if self.cleaned_data["code"].strip() and self.cohort is None:
+            raise forms.ValidationError(
+                _("No cohort has this code. Check it with your instructor.")
+            )
+        return self.cleaned_data["code"]
 
 
 class AnswerForm(forms.Form):

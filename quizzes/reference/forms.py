@@ -12,13 +12,14 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from config.inputs import plain_name
+from config.inputs import likenesses, plain_name
 from quizzes import limits
-from quizzes.rulings import checks
+from quizzes.rulings import checks, names
 from quizzes.rulings.cards import (
     CARD_TYPES,
     SUPERTYPES,
     ScenarioError,
+    catalog_names,
     is_catalog_card,
     parse_card_definition,
 )
@@ -151,11 +152,15 @@ class CardForm(forms.Form):
         name = plain_name(self.cleaned_data["name"], _("The name"))
         if "#" in name:
             raise ValidationError(_("A card name cannot contain # (it starts a label)."))
-        taken = Card.objects.filter(name=name)
-        if self.instance is not None:
-            taken = taken.exclude(pk=self.instance.pk)
-        if taken.exists() or (is_catalog_card(name) and self.instance is None):
+        if Card.objects.owned_by(self.owner).filter(name=name).exists():
+            raise ValidationError(_("You already have a card named %(name)r.") % {"name": name})
+        if is_catalog_card(name) or Card.objects.site().filter(name=name).exists():
             raise ValidationError(_("%(name)r is already a card in the catalog.") % {"name": name})
+        if (card := catalog_look_alike(name)) is not None:
+            raise ValidationError(
+                _("%(name)r looks like %(card)r, a card in the catalog: choose another name.")
+                % {"name": name, "card": card}
+            )
         if (
             self.instance is None
             and Card.objects.owned_by(self.owner).count() >= limits.MAX_CARDS_PER_OWNER
@@ -213,6 +218,21 @@ class CardForm(forms.Form):
             return data
         data["definition"] = definition
         return data
+
+
+def catalog_look_alike(name: str) -> str | None:
+    """The catalog's card that `name` passes for (config.inputs.likenesses), by its English name
+    or by one the site shows it under in another language, or None. Only the catalog is searched
+    (the file's cards and the site's), which everyone may read: another instructor's cards are
+    theirs alone to name."""
+    shown = [(card, [card, *names.translations(card).values()]) for card in catalog_names()]
+    for card, localized in Card.objects.site().values_list("name", "localized_names"):
+        shown.append((card, [card, *(localized.values() if isinstance(localized, dict) else ())]))
+    wanted = likenesses(name)
+    for card, card_names in shown:
+        if any(not wanted.isdisjoint(likenesses(words)) for words in card_names):
+            return card
+    return None
 
 
 def definition_of(data: dict[str, Any]) -> dict[str, Any]:

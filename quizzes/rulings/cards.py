@@ -11,6 +11,7 @@ __all__ = [
     "SUPERTYPES",
     "CardDefinition",
     "ScenarioError",
+    "catalog_names",
     "is_catalog_card",
     "parse_card_definition",
 ]
@@ -19,3 +20,8 @@ __all__ = [
 def is_catalog_card(name: str) -> bool:
     """Whether the site's card catalog (rules/catalog/) already has a card of that name."""
     return name in default_catalog()
+
+
+def catalog_names() -> list[str]:
+    """The names of the site's card catalog (rules/catalog/), sorted."""
+    return default_catalog().names()

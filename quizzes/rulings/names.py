@@ -35,3 +35,8 @@ def localized(name: str, language: str | None = None) -> str:
 def has_translation(name: str, language: str | None = None) -> bool:
     language = (language or translation.get_language() or "en").split("-")[0]
     return language == "en" or language in _names().get(name, {})
+
+
+def translations(name: str) -> dict[str, str]:
+    """`name` in every language the content names it in ({"de": ..., "it": ...})."""
+    return dict(_names().get(name, {}))

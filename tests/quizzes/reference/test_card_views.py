@@ -213,3 +213,87 @@ def test_the_card_pages_cost_the_same_however_many_cards_and_scenarios(
     with django_assert_num_queries(CARD_PAGE_QUERIES):
         page = client.get(reverse("card_detail", args=[island.pk]))
     assert page.content.decode().count("Scenario ") == size
+
+
+# Card names are each owner's (issue 26): attacks on the card form as tests.
+
+
+def test_two_instructors_each_make_a_card_of_one_name(client, instructor, other_instructor):
+    CardFactory(name="Teachers Relic", owner=instructor)
+    client.force_login(other_instructor)
+    response = client.post(reverse("card_create"), card_form(name="Teachers Relic"))
+    assert response.status_code == 302  # was 400 "already a card": it told of the other's card
+    assert Card.objects.filter(name="Teachers Relic").count() == 2
+
+
+def test_the_form_never_tells_of_another_instructors_card(client, instructor, other_instructor):
+    CardFactory(name="Teachers Relic", owner=instructor)
+    client.force_login(other_instructor)
+    for url in (reverse("card_preview"), reverse("card_create")):
+        page = client.post(url, card_form(name="Teachers Relic", types=[])).content.decode()
+        assert "already" not in page and "looks like" not in page
+
+
+def test_an_instructor_cannot_make_two_cards_of_one_name(teacher_client, instructor):
+    CardFactory(name="Teachers Relic", owner=instructor)
+    response = teacher_client.post(reverse("card_create"), card_form(name="Teachers Relic"))
+    assert response.status_code == 400
+    assert "already have a card" in " ".join(response.context["form"].errors["name"])
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("Island", "already a card"),  # squatting a real card's name
+        ("Forest", "already a card"),
+        ("\u0399sland", "several alphabets"),  # a Greek capital Iota for the "I"
+        ("lsland", "looks like 'Island'"),  # a lower-case L
+        ("Is1and", "looks like 'Island'"),
+        ("ISLAND", "looks like 'Island'"),
+        ("island", "looks like 'Island'"),
+        ("F0rest", "looks like 'Forest'"),
+        ("Swarnp", "looks like 'Swamp'"),  # "rn" for "m"
+    ],
+)
+def test_no_card_takes_a_catalog_name_or_a_look_alike(teacher_client, name, message):
+    response = teacher_client.post(reverse("card_create"), card_form(name=name))
+    assert response.status_code == 400
+    assert message in " ".join(response.context["form"].errors["name"])
+    assert not Card.objects.filter(owner__isnull=False).exists()
+
+
+def test_no_card_takes_a_site_cards_name_in_any_language(teacher_client):
+    CardFactory(name="Teachers Relic", localized_names={"de": "Lehrerrelikt"})  # a site card
+    for name in ("Teachers Relic", "Teachers ReIic", "Lehrerrelikt"):
+        response = teacher_client.post(reverse("card_create"), card_form(name=name))
+        assert response.status_code == 400, name
+    assert not Card.objects.filter(owner__isnull=False).exists()
+
+
+def test_a_scenario_reads_and_links_its_authors_card_of_a_shared_name(instructor, other_instructor):
+    from rules.cards import catalog_for
+
+    mine = CardFactory(name="Teachers Relic", owner=instructor)
+    theirs = CardFactory(
+        name="Teachers Relic",
+        owner=other_instructor,
+        definition={"name": "Teachers Relic", "types": ["Land"]},
+    )
+    assert catalog_for(instructor.pk).get("Teachers Relic").types == ("Artifact",)
+    assert catalog_for(other_instructor.pk).get("Teachers Relic").types == ("Land",)
+    assert "Teachers Relic" not in catalog_for(None)
+    spec = simple_spec() | {"zones": {"Alice": {"library": ["Teachers Relic#r1", "Island#i1"]}}}
+    bank = BankFactory(owner=instructor)
+    scenario = ScenarioFactory(spec=spec, author=instructor, bank=bank)
+    checks.record_engine_check(scenario)
+    assert mine in scenario.cards_named.all() and theirs not in scenario.cards_named.all()
+
+
+def test_card_names_are_unique_per_owner_in_the_database(instructor):
+    from django.db import IntegrityError, transaction
+
+    CardFactory(name="Teachers Relic", owner=instructor)
+    CardFactory(name="Teachers Relic")  # a site card may share it (it wins in the catalog)
+    for owner in (instructor, None):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Card.objects.create(name="Teachers Relic", owner=owner, definition={})
