@@ -42,6 +42,7 @@ def test_create_a_cohort_through_the_page(teacher_client, instructor):
     assert response.status_code == 302 and cohort.instructor == instructor
     page = teacher_client.get(reverse("cohort_detail", args=[cohort.pk])).content.decode()
     assert cohort.join_code in page and f"/cohorts/join/?code={cohort.join_code}" in page
+    assert f"/accounts/signup/?code={cohort.join_code}" in page  # new learners sign up and join
 
 
 def test_learners_join_with_the_code(client, learner, cohort):
