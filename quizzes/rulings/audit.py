@@ -34,6 +34,7 @@ from quizzes.rulings.generate import (
     optional_searchers,
     portion_is_whole,
     relevant,
+    reveals_nothing,
 )
 from quizzes.rulings.kinds import value_choices
 from quizzes.rulings.reasons import say
@@ -270,6 +271,15 @@ def wishes_chosen_not_found(s: Served) -> list[str]:
     return [f"a wish worded as a search: {text!r}" for text in texts if SEARCH_WORDS.search(text)]
 
 
+def revealed_of_a_card(s: Served) -> list[str]:
+    """No "the card found is revealed" when the search can find no card (nothing to reveal)."""
+    return [
+        f"revealed of {claim['searcher']}, who can find no card"
+        for claim in s.ruling.claims
+        if claim["claim"] == "revealed" and reveals_nothing(s.engine, claim)
+    ]
+
+
 def portions_tell_apart(s: Served) -> list[str]:
     """No "only the top N cards" asked of a library of N or fewer (the whole library too)."""
     return [
@@ -382,6 +392,7 @@ INVARIANTS: dict[str, Callable[[Served], list[str]]] = {
     "no_spell_out_of_turn": no_spell_out_of_turn,
     "searches_asked_of_a_searcher": searches_asked_of_a_searcher,
     "wishes_chosen_not_found": wishes_chosen_not_found,
+    "revealed_of_a_card": revealed_of_a_card,
     "portions_tell_apart": portions_tell_apart,
     "swaps_keep_the_story": swaps_keep_the_story,
     "rules_current": rules_current,

@@ -306,7 +306,18 @@ def unanswerable(ruling: Ruling, claim: Claim) -> bool:
         return portion_is_whole(ruling, claim)
     if claim["claim"] == "decision_order":  # "decide in this order: nobody" (nobody searches)
         return not plain(ruling.evaluate(claim).value)
+    if claim["claim"] == "revealed":  # "the card Zoe chooses is revealed" when none can be
+        return reveals_nothing(ruling, claim)
     return False
+
+
+def reveals_nothing(ruling: Ruling, claim: Claim) -> bool:
+    """Is `claim` (revealed) about the cards a search finds when it can find none?"""
+    counted = {"claim": "found_count", "searcher": claim["searcher"]}
+    if "given" in claim:
+        counted["given"] = claim["given"]
+    found = plain(ruling.evaluate(counted).value)
+    return isinstance(found, list) and len(found) == 2 and found[1] == 0
 
 
 def no_ranking(ruling: Ruling, claim: Claim) -> bool:
