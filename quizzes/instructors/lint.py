@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from config.roles import INSTRUCTORS_GROUP, is_instructor  # noqa: F401 (re-exported)
-from quizzes.models import Scenario
+from quizzes.models import Scenario, Variant
 from quizzes.rulings import (
     Catalog,
     TimingFinding,
@@ -27,6 +27,8 @@ class LintEntry:
     problems: tuple[str, ...]
     # Spells cast when the rules don't allow (CR 307.1 ...): warnings, the ruling still stands.
     warnings: tuple[TimingFinding, ...] = ()
+    # What the audit found wrong with a question as learners are served it (issue 20), in words.
+    audited: tuple[str, ...] = ()
 
     @property
     def status_display(self) -> str:
@@ -50,7 +52,26 @@ def lint(scenarios: Iterable[Scenario], catalog: Catalog | None = None) -> list[
         if check.status != Scenario.EngineStatus.INVALID:  # parsed, and within the limits
             cards = catalog if catalog is not None else catalog_of(scenario)
             warnings = casting_timing(scenario.spec, cards)
-        if check.status in FLAGGED or warnings:
+        audited = _audited(scenario)
+        if check.status in FLAGGED or warnings or audited:
             problems = tuple(check.report.splitlines()) if check.status in FLAGGED else ()
-            entries.append(LintEntry(scenario, check.status, problems, warnings))
+            entries.append(LintEntry(scenario, check.status, problems, warnings, audited))
     return entries
+
+
+def _audited(scenario: Scenario) -> tuple[str, ...]:
+    """What the audit flagged in the stored variants of the scenario's questions as given now
+    (each problem once, with the question it is about)."""
+    flagged = (
+        Variant.objects.filter(
+            question__scenario=scenario, scenario_version_id=scenario.current_version_id
+        )
+        .exclude(problems=[])
+        .order_by("question_id", "seed")
+        .values_list("question__prompt", "problems")
+    )
+    said: dict[str, None] = {}
+    for prompt, problems in flagged:
+        for problem in problems:
+            said[f"{prompt}: {problem}"] = None
+    return tuple(said)

@@ -14,6 +14,7 @@ from quizzes.models import Bank, Question, Scenario
 from quizzes.practice import adaptive
 from quizzes.rulings import (
     Catalog,
+    audit,
     checks,
     documents,
     store_variants,
@@ -213,8 +214,10 @@ def do_create_scenarios(
 
 
 def _store_variants(questions, catalog) -> None:
-    """Every variant learners may be served, made and ruled now, as the content is written."""
-    store_variants(questions.filter(is_active=True).select_related("scenario"), catalog)
+    """Every variant learners may be served, made and ruled now, as the content is written,
+    each audited: what fails is flagged, and the bank's lint shows it in words."""
+    active = questions.filter(is_active=True).select_related("scenario").prefetch_related("rules")
+    store_variants(active, catalog, check=audit.checker())
 
 
 def _slug_base(document: ScenarioDocument) -> str:

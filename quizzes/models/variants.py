@@ -55,6 +55,11 @@ class Variant(models.Model):
     rule_numbers = models.JSONField(
         default=list, help_text="The rules the engine cites for the claims asked."
     )
+    problems = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="What the audit found wrong with it when it was made, in words (flagged).",
+    )
     made_with = models.CharField(
         max_length=40,
         blank=True,

@@ -39,7 +39,7 @@ from quizzes.rulings.generate import (
 from quizzes.rulings.kinds import value_choices
 from quizzes.rulings.reasons import say
 from quizzes.rulings.ruling import Ruling, chooses_outside
-from quizzes.rulings.storing import made_with, variant_count
+from quizzes.rulings.seeds import made_with, variant_count
 from quizzes.rulings.values import plain, same
 from rules.engine import ScenarioError, default_catalog
 from rules.models import Rule
@@ -94,12 +94,21 @@ class Served:
 
 
 def served(question, seed: int, catalog=None, rule_numbers: set[str] | None = None) -> Served:
-    """`question` with variant `seed` as the practice page and its feedback show it (English)."""
+    """`question` with variant `seed` as the practice page and its feedback show it (English):
+    the stored variant, beside the engine's ruling on it."""
     with translation.override("en"):
         ruling = ruling_for(question, seed, None, catalog)
         engine = ruling
         if isinstance(ruling.session, FrozenSession):
             engine = Ruling.from_shown(ruling.kind, ruling.shown, catalog)
+        return served_as(question, seed, ruling, engine, rule_numbers)
+
+
+def served_as(
+    question, seed: int, ruling: Ruling, engine: Ruling, rule_numbers: set[str] | None = None
+) -> Served:
+    """`ruling` (a variant of `question`) as a page and its feedback show it (English)."""
+    with translation.override("en"):
         shown = Served(
             question,
             seed,
@@ -111,17 +120,22 @@ def served(question, seed: int, catalog=None, rule_numbers: set[str] | None = No
         )
         shown.rules = set(rule_numbers or ())
         for claim in ruling.claims:
+            judged = claim
+            if claim["claim"] == "legal_find_set":  # judged by what a search may find
+                judged = {**claim, "claim": "found_count"}
+            shown.engine_rules |= set(numbers_in(ruling.evaluate(judged).rule))
+        for claim in ruling.claims:
             if claim["claim"] == "legal_find_set":
                 continue
             result = ruling.evaluate(claim)
             shown.feedback.append(ruling.words(claim, result.value))
             shown.feedback.append(say(result.reason))
-            if question.kind in ("yes_no", "multiple_choice"):
+            if ruling.kind in ("yes_no", "multiple_choice"):
                 proposed = claim.get("proposed")
                 text = ruling.state(claim, proposed)
                 shown.statements.append(Statement(text, same(result.value, proposed), claim))
                 shown.feedback.append(ruling.state(claim, result.value))
-        if question.kind == "value" and claim_text(ruling.claims[0]["claim"]).answer == CHOICE:
+        if ruling.kind == "value" and claim_text(ruling.claims[0]["claim"]).answer == CHOICE:
             claim = ruling.claims[0]
             key = ruling.evaluate(claim).value
             shown.options = [
@@ -129,6 +143,26 @@ def served(question, seed: int, catalog=None, rule_numbers: set[str] | None = No
                 for option in value_choices(ruling, claim)
             ]
         return shown
+
+
+def checker() -> Callable[[Any, int, Ruling], list[str]]:
+    """What the invariants find wrong with a variant as it is made (`ruling`, on the engine):
+    "invariant: problem" in words, for `load_content` to flag and an instructor's lint to show.
+    The current rules are read once per checker (a site with no rules loaded judges none)."""
+    current = set(Rule.objects.current().values_list("number", flat=True))
+
+    def problems_of(question, seed: int, ruling: Ruling) -> list[str]:
+        CURRENT_RULES.numbers = current
+        numbers = {rule.number for rule in question.rules.all()}
+        shown = served_as(question, seed, ruling, ruling, numbers)
+        return [
+            f"{name}: {problem}"
+            for name, check in INVARIANTS.items()
+            if current or name != "rules_current"
+            for problem in check(shown)
+        ]
+
+    return problems_of
 
 
 # The invariants: each reads one served question and returns what is wrong, in words.
@@ -470,10 +504,6 @@ def audit(questions: Iterable[Any], seeds: int | None = DEFAULT_SEEDS) -> Report
                               question.level, str(error))
                 )  # fmt: skip
                 continue
-            for claim in shown.ruling.claims:
-                if claim["claim"] == "legal_find_set":  # judged by what a search may find
-                    claim = {**claim, "claim": "found_count"}
-                shown.engine_rules |= set(numbers_in(shown.ruling.evaluate(claim).rule))
             report.served += 1
             if seed == 0:
                 report.statements += [(question.pk, st.text, st.truth) for st in shown.statements]

@@ -10,19 +10,16 @@ rows. A page then serves one of them, and grades against it, with no engine run
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import logging
 import random
-from collections.abc import Iterable
-from pathlib import Path
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
-
-from django.conf import settings
 
 from quizzes.models import Question, ScenarioVersion, Variant
 from quizzes.rulings.frozen import Unstorable, freeze
 from quizzes.rulings.ruling import Ruling, Shown, shown_order
+from quizzes.rulings.seeds import made_with, variant_count
 from rules.cards import catalog_for
 from rules.engine import ScenarioError
 from rules.numbers import numbers_in
@@ -30,46 +27,15 @@ from rules.numbers import numbers_in
 log = logging.getLogger("tutor.content")
 
 
-def variant_count() -> int:
-    """How many variants each question has (1, the scenario as written, when variants are
-    off)."""
-    if not getattr(settings, "QUIZZES_VARIANTS", True):
-        return 1
-    return int(getattr(settings, "QUIZZES_VARIANT_COUNT", 5))
+# What the audit finds wrong with a variant as it is made (`audit.problems_of`): stored with it.
+Check = Callable[[Question, int, Ruling], list[str]]
 
 
-# What a stored variant is made with: the engine, the catalog's card files, the code that makes
-# a variant and says its reasons, and the translations they are said in. A variant made with
-# other ones is made again when content is next loaded.
-MADE_WITH = (
-    ("rules/engine", "*.py"),
-    ("rules/catalog", "*.json"),
-    *(
-        ("quizzes/rulings", f"{name}.py")
-        for name in (
-            "variants", "sessions", "frozen", "scene", "reasons", "descriptions", "names",
-            "claims", "values",
-        )
-    ),
-    ("locale", "*.po"),
-    ("quizzes/content", "localized_names.json"),
-)  # fmt: skip
-
-
-@functools.cache
-def made_with() -> str:
-    """A hash of everything a stored variant is made with."""
-    digest = hashlib.sha1(usedforsecurity=False)
-    root = Path(settings.BASE_DIR)
-    for folder, pattern in MADE_WITH:
-        for path in sorted((root / folder).rglob(pattern)):
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def variants_of(question: Question, version: ScenarioVersion, catalog=None) -> list[Variant]:
-    """The question's variants on `version`, made and ruled (unsaved rows)."""
+def variants_of(
+    question: Question, version: ScenarioVersion, catalog=None, check: Check | None = None
+) -> list[Variant]:
+    """The question's variants on `version`, made and ruled (unsaved rows), each with what
+    `check` finds wrong with it."""
     kind, _prompt, claims = version.question_as_given(question)
     catalog = catalog if catalog is not None else catalog_for(question.scenario.author_id)
     made: list[Variant] = []
@@ -93,12 +59,13 @@ def variants_of(question: Question, version: ScenarioVersion, catalog=None) -> l
                 ruled=ruled,
                 rule_numbers=numbers,
                 made_with=made_with(),
+                problems=check(question, seed, ruling) if check is not None else [],
             )
         )
     return made
 
 
-def store_variants(questions: Iterable[Question], catalog=None) -> int:
+def store_variants(questions: Iterable[Question], catalog=None, check: Check | None = None) -> int:
     """Store the variants of each question on its scenario's current version: made unless
     stored, made again when stored with another engine, wording or translations (`made_with`),
     in place, so what was served points at them still. Returns how many were made."""
@@ -121,7 +88,7 @@ def store_variants(questions: Iterable[Question], catalog=None) -> int:
         keys = [(question.pk, version_id, seed) for seed in range(variant_count())]
         if all(stored.get(key, (None, None))[1] == current for key in keys):
             continue
-        for variant in variants_of(question, versions[version_id], catalog):
+        for variant in variants_of(question, versions[version_id], catalog, check):
             pk, made = stored.get((question.pk, version_id, variant.seed), (None, None))
             if pk is None:
                 new.append(variant)
@@ -129,9 +96,17 @@ def store_variants(questions: Iterable[Question], catalog=None) -> int:
                 variant.pk = pk
                 remade.append(variant)
     Variant.objects.bulk_create(new, batch_size=200, ignore_conflicts=True)
-    fields = ["kind", "shown", "ruled", "rule_numbers", "made_with"]
+    fields = ["kind", "shown", "ruled", "rule_numbers", "made_with", "problems"]
     Variant.objects.bulk_update(remade, fields, batch_size=200)
-    return len(new) + len(remade)
+    made = new + remade
+    flagged = [(v.question_id, v.seed, problem) for v in made for problem in v.problems]
+    return Stored(len(made), flagged)
+
+
+@dataclass(frozen=True)
+class Stored:
+    made: int  # variants made (new, or made again with today's engine and wording)
+    flagged: list[tuple[int, int, str]]  # (question, seed, what the check found) of those made
 
 
 def new_seed() -> int:

@@ -17,7 +17,7 @@ from quizzes.loading.generated import generate
 from quizzes.loading.read import CATALOG_DIR
 from quizzes.management.commands.generate_questions import write_summary
 from quizzes.models import Question, Scenario
-from quizzes.rulings import ScenarioError
+from quizzes.rulings import ScenarioError, audit
 from rules.models import Card, Rule, RuleAlias
 
 
@@ -47,7 +47,10 @@ class Command(BaseCommand):
                 generated = generate(content_dir, per_family=per_family) if per_family > 0 else None
                 variants_start = time.monotonic()
                 stored = rulings.store_variants(
-                    Question.objects.filter(is_active=True).select_related("scenario")
+                    Question.objects.filter(is_active=True)
+                    .select_related("scenario")
+                    .prefetch_related("rules"),
+                    check=audit.checker(),  # flagged below: CI fails on any
                 )
                 variants_time = time.monotonic() - variants_start
         except ContentError as error:
@@ -68,7 +71,10 @@ class Command(BaseCommand):
             f"not checked {statuses['not_checked']}, invalid {statuses['invalid']})"
         )
         self.stdout.write(f"questions: {Question.objects.filter(is_active=True).count()} active")
-        self.stdout.write(f"variants stored: {stored} new, in {variants_time:.1f} s")
+        self.stdout.write(
+            f"variants stored: {stored.made} made, in {variants_time:.1f} s; "
+            f"flagged by the audit: {len(stored.flagged)}"
+        )
         self.stdout.write(
             "changes: "
             + (
@@ -80,6 +86,10 @@ class Command(BaseCommand):
                 or "none"
             )
         )
+        for question, seed, problem in stored.flagged:
+            self.stdout.write(
+                self.style.WARNING(f"FLAGGED question {question} seed {seed}: {problem}")
+            )
         for slug, status, text in report.flagged:
             self.stdout.write(self.style.WARNING(f"FLAGGED {slug} ({status}): {text}"))
         for slug in report.out_of_turn:

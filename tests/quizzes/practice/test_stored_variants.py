@@ -77,7 +77,7 @@ def test_each_seed_is_stored_once_per_version(scenario, bank):
     version = scenario.current_version_id
     stored = sorted(Variant.objects.of(question.pk, version).values_list("seed", flat=True))
     assert stored == list(range(rulings.variant_count()))
-    assert rulings.store_variants([question]) == 0  # a second write makes none
+    assert rulings.store_variants([question]).made == 0  # a second write makes none
 
 
 def test_an_edit_makes_new_variants_and_answers_keep_theirs(logged_in, scenario, bank):
@@ -118,7 +118,7 @@ def test_a_question_written_without_variants_gets_them_when_first_served(
 def test_a_variant_made_with_another_engine_is_made_again(scenario, bank):
     question = make_question(scenario, bank)
     Variant.objects.filter(question=question).update(made_with="old", ruled={"stale": True})
-    made = rulings.store_variants([question])
+    made = rulings.store_variants([question]).made
     assert made == rulings.variant_count()
     assert all("results" in ruled for ruled in Variant.objects.values_list("ruled", flat=True))
 
@@ -168,3 +168,31 @@ def _random_cleaned(fields, rng: random.Random) -> dict:
         else:
             cleaned[name] = field.clean(rng.choice(choices))
     return cleaned
+
+
+def test_a_variant_the_audit_faults_is_flagged_and_the_lint_says_so_in_words(
+    teacher_client, own_bank, instructor
+):
+    """Issue 20: an instructor's save audits every variant it makes; the bank's lint shows what
+    fails. Here a statement that could never be told apart: two identical claims."""
+    from quizzes.instructors import saving
+    from quizzes.rulings.documents import read_document
+    from rules.cards import catalog_for
+
+    spec = land_tutor_spec("twice")
+    same = {"claim": "shuffles", "player": "Alice", "proposed": "yes"}
+    document = read_document(
+        {
+            **spec,
+            "questions": [
+                {"key": "twice", "kind": "yes_no", "prompt": "True?", "claims": [same, dict(same)]}
+            ],
+        },
+        catalog_for(instructor.pk),
+    )
+    saving.do_save_scenario(instructor, own_bank, document)
+    flagged = Variant.objects.exclude(problems=[])
+    assert flagged.count() == rulings.variant_count()
+    assert all("statements_distinct" in " ".join(v.problems) for v in flagged)
+    page = teacher_client.get(reverse("bank_lint", args=[own_bank.slug])).content.decode()
+    assert "the audit found" in page and "statements_distinct" in page
