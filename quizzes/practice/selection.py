@@ -34,7 +34,7 @@ from django.utils import timezone
 
 from quizzes import limits
 from quizzes.models import Bank, Question, Response, Scenario
-from quizzes.practice import adaptive
+from quizzes.practice import adaptive, deciding
 from quizzes.practice.selection_sql import (
     ANSWER,
     MASTERY,
@@ -44,6 +44,7 @@ from quizzes.practice.selection_sql import (
     least_seen,
 )
 from quizzes.practice.selection_sql import nearest_unseen as _nearest_unseen
+from quizzes.rulings.verdict import Grade
 from rules.models import Rule
 
 T = TypeVar("T")
@@ -84,6 +85,16 @@ class Answered:
     rule_ids: frozenset[int]
     kind: str = ""
     family_id: int | None = None
+    # the rules the missed parts decide (quizzes/practice/deciding.py), read for a wrong answer
+    # relearning looks at; None: not read (all of `rule_ids` then)
+    missed: frozenset[int] | None = None
+
+    @property
+    def missed_rule_ids(self) -> frozenset[int]:
+        """The rules this answer got wrong: none when it was right."""
+        if self.correct:
+            return frozenset()
+        return self.rule_ids if self.missed is None else self.missed
 
 
 def available_questions(user) -> QuerySet[Question]:
@@ -112,21 +123,25 @@ def banks_to_practise(user) -> QuerySet[Bank]:
     )
 
 
+# The answers whose missed rules relearning reads (by index, latest first): the one
+# `RELEARN_AFTER` questions ago, and the one that answer would have relearned.
+RELEARNED = RELEARN_AFTER * 2 + 1
+MISSED_AT = (RELEARN_AFTER, RELEARNED)
+
+
 def relearning_rules(recent: list[Answered]) -> frozenset[int]:
-    """The rules to relearn now: those of the answer `RELEARN_AFTER` questions ago when it was
-    wrong and the questions since asked none of them (empty otherwise). One step, as Anki's: a
-    miss that was itself the relearning of the same rules leaves them to FSRS (`Mastery.due`),
-    or a struggling learner would meet little but relearning."""
-    if len(recent) <= RELEARN_AFTER or recent[RELEARN_AFTER].correct:
+    """The rules to relearn now: those the missed parts of the answer `RELEARN_AFTER` questions
+    ago decide (not every rule of its question: the rule of the part that was missed) when the
+    questions since asked none of them (empty otherwise). One step, as Anki's: a miss that was
+    itself the relearning of the same rules leaves them to FSRS (`Mastery.due`), or a
+    struggling learner would meet little but relearning."""
+    if len(recent) <= RELEARN_AFTER:
         return frozenset()
-    missed = recent[RELEARN_AFTER].rule_ids
-    if any(missed & later.rule_ids for later in recent[:RELEARN_AFTER]):
+    missed = recent[RELEARN_AFTER].missed_rule_ids
+    if not missed or any(missed & later.rule_ids for later in recent[:RELEARN_AFTER]):
         return frozenset()
-    relearned = RELEARN_AFTER * 2 + 1  # the answer the missed one would have relearned
-    if len(recent) > relearned:
-        before = recent[relearned]
-        if not before.correct and missed & before.rule_ids:
-            return frozenset()
+    if len(recent) > RELEARNED and missed & recent[RELEARNED].missed_rule_ids:
+        return frozenset()
     return missed
 
 
@@ -266,13 +281,13 @@ class Learner:
 
     @classmethod
     def of(cls, user) -> Learner:
-        answers: dict[int, tuple[LearnerRow, set[int]]] = {}
+        answers: dict[int, tuple[LearnerRow, dict[int, str]]] = {}
         theta, due, bank_ids = {}, {}, set()
-        for row in learner_rows(user.pk, RECENT):
+        for row in learner_rows(user.pk, RECENT, tuple(index + 1 for index in MISSED_AT)):
             if row.source == ANSWER:
-                rules = answers.setdefault(row.pk, (row, set()))[1]
+                rules = answers.setdefault(row.pk, (row, {}))[1]
                 if row.rule_id is not None:
-                    rules.add(row.rule_id)
+                    rules[row.rule_id] = row.rule_number or ""
             elif row.source == MASTERY:
                 theta[row.rule_id] = row.theta
                 if row.due is not None:
@@ -288,6 +303,7 @@ class Learner:
                 frozenset(rules),
                 row.kind,
                 row.family_id,
+                _missed(row, rules),
             )
             for row, rules in latest_first
         ]
@@ -309,6 +325,14 @@ class Learner:
         """The rule whose review is the most overdue at `now`, if any is due."""
         due = [(moment, rule_id) for rule_id, moment in self.due.items() if moment <= now]
         return min(due)[1] if due else None
+
+
+def _missed(row: LearnerRow, rules: dict[int, str]) -> frozenset[int] | None:
+    """The rules a wrong answer's missed parts decide, when its verdict was read."""
+    if row.verdict is None:
+        return None
+    verdict = Grade.from_json(row.verdict)
+    return deciding.missed_rules(verdict.parts, rules, verdict.correct)
 
 
 def next_question(

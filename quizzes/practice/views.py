@@ -174,7 +174,7 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
     rules = reports.rule_progress(user)
     context = {
         "rules": rules,
-        "weakest": [item for item in rules if not item.mastered][:5],
+        "weakest": reports.rules_to_work_on(rules),
         "days": days,
         "chart": reports.accuracy_chart(days),
         "streak": reports.streak(days),
