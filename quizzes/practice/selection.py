@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 from statistics import fmean
 from typing import TypeVar
@@ -65,6 +65,15 @@ FAMILY_GAP = 5
 RECENT = max(RELEARN_AFTER + 1, RULE_GAP, SCENARIO_GAP, KIND_GAP, FAMILY_GAP)  # answers read
 
 
+class Why:
+    """Why a question was chosen, as its page says (`Pick.why`)."""
+
+    RELEARNING = "relearning"  # a rule of the part missed the question before last
+    REVIEW = "review"  # a rule due for review (FSRS)
+    NEW = "new"  # unseen, nearest the learner's level
+    LEAST_SEEN = "least_seen"  # every question here seen: the least seen
+
+
 @dataclass(frozen=True)
 class Pick:
     question: Question | None
@@ -72,6 +81,8 @@ class Pick:
     target_difficulty: float
     due_rule_id: int | None = None
     relearning: bool = False
+    why: str = ""  # a `Why`
+    rule_numbers: tuple[str, ...] = ()  # the rules relearnt or due, when `why` is about them
 
 
 @dataclass(frozen=True)
@@ -191,15 +202,18 @@ def _apart(away: Questions, families: set[int], kinds: set[str]) -> Iterator[Que
 MAX_SKIPPED = 3
 
 
-def _nearest(levels: Iterable[Questions], user, target: float) -> Question | None:
-    """The first question the narrowest level that has one offers (see `_nearest_candidate`)."""
+def _nearest(levels: Iterable[Questions], user, target: float) -> tuple[Question | None, bool]:
+    """The first question the narrowest level that has one offers (see `_nearest_candidate`),
+    and whether the learner has seen it."""
     levels = _replayable(levels)
     for _ in range(MAX_SKIPPED + 1):
         candidates = (_nearest_candidate(level, user, target) for level in levels())
-        question = next((found for found in candidates if found is not None), None)
+        question, seen = next(
+            (found for found in candidates if found[0] is not None), (None, False)
+        )
         if question is None or not mark_if_past_limits(question.scenario):
-            return question
-    return None
+            return question, seen
+    return None, False
 
 
 def _replayable(items: Iterable[T]) -> Callable[[], Iterator[T]]:
@@ -226,14 +240,16 @@ def mark_if_past_limits(scenario: Scenario) -> bool:
     return bool(problem)
 
 
-def _nearest_candidate(questions: Questions, user, target: float) -> Question | None:
+def _nearest_candidate(questions: Questions, user, target: float) -> tuple[Question | None, bool]:
     """Unseen questions first, nearest the target difficulty; once every question has been
     seen, the least seen of them. Never a sort over the whole bank: the unseen pick is two
     `LIMIT 1` range scans of the difficulty index walking out from the target (an indexed
     anti-join on the learner's answers skips what they have seen), in one query; the seen pick
     starts from their own answers."""
     nearest = _nearest_unseen(questions, user.pk, target)
-    return nearest if nearest is not None else least_seen(questions, user.pk, target)
+    if nearest is not None:
+        return nearest, False
+    return least_seen(questions, user.pk, target), True
 
 
 def chosen_questions(
@@ -278,12 +294,17 @@ class Learner:
     theta: dict[int, float]
     due: dict[int, datetime.datetime]
     bank_ids: frozenset[int]
+    numbers: dict[int, str] = field(default_factory=dict)  # of the rules missed or due, by id
 
     @classmethod
-    def of(cls, user) -> Learner:
+    def of(cls, user, now=None) -> Learner:
+        """`now`: the moment by which a due rule's number is read (default: now)."""
         answers: dict[int, tuple[LearnerRow, dict[int, str]]] = {}
-        theta, due, bank_ids = {}, {}, set()
-        for row in learner_rows(user.pk, RECENT, tuple(index + 1 for index in MISSED_AT)):
+        theta, due, bank_ids, numbers = {}, {}, set(), {}
+        missed_at = tuple(index + 1 for index in MISSED_AT)
+        for row in learner_rows(user.pk, RECENT, missed_at, now or timezone.now()):
+            if row.rule_number is not None:
+                numbers[row.rule_id] = row.rule_number
             if row.source == ANSWER:
                 rules = answers.setdefault(row.pk, (row, {}))[1]
                 if row.rule_id is not None:
@@ -307,7 +328,7 @@ class Learner:
             )
             for row, rules in latest_first
         ]
-        return cls(recent, theta, due, frozenset(bank_ids))
+        return cls(recent, theta, due, frozenset(bank_ids), numbers)
 
     def questions(self) -> Questions:
         """`available_questions`, the banks given by id; still walking the difficulty index."""
@@ -323,8 +344,22 @@ class Learner:
 
     def most_overdue(self, now) -> int | None:
         """The rule whose review is the most overdue at `now`, if any is due."""
-        due = [(moment, rule_id) for rule_id, moment in self.due.items() if moment <= now]
-        return min(due)[1] if due else None
+        due = self.due_rules(now)
+        return due[0] if due else None
+
+    def due_rules(self, now) -> list[int]:
+        """The rules whose review is due at `now`, the most overdue first."""
+        return [
+            rule_id
+            for moment, rule_id in sorted((m, r) for r, m in self.due.items())
+            if moment <= now
+        ]
+
+    def numbered(self, rule_ids: Iterable[int]) -> tuple[str, ...]:
+        """The numbers of `rule_ids` read (those missed or due), in number order."""
+        return tuple(
+            sorted(self.numbers[rule_id] for rule_id in rule_ids if rule_id in self.numbers)
+        )
 
 
 def _missed(row: LearnerRow, rules: dict[int, str]) -> frozenset[int] | None:
@@ -336,12 +371,19 @@ def _missed(row: LearnerRow, rules: dict[int, str]) -> frozenset[int] | None:
 
 
 def next_question(
-    user, rule: Rule | None = None, now=None, *, level: str = "", bank: Bank | None = None
+    user,
+    rule: Rule | None = None,
+    now=None,
+    *,
+    level: str = "",
+    bank: Bank | None = None,
+    review: bool = False,
 ) -> Pick:
-    """The question to serve next, and the skill and target it was chosen for; with `level` or
-    `bank` (one the learner may see: the practice filter looks it up) only their questions."""
+    """The question to serve next, and the skill and target it was chosen for, and why; with
+    `level` or `bank` (one the learner may see: the practice filter looks it up) only their
+    questions; with `review`, only questions on rules due for review (none when none is due)."""
     now = now or timezone.now()
-    skills = Learner.of(user)
+    skills = Learner.of(user, now)
     recent = skills.recent
     questions = skills.questions()
     questions = questions.of_level(level) if level else questions
@@ -350,7 +392,10 @@ def next_question(
         theta = skills.mean_theta([rule.pk])
         target = adaptive.target_difficulty(theta)
         levels = _mixed(questions.with_rules([rule.pk]), recent, avoid_rules=False)
-        return Pick(_nearest(levels, user, target), theta, target)
+        question, seen = _nearest(levels, user, target)
+        return Pick(question, theta, target, why=_seen_or_new(seen))
+    if review:
+        return _review(skills, questions, user, now)
     if relearn := relearning_rules(recent):
         theta = skills.mean_theta(relearn)
         target = adaptive.target_difficulty(theta)
@@ -358,17 +403,43 @@ def next_question(
         others = questions.with_rules(relearn).not_question(missed.question_id)
         away = others.not_from_scenario(missed.scenario_id)
         levels = chain(_mixed(away, recent, False), _mixed(others, recent, False))
-        question = _nearest(levels, user, target)
+        question, _seen = _nearest(levels, user, target)
         if question is not None:
-            return Pick(question, theta, target, relearning=True)
+            numbers = skills.numbered(relearn)
+            return Pick(question, theta, target, None, True, Why.RELEARNING, numbers)
     due_rule = skills.most_overdue(now)
     if due_rule is not None:
         theta = skills.theta[due_rule]
         target = adaptive.target_difficulty(theta)
         levels = _mixed(questions.with_rules([due_rule]), recent, avoid_rules=False)
-        question = _nearest(levels, user, target)
+        question, _seen = _nearest(levels, user, target)
         if question is not None:
-            return Pick(question, theta, target, due_rule)
+            numbers = skills.numbered([due_rule])
+            return Pick(question, theta, target, due_rule, why=Why.REVIEW, rule_numbers=numbers)
     theta = skills.mean_theta()
     target = adaptive.target_difficulty(theta)
-    return Pick(_nearest(_mixed(questions, recent, True), user, target), theta, target)
+    question, seen = _nearest(_mixed(questions, recent, True), user, target)
+    return Pick(question, theta, target, why=_seen_or_new(seen))
+
+
+def _seen_or_new(seen: bool) -> str:
+    return Why.LEAST_SEEN if seen else Why.NEW
+
+
+def _review(skills: Learner, questions: Questions, user, now) -> Pick:
+    """A question on the most overdue rule that has one (`Review now`); none when no rule is
+    due. The rules are tried one by one, most overdue first, a few at most: a due rule whose
+    questions are all gone (deactivated, another bank) must not hide the others."""
+    for due_rule in skills.due_rules(now)[:REVIEW_TRIES]:
+        theta = skills.theta[due_rule]
+        target = adaptive.target_difficulty(theta)
+        levels = _mixed(questions.with_rules([due_rule]), skills.recent, avoid_rules=False)
+        question, _seen = _nearest(levels, user, target)
+        if question is not None:
+            numbers = skills.numbered([due_rule])
+            return Pick(question, theta, target, due_rule, why=Why.REVIEW, rule_numbers=numbers)
+    theta = skills.mean_theta()
+    return Pick(None, theta, adaptive.target_difficulty(theta))
+
+
+REVIEW_TRIES = 5  # due rules a `Review now` page tries before it says none has a question

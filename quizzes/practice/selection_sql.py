@@ -183,13 +183,20 @@ class LearnerRow(NamedTuple):
     # a wrong answer at one of the places asked: its verdict and the rule's number (which of
     # its rules the missed parts decide: quizzes/practice/deciding.py); else None
     verdict: dict | None = None
+    # that answer's rule's number, or a mastery's due by the moment asked (the page names it)
     rule_number: str | None = None
 
 
-def learner_rows(user_id: int, recent: int, missed_at: tuple[int, ...] = ()) -> list[LearnerRow]:
+def learner_rows(
+    user_id: int,
+    recent: int,
+    missed_at: tuple[int, ...] = (),
+    due_by: datetime.datetime | None = None,
+) -> list[LearnerRow]:
     """All `selection.Learner` holds, in one query: the learner's last `recent` answers (a row
     per rule), their masteries, and the banks they may see (`Bank.objects.visible_to`); for a
-    wrong answer at a place in `missed_at` (1: the latest), its verdict and its rules' numbers.
+    wrong answer at a place in `missed_at` (1: the latest), its verdict and its rules' numbers;
+    for a mastery due by `due_by`, its rule's number.
 
     An answer's order comes as its place, not its time: 150 dates were a sixth of the query's
     time on PostgreSQL (Django reads them through a pure-Python loader) and text to parse on
@@ -210,11 +217,14 @@ def learner_rows(user_id: int, recent: int, missed_at: tuple[int, ...] = ()) -> 
         ' INNER JOIN "quizzes_scenario" s ON s."id" = q."scenario_id"'
         ' LEFT OUTER JOIN "quizzes_question_rules" qr ON qr."question_id" = q."id"'
         " UNION ALL SELECT 'mastery', NULL, NULL, NULL, NULL, NULL, NULL, m.\"rule_id\","
-        ' m."theta", m."due", NULL, NULL, NULL FROM "quizzes_mastery" m WHERE m."user_id" = %s'
+        ' m."theta", m."due", NULL, NULL, CASE WHEN m."due" <= %s THEN (SELECT r."number"'
+        ' FROM "rules_rule" r WHERE r."id" = m."rule_id") END'
+        ' FROM "quizzes_mastery" m WHERE m."user_id" = %s'
         " UNION ALL SELECT 'bank', b.\"id\", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
         f' NULL, NULL FROM "quizzes_bank" b WHERE {VISIBLE_BANK}'
     )
-    params = (*places, *places, user_id, recent, user_id, *_visible_bank_params(user_id))
+    due = sql.at(due_by) if due_by is not None else None
+    params = (*places, *places, user_id, recent, due, user_id, *_visible_bank_params(user_id))
     found = sql.rows(query, params, prepared=True)
     return [
         LearnerRow(

@@ -70,9 +70,19 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
     chosen = filter_form.cleaned_data
     filters = filter_form.query()
     pick = selection.next_question(
-        request.user, chosen["rule"], level=chosen["level"], bank=chosen["bank"]
+        request.user,
+        chosen["rule"],
+        level=chosen["level"],
+        bank=chosen["bank"],
+        review=chosen["review"],
     )
-    context |= {"rule": chosen["rule"], "level": chosen["level"], "bank": chosen["bank"]}
+    context |= {
+        "rule": chosen["rule"],
+        "level": chosen["level"],
+        "bank": chosen["bank"],
+        "review": chosen["review"],
+        "pick": pick,
+    }
     if pick.question is not None:
         question = pick.question
         variant = rulings.pick_variant(question)  # stored and ruled when the content was written
@@ -87,7 +97,7 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
         )
         sql.insert(presentation)  # as `save()` stores it, without compiling an INSERT
         context |= question_context(question, ruling, token=presentation.token, filters=filters)
-    else:
+    elif not chosen["review"]:  # with review: nothing due (the page says so)
         context["just_answered_all"] = selection.only_the_last_answered(
             request.user, chosen["rule"], level=chosen["level"], bank=chosen["bank"]
         )
@@ -179,6 +189,7 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
         "chart": reports.accuracy_chart(days),
         "streak": reports.streak(days),
         "reviews_due": reports.reviews_due(rules),
+        "due_reviews": reports.due_reviews(rules),
         "answered": history.paginator.count,
         "history": history,
         "verdicts": history.object_list,
