@@ -5,7 +5,10 @@ Per DESIGN.md, in this order:
    between) comes back now as another question, of another scenario when there is one, before
    its FSRS review (as Anki's relearning steps do);
 2. a rule whose FSRS review is due (the most overdue);
-3. otherwise the learner's mean skill over their rules is the yardstick.
+3. a topic of the study plan none of the last twenty answers was about (quizzes/practice/
+   topics.py), an unseen question on it;
+4. otherwise the learner's mean skill over their rules is the yardstick, and a topic that had
+   its share of the last twenty answers waits.
 Among the questions the learner may see, unseen ones come first, then the least seen, then the
 one whose difficulty is nearest the difficulty at which the predicted success is 70%
 (P = sigmoid(theta - b) is monotonic in b, so "P nearest 0.7" is "b nearest the target").
@@ -14,7 +17,8 @@ none of the last 150, and no family of the last five), first choice a kind neith
 two answers had, and outside steps 1-2 no rule of the last two questions (no rule twice in
 three), each wish relaxed only when nothing else is left. With the practice filter (a level, a
 rule, a bank) all of it happens within the filtered questions.
-Two queries a pick, whatever the size of the bank (bench/selection.py): the learner
+Two queries a pick (three while a topic of the plan is missing from the last answers: step
+3), whatever the size of the bank (bench/selection.py): the learner
 (`Learner.of`), then the unseen question nearest the target, found by walking the difficulty
 index out from it in both directions (two `LIMIT 1` subqueries of one query). Both are written
 as SQL (quizzes/selection_sql.py: compiling them as querysets was most of a pick's time).
@@ -34,7 +38,7 @@ from django.utils import timezone
 
 from quizzes import limits
 from quizzes.models import Bank, Question, Response, Scenario
-from quizzes.practice import adaptive, deciding
+from quizzes.practice import adaptive, deciding, topics
 from quizzes.practice.selection_sql import (
     ANSWER,
     MASTERY,
@@ -71,6 +75,7 @@ class Why:
     RELEARNING = "relearning"  # a rule of the part missed the question before last
     REVIEW = "review"  # a rule due for review (FSRS)
     NEW = "new"  # unseen, nearest the learner's level
+    TOPIC = "topic"  # a topic of the plan none of the last answers was about
     LEAST_SEEN = "least_seen"  # every question here seen: the least seen
 
 
@@ -99,6 +104,7 @@ class Answered:
     # the rules the missed parts decide (quizzes/practice/deciding.py), read for a wrong answer
     # relearning looks at; None: not read (all of `rule_ids` then)
     missed: frozenset[int] | None = None
+    rule_numbers: frozenset[str] = frozenset()  # read for the last `topics.WINDOW` answers
 
     @property
     def missed_rule_ids(self) -> frozenset[int]:
@@ -302,7 +308,8 @@ class Learner:
         answers: dict[int, tuple[LearnerRow, dict[int, str]]] = {}
         theta, due, bank_ids, numbers = {}, {}, set(), {}
         missed_at = tuple(index + 1 for index in MISSED_AT)
-        for row in learner_rows(user.pk, RECENT, missed_at, now or timezone.now()):
+        moment = now or timezone.now()
+        for row in learner_rows(user.pk, RECENT, missed_at, moment, topics.WINDOW):
             if row.rule_number is not None:
                 numbers[row.rule_id] = row.rule_number
             if row.source == ANSWER:
@@ -325,6 +332,7 @@ class Learner:
                 row.kind,
                 row.family_id,
                 _missed(row, rules),
+                frozenset(number for number in rules.values() if number),
             )
             for row, rules in latest_first
         ]
@@ -418,8 +426,36 @@ def next_question(
             return Pick(question, theta, target, due_rule, why=Why.REVIEW, rule_numbers=numbers)
     theta = skills.mean_theta()
     target = adaptive.target_difficulty(theta)
-    question, seen = _nearest(_mixed(questions, recent, True), user, target)
+    plan = topics.balance([answer.rule_numbers for answer in recent])
+    full = topics.prefixes(plan.full)
+    if recent and plan.absent:
+        question = _of_absent_topic(questions.not_about(full), recent, plan, user, target)
+        if question is not None:
+            return Pick(question, theta, target, why=Why.TOPIC)
+    levels = _mixed(questions.not_about(full), recent, True)
+    if full:  # then as if no topic were full
+        levels = chain(levels, _mixed(questions, recent, True))
+    question, seen = _nearest(levels, user, target)
     return Pick(question, theta, target, why=_seen_or_new(seen))
+
+
+def _of_absent_topic(
+    questions: Questions, recent: list[Answered], plan: topics.Balance, user, target: float
+) -> Question | None:
+    """An unseen question on a topic of the plan none of the last answers was about, nearest
+    the target, as the mix's first wish would have it (no recent board, family, kind nor
+    rule): one query, and nothing when there is none (the questions chosen may have none on
+    it: then a pick takes three queries, not two)."""
+    scenarios = {answer.scenario_id for answer in recent[:SCENARIO_GAP]}
+    families = {a.family_id for a in recent[:FAMILY_GAP] if a.family_id is not None}
+    kinds = {answer.kind for answer in recent[:KIND_GAP]}
+    recent_rules = frozenset().union(*(answer.rule_ids for answer in recent[:RULE_GAP]))
+    about = questions.about(topics.prefixes(plan.absent)).without_rules(recent_rules)
+    about = about.not_from_scenarios(scenarios).not_from_families(families).not_of_kinds(kinds)
+    question = _nearest_unseen(about, user.pk, target)
+    if question is None or mark_if_past_limits(question.scenario):
+        return None
+    return question
 
 
 def _seen_or_new(seen: bool) -> str:

@@ -60,6 +60,17 @@ class Questions:
     def without_rules(self, rule_ids) -> Questions:
         return self.where(f"NOT EXISTS ({_asking(rule_ids)})", *sorted(rule_ids))
 
+    def about(self, prefixes) -> Questions:
+        """Linking a rule numbered with any of `prefixes` (a topic: quizzes/practice/topics.py)."""
+        query, params = _about(prefixes)
+        return self.where(f"EXISTS ({query})", *params)
+
+    def not_about(self, prefixes) -> Questions:
+        if not prefixes:
+            return self
+        query, params = _about(prefixes)
+        return self.where(f"NOT EXISTS ({query})", *params)
+
     def not_from_scenarios(self, scenario_ids) -> Questions:
         listed, params = any_of('q."scenario_id"', scenario_ids, connection.vendor)
         return self.where(f"NOT ({listed})", *params)
@@ -94,6 +105,16 @@ def _asking(rule_ids) -> str:
         'SELECT 1 FROM "quizzes_question_rules" qr '
         f'WHERE qr."question_id" = q."id" AND qr."rule_id" IN ({listed})'
     )
+
+
+def _about(prefixes) -> tuple[str, list[str]]:
+    prefixes = sorted(prefixes)
+    numbered = " OR ".join(['r."number" LIKE %s'] * len(prefixes)) or "FALSE"
+    query = (
+        'SELECT 1 FROM "quizzes_question_rules" qr INNER JOIN "rules_rule" r'
+        f' ON r."id" = qr."rule_id" WHERE qr."question_id" = q."id" AND ({numbered})'
+    )
+    return query, [f"{prefix}%" for prefix in prefixes]
 
 
 QUESTIONS = 'FROM "quizzes_question" q INNER JOIN "quizzes_scenario" s ON s."id" = q."scenario_id"'
@@ -183,7 +204,8 @@ class LearnerRow(NamedTuple):
     # a wrong answer at one of the places asked: its verdict and the rule's number (which of
     # its rules the missed parts decide: quizzes/practice/deciding.py); else None
     verdict: dict | None = None
-    # that answer's rule's number, or a mastery's due by the moment asked (the page names it)
+    # the answer's rule's number (one of the last `numbered` answers, or a wrong one at a place
+    # asked), or a mastery's due by the moment asked (the page names it)
     rule_number: str | None = None
 
 
@@ -192,11 +214,13 @@ def learner_rows(
     recent: int,
     missed_at: tuple[int, ...] = (),
     due_by: datetime.datetime | None = None,
+    numbered: int = 0,
 ) -> list[LearnerRow]:
     """All `selection.Learner` holds, in one query: the learner's last `recent` answers (a row
     per rule), their masteries, and the banks they may see (`Bank.objects.visible_to`); for a
     wrong answer at a place in `missed_at` (1: the latest), its verdict and its rules' numbers;
-    for a mastery due by `due_by`, its rule's number.
+    for a mastery due by `due_by`, its rule's number; for the last `numbered` answers, their
+    rules' numbers (their topics: quizzes/practice/topics.py).
 
     An answer's order comes as its place, not its time: 150 dates were a sixth of the query's
     time on PostgreSQL (Django reads them through a pure-Python loader) and text to parse on
@@ -207,7 +231,7 @@ def learner_rows(
         'SELECT \'answer\', a."id", a."question_id", q."scenario_id", s."family_id",'
         ' a."correct", q."kind", qr."rule_id", NULL, NULL, recent."place",'
         f' CASE WHEN {missed} THEN a."verdict" END,'
-        f' CASE WHEN {missed} THEN (SELECT r."number" FROM "rules_rule" r'
+        f' CASE WHEN recent."place" <= %s OR {missed} THEN (SELECT r."number" FROM "rules_rule" r'
         ' WHERE r."id" = qr."rule_id") END'
         ' FROM (SELECT "id", ROW_NUMBER() OVER (ORDER BY "created_at" DESC, "id" DESC) AS "place"'
         ' FROM "quizzes_response" WHERE "user_id" = %s'
@@ -224,7 +248,9 @@ def learner_rows(
         f' NULL, NULL FROM "quizzes_bank" b WHERE {VISIBLE_BANK}'
     )
     due = sql.at(due_by) if due_by is not None else None
-    params = (*places, *places, user_id, recent, due, user_id, *_visible_bank_params(user_id))
+    params = (
+        *places, numbered, *places, user_id, recent, due, user_id, *_visible_bank_params(user_id)
+    )  # fmt: skip
     found = sql.rows(query, params, prepared=True)
     return [
         LearnerRow(
