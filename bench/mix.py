@@ -8,7 +8,9 @@ each count a new learner, through Django's test client as a browser would, asks 
 group), `count` times. It reports how many different scenarios (boards) and rules the questions
 came from (and families: generated boards of one situation), how often one scenario came twice
 in a row, how often a family came back within six questions, how often a rule came back within
-three questions, and how often a missed rule came back within the next two questions.
+three questions, and how often a missed rule came back within the next two questions; and how
+much of the first `TOPICS_WITHIN` questions was about mana and tapping (issue 23: 28 of 60), and
+how many were about dredge (0 of 133), by the rules the questions link.
 """
 
 from __future__ import annotations
@@ -27,6 +29,14 @@ from typing import Any
 from bench.web import answer_form
 
 REPO = Path(__file__).resolve().parents[1]
+# Topics measured by the rules a question links (a question on any of them counts)
+MANA_AND_TAPPING = ("106.", "107.5", "107.6", "302.6", "605.")
+DREDGE = ("702.52",)
+TOPICS_WITHIN = 60
+
+
+def about(numbers: set[str], prefixes: tuple[str, ...]) -> bool:
+    return any(number.startswith(prefixes) for number in numbers)
 
 
 def serve_and_answer(client, count: int) -> None:
@@ -44,6 +54,7 @@ def serve_and_answer(client, count: int) -> None:
 def figures(user) -> dict[str, Any]:
     """The mix of what `user` was served, in order (their practice answers)."""
     from quizzes.models import Response
+    from quizzes.practice.topics import PLAN, topics_of
 
     rows = list(
         Response.objects.filter(user=user)
@@ -62,6 +73,7 @@ def figures(user) -> dict[str, Any]:
         for response in answered
     ]
     families = [response.question.scenario.family_id for response in answered]
+    numbered = [{rule.number for rule in rules} for _, rules, _ in served]
     scenarios = [scenario for scenario, _, _ in served]
     missed = [index for index, (_, _, correct) in enumerate(served) if not correct]
     back_soon = [
@@ -91,6 +103,17 @@ def figures(user) -> dict[str, Any]:
         "kinds": dict(kinds.most_common()),
         "most_common_kind": kinds.most_common(1)[0][1] if kinds else 0,
         "levels": dict(Counter(level for _, level in rows).most_common()),
+        "mana_and_tapping_in_first_60": sum(
+            about(numbers, MANA_AND_TAPPING) for numbers in numbered[:TOPICS_WITHIN]
+        ),
+        "first_60": len(numbered[:TOPICS_WITHIN]),
+        "dredge": sum(about(numbers, DREDGE) for numbers in numbered),
+        # the default study plan's topics (quizzes/practice/topics.py) the first 30 were about
+        "plan_topics_in_first_30": len(set().union(*map(topics_of, numbered[:30]))),
+        "plan_topics": len(PLAN),
+        "first_dredge": next(
+            (i + 1 for i, numbers in enumerate(numbered) if about(numbers, DREDGE)), None
+        ),
     }
 
 
@@ -150,15 +173,17 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results, indent=2))
         return 0
     print(f"{'first':>6} {'boards':>6} {'families':>8} {'family in 6':>11} {'rules':>5} "
-          f"{'same twice':>10} {'rule in 3':>9} {'missed':>6} {'back in 2':>9} {'top kind':>8}  "
-          "kinds")  # fmt: skip
+          f"{'same twice':>10} {'rule in 3':>9} {'missed':>6} {'back in 2':>9} {'top kind':>8} "
+          f"{'mana/60':>7} {'dredge':>6} {'1st dredge':>10}  kinds")  # fmt: skip
     for count, row in results.items():
         print(
             f"{int(count):>6} {row['scenarios']:>6} {row['families']:>8} "
             f"{row['family_again_within_six']:>11} {row['rules']:>5} "
             f"{row['same_scenario_twice_in_a_row']:>10} {row['rule_again_within_three']:>9} "
             f"{row['missed']:>6} {row['missed_back_within_two']:>9} "
-            f"{row['most_common_kind']:>8}  {row['kinds']}"
+            f"{row['most_common_kind']:>8} "
+            f"{row['mana_and_tapping_in_first_60']:>4}/{row['first_60']:<2} {row['dredge']:>6} "
+            f"{row['first_dredge'] or '-':>10}  {row['kinds']}"
         )
     return 0
 

@@ -2,8 +2,8 @@
 
 `submit(attempt, question, answer, seed=...)` validates the answer against the question's kind,
 asks the engine for the ruling on the variant the learner saw, saves one `Response`, updates the
-learner's `Mastery` on each rule of the question (Elo + FSRS) and the question's difficulty on a
-first attempt, and returns the `Grade`.
+learner's `Mastery` on each rule of the question (Elo + FSRS), each by the parts of the answer that
+decide that rule, and the question's difficulty on a first attempt, and returns the `Grade`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from quizzes import rulings
 from quizzes.models import Attempt, Mastery, Presentation, Question, Response, ScenarioVersion
-from quizzes.practice import adaptive, recording, scheduling
+from quizzes.practice import adaptive, deciding, recording, scheduling
 from quizzes.rulings import AnswerError, Grade, Part
 from rules.models import Rule
 
@@ -125,7 +125,9 @@ def _first_response(
 
 
 def _learn(user, question: Question, verdict: Grade, locked: recording.LockedQuestion, now) -> None:
-    """Elo on each rule of the question, FSRS review per rule, and the question's difficulty.
+    """Elo and an FSRS review on each rule of the question, each by the parts that decide it
+    (quizzes/practice/deciding.py: a part counts for the rules it cites alone), and the
+    question's difficulty by the whole answer.
 
     Read-modify-write under row locks, taken in one order in every transaction that learns
     (practice answers, exam finishes): the question row first (`locked`), then the learner's
@@ -138,22 +140,28 @@ def _learn(user, question: Question, verdict: Grade, locked: recording.LockedQue
     if locked.masteries_exist:
         masteries = recording.locked_masteries(user.pk, question.pk)
     else:  # a first answer on one of its rules, or a question linking none
-        # the through table alone: no join on the rules, no ordering by their numbers
+        # the through table alone, each rule's number with it: no ordering by the numbers
         links = Question.rules.through.objects.filter(question_id=question.pk)
-        rule_ids = sorted(set(links.values_list("rule_id", flat=True)))
-        if not rule_ids:
-            rule_ids = sorted(Rule.objects.cited(verdict.rule_numbers).values_list("id", flat=True))
-        masteries = _locked_masteries(user, rule_ids)
+        numbers = dict(links.values_list("rule_id", "rule__number"))
+        if not numbers:
+            cited = Rule.objects.cited(verdict.rule_numbers).order_by()
+            numbers = dict(cited.values_list("id", "number"))
+        rule_ids = sorted(numbers)
+        masteries = [(m, numbers[m.rule_id]) for m in _locked_masteries(user, rule_ids)]
+    outcomes = deciding.rule_outcomes(
+        verdict.parts, {mastery.rule_id: number for mastery, number in masteries}, verdict.correct
+    )
     thetas = []
-    for mastery in masteries:
+    for mastery, _number in masteries:
+        right = outcomes[mastery.rule_id]
         thetas.append(mastery.theta)
         if first_attempt:
             mastery.theta = adaptive.updated_theta(
-                mastery.theta, difficulty, verdict.correct, mastery.answers
+                mastery.theta, difficulty, right, mastery.answers
             )
         mastery.answers += 1
-        mastery.correct += int(verdict.correct)
-        mastery.fsrs_card, mastery.due = scheduling.review(mastery.fsrs_card, verdict.correct, now)
+        mastery.correct += int(right)
+        mastery.fsrs_card, mastery.due = scheduling.review(mastery.fsrs_card, right, now)
         recording.save_learned(mastery)
     if first_attempt and thetas:
         mean_theta = sum(thetas) / len(thetas)

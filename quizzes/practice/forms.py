@@ -86,9 +86,11 @@ FILTER_FIELDS_HTML: Kept[SafeString] = Kept(256)
 
 
 class PracticeFilterForm(forms.Form):
-    """What to practise: a judge level, a rule, a bank (each optional, combinable), read from the
-    query string (`/practice/?level=L2&rule=701.23b&bank=<slug>`). A bank is looked up among the
-    banks the learner may practise from (`Bank.objects.visible_to`): any other slug is unknown."""
+    """What to practise: a judge level, a rule, a bank, only the rules due for review (each
+    optional, combinable), read from the query string
+    (`/practice/?level=L2&rule=701.23b&bank=<slug>`, `/practice/?review=1`: "Review now"). A
+    bank is looked up among the banks the learner may practise from
+    (`Bank.objects.visible_to`): any other slug is unknown."""
 
     level = forms.ChoiceField(
         required=False, choices=[("", _("Every level")), *Question.Level.choices], label=_("Level")
@@ -106,6 +108,11 @@ class PracticeFilterForm(forms.Form):
         to_field_name="slug",
         empty_label=_("Every bank"),
         label=_("Bank"),
+    )
+    review = forms.BooleanField(
+        required=False,
+        label=_("Only rules due for review"),
+        help_text=_("The progress page lists them, the most overdue first."),
     )
 
     def __init__(self, *args, user, **kwargs) -> None:
@@ -151,7 +158,7 @@ class PracticeFilterForm(forms.Form):
         """Does the filter show open? When it has errors, or a level, rule or bank is chosen."""
         if self.errors:
             return True
-        return any(self.cleaned_data.get(name) for name in ("level", "rule", "bank"))
+        return any(self.cleaned_data.get(name) for name in ("level", "rule", "bank", "review"))
 
     def query(self) -> str:
         """The filter as a query string ("" for none): what "Next question" carries on."""
@@ -160,5 +167,6 @@ class PracticeFilterForm(forms.Form):
             "level": data.get("level") or "",
             "rule": data["rule"].number if data.get("rule") else "",
             "bank": data["bank"].slug if data.get("bank") else "",
+            "review": "1" if data.get("review") else "",
         }
         return urlencode({name: value for name, value in pairs.items() if value})

@@ -32,8 +32,11 @@ SELECT q.difficulty, q.answer_count,
    INNER JOIN quizzes_mastery m ON m.rule_id = qr.rule_id AND m.user_id = %s
    WHERE qr.question_id = q.id)
 FROM quizzes_question q WHERE q.id = %s"""
+# each with its rule's number (which parts decide it: quizzes/practice/deciding.py), read in a
+# subquery: a join would lock the rule's row too under FOR UPDATE, for every learner of it
 MASTERIES = f"""
-SELECT {MASTERY.sql} FROM quizzes_mastery m
+SELECT {MASTERY.sql}, (SELECT r.number FROM rules_rule r WHERE r.id = m.rule_id)
+FROM quizzes_mastery m
 WHERE m.user_id = %s
   AND m.rule_id IN (SELECT qr.rule_id FROM quizzes_question_rules qr WHERE qr.question_id = %s)
 ORDER BY m.rule_id"""
@@ -75,10 +78,11 @@ def lock_question(question_id: int, user_id: int, response_id: int) -> LockedQue
     )
 
 
-def locked_masteries(user_id: int, question_id: int) -> list[Mastery]:
-    """The learner's masteries of the question's rules, locked in rule-id order."""
+def locked_masteries(user_id: int, question_id: int) -> list[tuple[Mastery, str]]:
+    """The learner's masteries of the question's rules, locked in rule-id order, each with its
+    rule's number."""
     return [
-        MASTERY.read(row)
+        (MASTERY.read(row), row[len(MASTERY)])
         for row in sql.rows(_locking(MASTERIES), [user_id, question_id], prepared=True)
     ]
 

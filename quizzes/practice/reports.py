@@ -96,6 +96,24 @@ def rule_progress(user) -> list[RuleProgress]:
     return sorted(progress, key=lambda item: (item.value, item.mastery.rule.number))
 
 
+WORK_ON = 5  # rules "Rules to work on" lists
+
+
+def rules_to_work_on(progress: list[RuleProgress]) -> list[RuleProgress]:
+    """The weakest rules not yet mastered that the learner got wrong at least once (a rule
+    whose parts were all answered right is never one to work on, whatever its mastery)."""
+    missed = [item for item in progress if item.mastery.correct < item.mastery.answers]
+    return [item for item in missed if not item.mastered][:WORK_ON]
+
+
+def due_reviews(progress: list[RuleProgress], now=None) -> list[RuleProgress]:
+    """The rules in `progress` due for review at `now`, the most overdue first (as `Review now`
+    serves them)."""
+    now = now or timezone.now()
+    due = [item for item in progress if item.mastery.due is not None and item.mastery.due <= now]
+    return sorted(due, key=lambda item: (item.mastery.due, item.mastery.rule.number))
+
+
 def reviews_due(progress: list[RuleProgress], now=None) -> int:
     """How many of the rules in `progress` (every mastery of a learner) are due for review, as
     `Mastery.objects.due()` counts them, from the rows `rule_progress` already read."""

@@ -5,7 +5,10 @@ Per DESIGN.md, in this order:
    between) comes back now as another question, of another scenario when there is one, before
    its FSRS review (as Anki's relearning steps do);
 2. a rule whose FSRS review is due (the most overdue);
-3. otherwise the learner's mean skill over their rules is the yardstick.
+3. a topic of the study plan none of the last twenty answers was about (quizzes/practice/
+   topics.py), an unseen question on it;
+4. otherwise the learner's mean skill over their rules is the yardstick, and a topic that had
+   its share of the last twenty answers waits.
 Among the questions the learner may see, unseen ones come first, then the least seen, then the
 one whose difficulty is nearest the difficulty at which the predicted success is 70%
 (P = sigmoid(theta - b) is monotonic in b, so "P nearest 0.7" is "b nearest the target").
@@ -14,7 +17,8 @@ none of the last 150, and no family of the last five), first choice a kind neith
 two answers had, and outside steps 1-2 no rule of the last two questions (no rule twice in
 three), each wish relaxed only when nothing else is left. With the practice filter (a level, a
 rule, a bank) all of it happens within the filtered questions.
-Two queries a pick, whatever the size of the bank (bench/selection.py): the learner
+Two queries a pick (three while a topic of the plan is missing from the last answers: step
+3), whatever the size of the bank (bench/selection.py): the learner
 (`Learner.of`), then the unseen question nearest the target, found by walking the difficulty
 index out from it in both directions (two `LIMIT 1` subqueries of one query). Both are written
 as SQL (quizzes/selection_sql.py: compiling them as querysets was most of a pick's time).
@@ -24,7 +28,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 from statistics import fmean
 from typing import TypeVar
@@ -34,7 +38,7 @@ from django.utils import timezone
 
 from quizzes import limits
 from quizzes.models import Bank, Question, Response, Scenario
-from quizzes.practice import adaptive
+from quizzes.practice import adaptive, deciding, topics
 from quizzes.practice.selection_sql import (
     ANSWER,
     MASTERY,
@@ -44,6 +48,7 @@ from quizzes.practice.selection_sql import (
     least_seen,
 )
 from quizzes.practice.selection_sql import nearest_unseen as _nearest_unseen
+from quizzes.rulings.verdict import Grade
 from rules.models import Rule
 
 T = TypeVar("T")
@@ -64,6 +69,16 @@ FAMILY_GAP = 5
 RECENT = max(RELEARN_AFTER + 1, RULE_GAP, SCENARIO_GAP, KIND_GAP, FAMILY_GAP)  # answers read
 
 
+class Why:
+    """Why a question was chosen, as its page says (`Pick.why`)."""
+
+    RELEARNING = "relearning"  # a rule of the part missed the question before last
+    REVIEW = "review"  # a rule due for review (FSRS)
+    NEW = "new"  # unseen, nearest the learner's level
+    TOPIC = "topic"  # a topic of the plan none of the last answers was about
+    LEAST_SEEN = "least_seen"  # every question here seen: the least seen
+
+
 @dataclass(frozen=True)
 class Pick:
     question: Question | None
@@ -71,6 +86,8 @@ class Pick:
     target_difficulty: float
     due_rule_id: int | None = None
     relearning: bool = False
+    why: str = ""  # a `Why`
+    rule_numbers: tuple[str, ...] = ()  # the rules relearnt or due, when `why` is about them
 
 
 @dataclass(frozen=True)
@@ -84,6 +101,17 @@ class Answered:
     rule_ids: frozenset[int]
     kind: str = ""
     family_id: int | None = None
+    # the rules the missed parts decide (quizzes/practice/deciding.py), read for a wrong answer
+    # relearning looks at; None: not read (all of `rule_ids` then)
+    missed: frozenset[int] | None = None
+    rule_numbers: frozenset[str] = frozenset()  # read for the last `topics.WINDOW` answers
+
+    @property
+    def missed_rule_ids(self) -> frozenset[int]:
+        """The rules this answer got wrong: none when it was right."""
+        if self.correct:
+            return frozenset()
+        return self.rule_ids if self.missed is None else self.missed
 
 
 def available_questions(user) -> QuerySet[Question]:
@@ -112,21 +140,25 @@ def banks_to_practise(user) -> QuerySet[Bank]:
     )
 
 
+# The answers whose missed rules relearning reads (by index, latest first): the one
+# `RELEARN_AFTER` questions ago, and the one that answer would have relearned.
+RELEARNED = RELEARN_AFTER * 2 + 1
+MISSED_AT = (RELEARN_AFTER, RELEARNED)
+
+
 def relearning_rules(recent: list[Answered]) -> frozenset[int]:
-    """The rules to relearn now: those of the answer `RELEARN_AFTER` questions ago when it was
-    wrong and the questions since asked none of them (empty otherwise). One step, as Anki's: a
-    miss that was itself the relearning of the same rules leaves them to FSRS (`Mastery.due`),
-    or a struggling learner would meet little but relearning."""
-    if len(recent) <= RELEARN_AFTER or recent[RELEARN_AFTER].correct:
+    """The rules to relearn now: those the missed parts of the answer `RELEARN_AFTER` questions
+    ago decide (not every rule of its question: the rule of the part that was missed) when the
+    questions since asked none of them (empty otherwise). One step, as Anki's: a miss that was
+    itself the relearning of the same rules leaves them to FSRS (`Mastery.due`), or a
+    struggling learner would meet little but relearning."""
+    if len(recent) <= RELEARN_AFTER:
         return frozenset()
-    missed = recent[RELEARN_AFTER].rule_ids
-    if any(missed & later.rule_ids for later in recent[:RELEARN_AFTER]):
+    missed = recent[RELEARN_AFTER].missed_rule_ids
+    if not missed or any(missed & later.rule_ids for later in recent[:RELEARN_AFTER]):
         return frozenset()
-    relearned = RELEARN_AFTER * 2 + 1  # the answer the missed one would have relearned
-    if len(recent) > relearned:
-        before = recent[relearned]
-        if not before.correct and missed & before.rule_ids:
-            return frozenset()
+    if len(recent) > RELEARNED and missed & recent[RELEARNED].missed_rule_ids:
+        return frozenset()
     return missed
 
 
@@ -176,15 +208,18 @@ def _apart(away: Questions, families: set[int], kinds: set[str]) -> Iterator[Que
 MAX_SKIPPED = 3
 
 
-def _nearest(levels: Iterable[Questions], user, target: float) -> Question | None:
-    """The first question the narrowest level that has one offers (see `_nearest_candidate`)."""
+def _nearest(levels: Iterable[Questions], user, target: float) -> tuple[Question | None, bool]:
+    """The first question the narrowest level that has one offers (see `_nearest_candidate`),
+    and whether the learner has seen it."""
     levels = _replayable(levels)
     for _ in range(MAX_SKIPPED + 1):
         candidates = (_nearest_candidate(level, user, target) for level in levels())
-        question = next((found for found in candidates if found is not None), None)
+        question, seen = next(
+            (found for found in candidates if found[0] is not None), (None, False)
+        )
         if question is None or not mark_if_past_limits(question.scenario):
-            return question
-    return None
+            return question, seen
+    return None, False
 
 
 def _replayable(items: Iterable[T]) -> Callable[[], Iterator[T]]:
@@ -211,14 +246,16 @@ def mark_if_past_limits(scenario: Scenario) -> bool:
     return bool(problem)
 
 
-def _nearest_candidate(questions: Questions, user, target: float) -> Question | None:
+def _nearest_candidate(questions: Questions, user, target: float) -> tuple[Question | None, bool]:
     """Unseen questions first, nearest the target difficulty; once every question has been
     seen, the least seen of them. Never a sort over the whole bank: the unseen pick is two
     `LIMIT 1` range scans of the difficulty index walking out from the target (an indexed
     anti-join on the learner's answers skips what they have seen), in one query; the seen pick
     starts from their own answers."""
     nearest = _nearest_unseen(questions, user.pk, target)
-    return nearest if nearest is not None else least_seen(questions, user.pk, target)
+    if nearest is not None:
+        return nearest, False
+    return least_seen(questions, user.pk, target), True
 
 
 def chosen_questions(
@@ -263,16 +300,22 @@ class Learner:
     theta: dict[int, float]
     due: dict[int, datetime.datetime]
     bank_ids: frozenset[int]
+    numbers: dict[int, str] = field(default_factory=dict)  # of the rules missed or due, by id
 
     @classmethod
-    def of(cls, user) -> Learner:
-        answers: dict[int, tuple[LearnerRow, set[int]]] = {}
-        theta, due, bank_ids = {}, {}, set()
-        for row in learner_rows(user.pk, RECENT):
+    def of(cls, user, now=None) -> Learner:
+        """`now`: the moment by which a due rule's number is read (default: now)."""
+        answers: dict[int, tuple[LearnerRow, dict[int, str]]] = {}
+        theta, due, bank_ids, numbers = {}, {}, set(), {}
+        missed_at = tuple(index + 1 for index in MISSED_AT)
+        moment = now or timezone.now()
+        for row in learner_rows(user.pk, RECENT, missed_at, moment, topics.WINDOW):
+            if row.rule_number is not None:
+                numbers[row.rule_id] = row.rule_number
             if row.source == ANSWER:
-                rules = answers.setdefault(row.pk, (row, set()))[1]
+                rules = answers.setdefault(row.pk, (row, {}))[1]
                 if row.rule_id is not None:
-                    rules.add(row.rule_id)
+                    rules[row.rule_id] = row.rule_number or ""
             elif row.source == MASTERY:
                 theta[row.rule_id] = row.theta
                 if row.due is not None:
@@ -288,10 +331,12 @@ class Learner:
                 frozenset(rules),
                 row.kind,
                 row.family_id,
+                _missed(row, rules),
+                frozenset(number for number in rules.values() if number),
             )
             for row, rules in latest_first
         ]
-        return cls(recent, theta, due, frozenset(bank_ids))
+        return cls(recent, theta, due, frozenset(bank_ids), numbers)
 
     def questions(self) -> Questions:
         """`available_questions`, the banks given by id; still walking the difficulty index."""
@@ -307,17 +352,46 @@ class Learner:
 
     def most_overdue(self, now) -> int | None:
         """The rule whose review is the most overdue at `now`, if any is due."""
-        due = [(moment, rule_id) for rule_id, moment in self.due.items() if moment <= now]
-        return min(due)[1] if due else None
+        due = self.due_rules(now)
+        return due[0] if due else None
+
+    def due_rules(self, now) -> list[int]:
+        """The rules whose review is due at `now`, the most overdue first."""
+        return [
+            rule_id
+            for moment, rule_id in sorted((m, r) for r, m in self.due.items())
+            if moment <= now
+        ]
+
+    def numbered(self, rule_ids: Iterable[int]) -> tuple[str, ...]:
+        """The numbers of `rule_ids` read (those missed or due), in number order."""
+        return tuple(
+            sorted(self.numbers[rule_id] for rule_id in rule_ids if rule_id in self.numbers)
+        )
+
+
+def _missed(row: LearnerRow, rules: dict[int, str]) -> frozenset[int] | None:
+    """The rules a wrong answer's missed parts decide, when its verdict was read."""
+    if row.verdict is None:
+        return None
+    verdict = Grade.from_json(row.verdict)
+    return deciding.missed_rules(verdict.parts, rules, verdict.correct)
 
 
 def next_question(
-    user, rule: Rule | None = None, now=None, *, level: str = "", bank: Bank | None = None
+    user,
+    rule: Rule | None = None,
+    now=None,
+    *,
+    level: str = "",
+    bank: Bank | None = None,
+    review: bool = False,
 ) -> Pick:
-    """The question to serve next, and the skill and target it was chosen for; with `level` or
-    `bank` (one the learner may see: the practice filter looks it up) only their questions."""
+    """The question to serve next, and the skill and target it was chosen for, and why; with
+    `level` or `bank` (one the learner may see: the practice filter looks it up) only their
+    questions; with `review`, only questions on rules due for review (none when none is due)."""
     now = now or timezone.now()
-    skills = Learner.of(user)
+    skills = Learner.of(user, now)
     recent = skills.recent
     questions = skills.questions()
     questions = questions.of_level(level) if level else questions
@@ -326,7 +400,10 @@ def next_question(
         theta = skills.mean_theta([rule.pk])
         target = adaptive.target_difficulty(theta)
         levels = _mixed(questions.with_rules([rule.pk]), recent, avoid_rules=False)
-        return Pick(_nearest(levels, user, target), theta, target)
+        question, seen = _nearest(levels, user, target)
+        return Pick(question, theta, target, why=_seen_or_new(seen))
+    if review:
+        return _review(skills, questions, user, now)
     if relearn := relearning_rules(recent):
         theta = skills.mean_theta(relearn)
         target = adaptive.target_difficulty(theta)
@@ -334,17 +411,71 @@ def next_question(
         others = questions.with_rules(relearn).not_question(missed.question_id)
         away = others.not_from_scenario(missed.scenario_id)
         levels = chain(_mixed(away, recent, False), _mixed(others, recent, False))
-        question = _nearest(levels, user, target)
+        question, _seen = _nearest(levels, user, target)
         if question is not None:
-            return Pick(question, theta, target, relearning=True)
+            numbers = skills.numbered(relearn)
+            return Pick(question, theta, target, None, True, Why.RELEARNING, numbers)
     due_rule = skills.most_overdue(now)
     if due_rule is not None:
         theta = skills.theta[due_rule]
         target = adaptive.target_difficulty(theta)
         levels = _mixed(questions.with_rules([due_rule]), recent, avoid_rules=False)
-        question = _nearest(levels, user, target)
+        question, _seen = _nearest(levels, user, target)
         if question is not None:
-            return Pick(question, theta, target, due_rule)
+            numbers = skills.numbered([due_rule])
+            return Pick(question, theta, target, due_rule, why=Why.REVIEW, rule_numbers=numbers)
     theta = skills.mean_theta()
     target = adaptive.target_difficulty(theta)
-    return Pick(_nearest(_mixed(questions, recent, True), user, target), theta, target)
+    plan = topics.balance([answer.rule_numbers for answer in recent])
+    full = topics.prefixes(plan.full)
+    if recent and plan.absent:
+        question = _of_absent_topic(questions.not_about(full), recent, plan, user, target)
+        if question is not None:
+            return Pick(question, theta, target, why=Why.TOPIC)
+    levels = _mixed(questions.not_about(full), recent, True)
+    if full:  # then as if no topic were full
+        levels = chain(levels, _mixed(questions, recent, True))
+    question, seen = _nearest(levels, user, target)
+    return Pick(question, theta, target, why=_seen_or_new(seen))
+
+
+def _of_absent_topic(
+    questions: Questions, recent: list[Answered], plan: topics.Balance, user, target: float
+) -> Question | None:
+    """An unseen question on a topic of the plan none of the last answers was about, nearest
+    the target, as the mix's first wish would have it (no recent board, family, kind nor
+    rule): one query, and nothing when there is none (the questions chosen may have none on
+    it: then a pick takes three queries, not two)."""
+    scenarios = {answer.scenario_id for answer in recent[:SCENARIO_GAP]}
+    families = {a.family_id for a in recent[:FAMILY_GAP] if a.family_id is not None}
+    kinds = {answer.kind for answer in recent[:KIND_GAP]}
+    recent_rules = frozenset().union(*(answer.rule_ids for answer in recent[:RULE_GAP]))
+    about = questions.about(topics.prefixes(plan.absent)).without_rules(recent_rules)
+    about = about.not_from_scenarios(scenarios).not_from_families(families).not_of_kinds(kinds)
+    question = _nearest_unseen(about, user.pk, target)
+    if question is None or mark_if_past_limits(question.scenario):
+        return None
+    return question
+
+
+def _seen_or_new(seen: bool) -> str:
+    return Why.LEAST_SEEN if seen else Why.NEW
+
+
+def _review(skills: Learner, questions: Questions, user, now) -> Pick:
+    """A question on the most overdue rule that has one (`Review now`); none when no rule is
+    due. The rules are tried one by one, most overdue first, a few at most: a due rule whose
+    questions are all gone (deactivated, another bank) must not hide the others."""
+    for due_rule in skills.due_rules(now)[:REVIEW_TRIES]:
+        theta = skills.theta[due_rule]
+        target = adaptive.target_difficulty(theta)
+        levels = _mixed(questions.with_rules([due_rule]), skills.recent, avoid_rules=False)
+        question, _seen = _nearest(levels, user, target)
+        if question is not None:
+            numbers = skills.numbered([due_rule])
+            return Pick(question, theta, target, due_rule, why=Why.REVIEW, rule_numbers=numbers)
+    theta = skills.mean_theta()
+    return Pick(None, theta, adaptive.target_difficulty(theta))
+
+
+REVIEW_TRIES = 5  # due rules a `Review now` page tries before it says none has a question

@@ -60,6 +60,17 @@ class Questions:
     def without_rules(self, rule_ids) -> Questions:
         return self.where(f"NOT EXISTS ({_asking(rule_ids)})", *sorted(rule_ids))
 
+    def about(self, prefixes) -> Questions:
+        """Linking a rule numbered with any of `prefixes` (a topic: quizzes/practice/topics.py)."""
+        query, params = _about(prefixes)
+        return self.where(f"EXISTS ({query})", *params)
+
+    def not_about(self, prefixes) -> Questions:
+        if not prefixes:
+            return self
+        query, params = _about(prefixes)
+        return self.where(f"NOT EXISTS ({query})", *params)
+
     def not_from_scenarios(self, scenario_ids) -> Questions:
         listed, params = any_of('q."scenario_id"', scenario_ids, connection.vendor)
         return self.where(f"NOT ({listed})", *params)
@@ -94,6 +105,16 @@ def _asking(rule_ids) -> str:
         'SELECT 1 FROM "quizzes_question_rules" qr '
         f'WHERE qr."question_id" = q."id" AND qr."rule_id" IN ({listed})'
     )
+
+
+def _about(prefixes) -> tuple[str, list[str]]:
+    prefixes = sorted(prefixes)
+    numbered = " OR ".join(['r."number" LIKE %s'] * len(prefixes)) or "FALSE"
+    query = (
+        'SELECT 1 FROM "quizzes_question_rules" qr INNER JOIN "rules_rule" r'
+        f' ON r."id" = qr."rule_id" WHERE qr."question_id" = q."id" AND ({numbered})'
+    )
+    return query, [f"{prefix}%" for prefix in prefixes]
 
 
 QUESTIONS = 'FROM "quizzes_question" q INNER JOIN "quizzes_scenario" s ON s."id" = q."scenario_id"'
@@ -180,18 +201,38 @@ class LearnerRow(NamedTuple):
     theta: float | None
     due: datetime.datetime | None  # when the mastery is due
     place: int | None  # the answer's place among the learner's, latest first (1: the latest)
+    # a wrong answer at one of the places asked: its verdict and the rule's number (which of
+    # its rules the missed parts decide: quizzes/practice/deciding.py); else None
+    verdict: dict | None = None
+    # the answer's rule's number (one of the last `numbered` answers, or a wrong one at a place
+    # asked), or a mastery's due by the moment asked (the page names it)
+    rule_number: str | None = None
 
 
-def learner_rows(user_id: int, recent: int) -> list[LearnerRow]:
+def learner_rows(
+    user_id: int,
+    recent: int,
+    missed_at: tuple[int, ...] = (),
+    due_by: datetime.datetime | None = None,
+    numbered: int = 0,
+) -> list[LearnerRow]:
     """All `selection.Learner` holds, in one query: the learner's last `recent` answers (a row
-    per rule), their masteries, and the banks they may see (`Bank.objects.visible_to`).
+    per rule), their masteries, and the banks they may see (`Bank.objects.visible_to`); for a
+    wrong answer at a place in `missed_at` (1: the latest), its verdict and its rules' numbers;
+    for a mastery due by `due_by`, its rule's number; for the last `numbered` answers, their
+    rules' numbers (their topics: quizzes/practice/topics.py).
 
     An answer's order comes as its place, not its time: 150 dates were a sixth of the query's
     time on PostgreSQL (Django reads them through a pure-Python loader) and text to parse on
-    SQLite."""
+    SQLite. Verdicts and numbers only where asked: relearning reads one or two answers."""
+    places = missed_at or (0,)
+    missed = f'recent."place" IN ({sql.placeholders(places)}) AND NOT a."correct"'
     query = (
         'SELECT \'answer\', a."id", a."question_id", q."scenario_id", s."family_id",'
-        ' a."correct", q."kind", qr."rule_id", NULL, NULL, recent."place"'
+        ' a."correct", q."kind", qr."rule_id", NULL, NULL, recent."place",'
+        f' CASE WHEN {missed} THEN a."verdict" END,'
+        f' CASE WHEN recent."place" <= %s OR {missed} THEN (SELECT r."number" FROM "rules_rule" r'
+        ' WHERE r."id" = qr."rule_id") END'
         ' FROM (SELECT "id", ROW_NUMBER() OVER (ORDER BY "created_at" DESC, "id" DESC) AS "place"'
         ' FROM "quizzes_response" WHERE "user_id" = %s'
         ' ORDER BY "created_at" DESC, "id" DESC LIMIT %s) recent'
@@ -200,11 +241,16 @@ def learner_rows(user_id: int, recent: int) -> list[LearnerRow]:
         ' INNER JOIN "quizzes_scenario" s ON s."id" = q."scenario_id"'
         ' LEFT OUTER JOIN "quizzes_question_rules" qr ON qr."question_id" = q."id"'
         " UNION ALL SELECT 'mastery', NULL, NULL, NULL, NULL, NULL, NULL, m.\"rule_id\","
-        ' m."theta", m."due", NULL FROM "quizzes_mastery" m WHERE m."user_id" = %s'
-        " UNION ALL SELECT 'bank', b.\"id\", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
-        f' FROM "quizzes_bank" b WHERE {VISIBLE_BANK}'
+        ' m."theta", m."due", NULL, NULL, CASE WHEN m."due" <= %s THEN (SELECT r."number"'
+        ' FROM "rules_rule" r WHERE r."id" = m."rule_id") END'
+        ' FROM "quizzes_mastery" m WHERE m."user_id" = %s'
+        " UNION ALL SELECT 'bank', b.\"id\", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
+        f' NULL, NULL FROM "quizzes_bank" b WHERE {VISIBLE_BANK}'
     )
-    params = (user_id, recent, user_id, *_visible_bank_params(user_id))
+    due = sql.at(due_by) if due_by is not None else None
+    params = (
+        *places, numbered, *places, user_id, recent, due, user_id, *_visible_bank_params(user_id)
+    )  # fmt: skip
     found = sql.rows(query, params, prepared=True)
     return [
         LearnerRow(
@@ -219,6 +265,11 @@ def learner_rows(user_id: int, recent: int) -> list[LearnerRow]:
             theta,
             sql.moment(due),
             place,
+            sql.document(verdict) if verdict is not None else None,
+            number,
         )
-        for source, pk, question, scenario, family, right, kind, rule, theta, due, place in found
-    ]
+        for (
+            source, pk, question, scenario, family, right, kind, rule, theta, due, place, verdict,
+            number,
+        ) in found
+    ]  # fmt: skip

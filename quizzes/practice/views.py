@@ -70,9 +70,19 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
     chosen = filter_form.cleaned_data
     filters = filter_form.query()
     pick = selection.next_question(
-        request.user, chosen["rule"], level=chosen["level"], bank=chosen["bank"]
+        request.user,
+        chosen["rule"],
+        level=chosen["level"],
+        bank=chosen["bank"],
+        review=chosen["review"],
     )
-    context |= {"rule": chosen["rule"], "level": chosen["level"], "bank": chosen["bank"]}
+    context |= {
+        "rule": chosen["rule"],
+        "level": chosen["level"],
+        "bank": chosen["bank"],
+        "review": chosen["review"],
+        "pick": pick,
+    }
     if pick.question is not None:
         question = pick.question
         variant = rulings.pick_variant(question)  # stored and ruled when the content was written
@@ -87,7 +97,7 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
         )
         sql.insert(presentation)  # as `save()` stores it, without compiling an INSERT
         context |= question_context(question, ruling, token=presentation.token, filters=filters)
-    else:
+    elif not chosen["review"]:  # with review: nothing due (the page says so)
         context["just_answered_all"] = selection.only_the_last_answered(
             request.user, chosen["rule"], level=chosen["level"], bank=chosen["bank"]
         )
@@ -174,11 +184,12 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
     rules = reports.rule_progress(user)
     context = {
         "rules": rules,
-        "weakest": [item for item in rules if not item.mastered][:5],
+        "weakest": reports.rules_to_work_on(rules),
         "days": days,
         "chart": reports.accuracy_chart(days),
         "streak": reports.streak(days),
         "reviews_due": reports.reviews_due(rules),
+        "due_reviews": reports.due_reviews(rules),
         "answered": history.paginator.count,
         "history": history,
         "verdicts": history.object_list,

@@ -99,8 +99,9 @@ def test_the_masteries_as_the_orm_reads_them(asked, learner, other_learner, rule
     rule_ids = sorted(rule.pk for rule in rules)
     expected = Mastery.objects.filter(user=learner, rule_id__in=rule_ids).order_by("rule_id")
     got = recording.locked_masteries(learner.pk, asked.pk)
-    assert [fields(m) for m in got] == [fields(m) for m in expected]
-    assert all(not m._state.adding and m.get_deferred_fields() == set() for m in got)
+    assert [fields(m) for m, _number in got] == [fields(m) for m in expected]
+    assert [number for _m, number in got] == [m.rule.number for m in expected]
+    assert all(not m._state.adding and m.get_deferred_fields() == set() for m, _number in got)
     assert recording.locked_masteries(learner.pk, make_question(scenario, bank).pk) == []
 
 

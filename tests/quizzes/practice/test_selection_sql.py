@@ -46,6 +46,7 @@ from quizzes.practice.selection_sql import (
     nearest_unseen,
     visible_banks,
 )
+from rules.models import Rule
 from tests.factories import BankFactory, RuleFactory, ScenarioFactory, UserFactory
 from tests.quizzes.conftest import land_tutor_spec, make_question
 
@@ -55,7 +56,7 @@ pytestmark = pytest.mark.django_db
 # --- the specification: the querysets the SQL replaced -------------------------------------------
 
 
-def spec_learner_rows(user):
+def spec_learner_rows(user, missed_at=()):
     no_id, no_bool, no_text, no_float, no_moment = (
         Value(None, output_field=field())
         for field in (IntegerField, BooleanField, CharField, FloatField, DateTimeField)
@@ -73,7 +74,16 @@ def spec_learner_rows(user):
         Value("bank"), "pk", no_id, no_id, no_id, no_bool, no_text, no_id, no_float, no_moment
     )  # fmt: skip
     rows = answers.order_by().union(masteries.order_by(), banks.order_by(), all=True)
-    return [(*row[:9], *placed(row, rows)) for row in rows]
+    placed_rows = [(*row[:9], *placed(row, rows)) for row in rows]
+    return [(*row, *missed(row, missed_at)) for row in placed_rows]
+
+
+def missed(row, missed_at) -> tuple:
+    """A wrong answer's verdict and rule number at the places asked, else two NULLs."""
+    if row[0] != "answer" or row[10] not in missed_at or row[5]:
+        return (None, None)
+    number = Rule.objects.get(pk=row[7]).number if row[7] is not None else None
+    return (Response.objects.get(pk=row[1]).verdict, number)
 
 
 def placed(row, rows) -> tuple:
@@ -221,6 +231,15 @@ def test_the_learners_rows_are_the_querysets(learner, pool):
     expected = sorted(map(tuple, spec_learner_rows(learner)), key=repr)
     assert sorted(map(tuple, learner_rows(learner.pk, selection.RECENT)), key=repr) == expected
     assert len(expected) > 50  # answers with rules, masteries and banks are all there
+
+
+def test_the_missed_answers_come_with_their_verdicts_and_rule_numbers(learner, pool):
+    places = tuple(index + 1 for index in selection.MISSED_AT) + (5, 6, 7)
+    expected = sorted(map(tuple, spec_learner_rows(learner, places)), key=repr)
+    assert sorted(map(tuple, learner_rows(learner.pk, selection.RECENT, places)), key=repr) == (
+        expected
+    )
+    assert any(row[11] is not None for row in expected)  # a wrong answer among those places
 
 
 def test_a_learner_with_nothing_has_the_public_banks(pool):

@@ -273,7 +273,9 @@ def test_progress_names_each_rule_by_its_section_title(
     logged_in, question, search_rule, no_variants
 ):
     RuleFactory(number="701.23", title="Search", text="Search")
-    answer_cards(logged_in, logged_in.get(reverse("practice")))
+    # the Forest part, which 701.23b decides, answered wrong: a rule to work on
+    data = {"token": token_of(logged_in.get(reverse("practice"))), "claim_0": "must"}
+    logged_in.post(reverse("answer"), {**data, "claim_1": "cannot"})
     page = logged_in.get(reverse("progress")).content.decode()
     assert '701.23b <span class="rule-title">Search</span></a>' in page  # the mastery row
     assert '<li>701.23b <span class="rule-title">Search</span> (' in page  # a rule to work on

@@ -1,0 +1,74 @@
+"""Topics of the default study plan, "Search and its neighbours" (issue 23, Build 1: a first step).
+
+A question is about a topic when it links a rule the topic names (by number prefix: 702.52 is
+dredge, with 702.52a and 702.52b); one question may be about several. Each topic has a share
+of the plan. Selection (quizzes/practice/selection.py) reads the learner's last `WINDOW`
+answers: a topic none of them was about comes first, and a topic that had its share of them
+waits (so no family, one situation of one topic, takes more than its topic's share), each wish
+relaxed when nothing is left.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Topic:
+    slug: str
+    prefixes: tuple[str, ...]  # rule numbers the topic covers, as prefixes
+    share: float  # of the plan
+
+    def covers(self, number: str) -> bool:
+        return number.startswith(self.prefixes)
+
+    @property
+    def most(self) -> int:
+        """How many of the last `WINDOW` answers may be about it."""
+        return max(1, round(self.share * WINDOW))
+
+
+WINDOW = 20  # the answers a topic's share is counted over
+SEARCH_AND_ITS_NEIGHBOURS = (
+    Topic("search", ("701.23",), 0.30),  # search and failing to find
+    Topic("hidden-zones", ("400.", "401.", "402.", "404.", "406.", "701.20"), 0.10),
+    Topic("shuffling", ("701.24",), 0.05),
+    Topic("mill", ("701.17",), 0.08),
+    Topic("dredge", ("702.52",), 0.07),
+    Topic("alternative-costs", ("118.9", "601.2"), 0.08),  # Traps and alternative costs
+    Topic("prohibitions", ("101.2", "614.", "723."), 0.10),  # prohibitions and replacements
+    Topic("multiplayer", ("101.4", "800.", "801.", "802.", "805.", "806.", "810."), 0.07),
+    Topic("mana", ("106.", "107.5", "107.6", "302.6", "605.", "119."), 0.15),  # mana and costs
+)
+PLAN = SEARCH_AND_ITS_NEIGHBOURS
+
+
+def topics_of(numbers: Iterable[str], plan: tuple[Topic, ...] = PLAN) -> set[str]:
+    """The topics of the plan a question linking rules `numbers` is about."""
+    numbers = list(numbers)
+    return {topic.slug for topic in plan if any(topic.covers(number) for number in numbers)}
+
+
+@dataclass(frozen=True)
+class Balance:
+    """The plan's topics against the last answers: the ones none was about, the ones full."""
+
+    absent: tuple[Topic, ...]
+    full: tuple[Topic, ...]
+
+
+def balance(recent_numbers: list[Iterable[str]], plan: tuple[Topic, ...] = PLAN) -> Balance:
+    """`recent_numbers`: the rule numbers of each of the last answers, latest first (only the
+    first `WINDOW` count)."""
+    counts: Counter[str] = Counter()
+    for numbers in recent_numbers[:WINDOW]:
+        counts.update(topics_of(numbers, plan))
+    absent = tuple(topic for topic in plan if not counts[topic.slug])
+    full = tuple(topic for topic in plan if counts[topic.slug] >= topic.most)
+    return Balance(absent, full)
+
+
+def prefixes(topics: Iterable[Topic]) -> list[str]:
+    return sorted({prefix for topic in topics for prefix in topic.prefixes})
