@@ -363,7 +363,6 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
     results = [ruling.evaluate(claim) for claim in claims]
     empty = nothing_to_find(ruling)
     rules_of = [_numbers(result.rule) for result in results]
-    rng = random.Random(f"{spec.get('id', '')}:statements")
     questions: list[GeneratedQuestion] = []
 
     def cited(indices) -> set[str]:
@@ -429,29 +428,25 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
                 cited([i]),
             )
         )
-    statements = _statements(ruling, claims, results, spec, rng, empty)
-    used = [i for i, _ in statements]
-    proposals = [proposal for _, proposal in statements]
-    if len(proposals) >= 2:
-        questions.append(
-            GeneratedQuestion(
-                "yes-no",
-                "yes_no",
-                prompt("yes_no", []),
-                proposals[:4],
-                cited(used[:4]),
+    # Each question draws its own statements: the yes/no and the multiple-choice question of a
+    # scenario sharing theirs taught one the other's keys (and a word vote trained on one
+    # scored the other: issue 26).
+    for key, kind, least, most in (
+        ("yes-no", "yes_no", 2, 4),
+        ("multiple-choice", "multiple_choice", 3, MAX_STATEMENTS),
+    ):
+        rng = random.Random(f"{spec.get('id', '')}:statements:{key}")
+        statements = _statements(ruling, claims, results, spec, rng, empty)[:most]
+        if len(statements) >= least:
+            questions.append(
+                GeneratedQuestion(
+                    key,
+                    kind,
+                    prompt(kind, []),
+                    [proposal for _, proposal in statements],
+                    cited([i for i, _ in statements]),
+                )
             )
-        )
-    if len(proposals) >= 3:
-        questions.append(
-            GeneratedQuestion(
-                "multiple-choice",
-                "multiple_choice",
-                prompt("multiple_choice", []),
-                proposals[:MAX_STATEMENTS],
-                cited(used[:MAX_STATEMENTS]),
-            )
-        )
     return questions
 
 
