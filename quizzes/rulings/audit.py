@@ -31,10 +31,13 @@ from quizzes.rulings.generate import (
     ABOUT_A_SEARCH,
     SEARCH_DEPENDENT,
     asked_claims,
+    nothing_to_find,
     optional_searchers,
     portion_is_whole,
     relevant,
     reveals_nothing,
+    shown_share,
+    statement_candidates,
 )
 from quizzes.rulings.kinds import value_choices
 from quizzes.rulings.reasons import say
@@ -506,17 +509,27 @@ def variants_stored(question: Any) -> list[str]:
     return problems
 
 
-def true_values(scenarios: Iterable[Any]) -> dict[str, dict[str, int]]:
-    """Per claim, how many times the questions of `scenarios` ask it with each true value
-    (each claim of a scenario once, as generation asks it)."""
+def true_values(scenarios: Iterable[Any]) -> dict[str, dict[str, float]]:
+    """Per claim, how often the statement questions of `scenarios` draw a statement from a
+    claim with each true value, before balance.py's shares: each claim a statement may be made
+    of counts as often as it is shown, on average (`shown_share`: of a scenario with 12 such
+    claims, a question of at most 6 statements shows each half the time)."""
 
     counts: dict[str, Counter[str]] = {}
     for scenario in scenarios:
         try:
             ruling, claims = asked_claims(scenario.spec, catalog_of(scenario))
+            results = [ruling.evaluate(claim) for claim in claims]
         except ScenarioError:
             continue
-        for claim in claims:
-            value = ruling.evaluate(claim).value
-            counts.setdefault(claim["claim"], Counter())[value_key(value)] += 1
-    return {name: dict(sorted(found.items())) for name, found in sorted(counts.items())}
+        candidates = statement_candidates(
+            ruling, claims, results, scenario.spec, nothing_to_find(ruling)
+        )
+        share = shown_share(len(candidates))
+        for i in candidates:
+            found = counts.setdefault(claims[i]["claim"], Counter())
+            found[value_key(results[i].value)] += share
+    return {
+        name: {key: round(count, 2) for key, count in sorted(found.items()) if count}
+        for name, found in sorted(counts.items())
+    }

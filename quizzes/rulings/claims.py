@@ -18,8 +18,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
-from quizzes.rulings.balance import distractor_weight, seen_values, value_key
-from quizzes.rulings.values import plain, same
+from quizzes.rulings.balance import Near, distractor_weight, seen_values, value_key
+from quizzes.rulings.values import plain, same, undetermined
 
 CHOICE, NUMBER, RANGE, ORDER, PLAYERS = "choice", "number", "range", "order", "players"
 ZONE_WORDS = {
@@ -145,12 +145,6 @@ def _yes(value: Any) -> bool:
     return value is True or value == "yes"
 
 
-def undetermined(value: Any) -> bool:
-    """A value the rules leave to a choice ("if_searched", "tapped or untapped", "{B} or {R}"):
-    never a statement, and as an answer worded "depends on …"."""
-    return value == "if_searched" or (isinstance(value, str) and " or " in value)
-
-
 def _depends(words: Callable[[Any], str]) -> Callable[[Any], str]:
     """`words` for a value, an undetermined one worded as what it depends on."""
 
@@ -215,17 +209,22 @@ class ClaimText:
     def choices(self, subject: Subject, context: Context) -> list[Any]:
         return self.domain(subject, context) if self.domain else []
 
+    @property
+    def near(self) -> Near:
+        """Which two values a false statement may trade (a number for one within 3)."""
+        return {NUMBER: near_numbers, RANGE: near_ranges}.get(self.answer, any_values)
+
     def false_value(
         self, value: Any, subject: Subject, context: Context, rng: random.Random, claim: str = ""
     ):
-        """A plausible value the claim does not have (None when there is none), drawn as the
-        content's true values of `claim` fall (balance.py: no value only ever a distractor)."""
+        """A plausible value the claim does not have (None when there is none), drawn so that
+        each value is named falsely as often as truly (balance.py: never a value the content
+        never gives, were it only ever a distractor)."""
         if self.answer == NUMBER and isinstance(value, int) and not isinstance(value, bool):
             options = [n for n in (value - 1, value + 1, value + 2) if self.low <= n <= self.high]
             options += [
                 n for n in seen_values(claim)
-                if isinstance(n, int) and not isinstance(n, bool) and self.low <= n <= self.high
-                and abs(n - value) <= 3
+                if near_numbers(n, value) and self.low <= n <= self.high
             ]  # fmt: skip
         elif self.answer == RANGE and isinstance(plain(value), list) and len(value) == 2:
             low, high = plain(value)
@@ -233,8 +232,7 @@ class ClaimText:
             options += [[max(low - 1, 0), high]] if low > 0 else []
             options += [
                 seen for seen in seen_values(claim)
-                if isinstance(seen, list) and len(seen) == 2 and 0 <= seen[0] <= seen[1]
-                and abs(seen[0] - low) + abs(seen[1] - high) <= 3
+                if near_ranges(seen, value) and 0 <= seen[0] <= seen[1]
             ]  # fmt: skip
         elif self.answer == ORDER:
             order = plain(value) or []
@@ -242,6 +240,10 @@ class ClaimText:
             options += [order[1:] + order[:1]] if len(order) > 2 else []
             if len(order) == 1:  # another player deciding alone
                 options += [[player] for player in context.players if player not in order]
+            options += [  # another order the content gives, of players at this table
+                seen for seen in seen_values(claim)
+                if isinstance(seen, list) and seen and set(seen) <= set(context.players)
+            ]  # fmt: skip
         elif self.answer == PLAYERS:
             chosen = plain(value) or []
             options = [[p for p in context.players if p != left] for left in chosen]
@@ -256,11 +258,37 @@ class ClaimText:
         for option in options:
             if not same(value, option) and not undetermined(option):
                 unique.setdefault(value_key(option), option)
-        if not unique:
+        weighted = [
+            (option, weight)
+            for option in unique.values()
+            if (weight := distractor_weight(claim, value, option, self.near)) > 0
+        ]
+        if not weighted:
             return None
-        choices = list(unique.values())
-        weights = [distractor_weight(claim, option) for option in choices]
-        return rng.choices(choices, weights)[0]
+        return rng.choices([o for o, _ in weighted], [w for _, w in weighted])[0]
+
+
+NEAR = 3  # how far a false number (or range bound) may be from the true one
+
+
+def near_numbers(one: Any, other: Any) -> bool:
+    return (
+        all(isinstance(n, int) and not isinstance(n, bool) for n in (one, other))
+        and abs(one - other) <= NEAR
+    )
+
+
+def near_ranges(one: Any, other: Any) -> bool:
+    one, other = plain(one), plain(other)
+    return (
+        all(isinstance(r, list) and len(r) == 2 for r in (one, other))
+        and all(near_numbers(a, b) for a, b in zip(one, other, strict=True))
+        and abs(one[0] - other[0]) + abs(one[1] - other[1]) <= NEAR
+    )
+
+
+def any_values(one: Any, other: Any) -> bool:
+    return True
 
 
 def _sentence(text: str) -> str:
