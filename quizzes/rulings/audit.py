@@ -30,6 +30,7 @@ from quizzes.rulings.frozen import FrozenSession
 from quizzes.rulings.generate import (
     ABOUT_A_SEARCH,
     SEARCH_DEPENDENT,
+    Claim,
     asked_claims,
     nothing_to_find,
     optional_searchers,
@@ -513,22 +514,37 @@ def true_values(scenarios: Iterable[Any]) -> dict[str, dict[str, float]]:
     """Per claim, how often the statement questions of `scenarios` draw a statement from a
     claim with each true value, before balance.py's shares: each claim a statement may be made
     of counts as often as it is shown, on average (`shown_share`: of a scenario with 12 such
-    claims, a question of at most 6 statements shows each half the time)."""
+    claims, a question of at most 6 statements shows each half the time). A claim counts only
+    with a false value to offer that the content gives some claim of its name as true (else a
+    statement of it could only be true); a claim of no such value is listed empty (never a
+    statement)."""
 
-    counts: dict[str, Counter[str]] = {}
+    scenes: list[list[tuple[Ruling, Claim, Any]]] = []  # per scenario, its candidate claims
     for scenario in scenarios:
         try:
             ruling, claims = asked_claims(scenario.spec, catalog_of(scenario))
             results = [ruling.evaluate(claim) for claim in claims]
         except ScenarioError:
             continue
-        candidates = statement_candidates(
-            ruling, claims, results, scenario.spec, nothing_to_find(ruling)
+        empty = nothing_to_find(ruling)
+        candidates = statement_candidates(ruling, claims, results, scenario.spec, empty)
+        scenes.append([(ruling, claims[i], results[i].value) for i in candidates])
+    given: dict[str, dict[str, Any]] = {}  # per claim, its true values (by key)
+    for _ruling, claim, value in (drawn for scene in scenes for drawn in scene):
+        given.setdefault(claim["claim"], {})[value_key(value)] = value
+
+    def offered(ruling: Ruling, claim: Claim, value: Any) -> bool:
+        seen = given[claim["claim"]]
+        options = claim_text(claim["claim"]).plausible_false(
+            value, ruling.subject(claim), ruling.context(claim), list(seen.values())
         )
-        share = shown_share(len(candidates))
-        for i in candidates:
-            found = counts.setdefault(claims[i]["claim"], Counter())
-            found[value_key(results[i].value)] += share
+        return any(value_key(option) in seen for option in options)
+
+    counts: dict[str, Counter[str]] = {name: Counter() for name in given}
+    for scene in scenes:
+        stated = [(claim, value) for ruling, claim, value in scene if offered(ruling, claim, value)]
+        for claim, value in stated:
+            counts[claim["claim"]][value_key(value)] += shown_share(len(stated))
     return {
         name: {key: round(count, 2) for key, count in sorted(found.items()) if count}
         for name, found in sorted(counts.items())

@@ -29,7 +29,7 @@ from quizzes.rulings.values import plain, undetermined
 
 TRUE_VALUES = Path(__file__).resolve().parent.parent / "content" / "true_values.json"
 NEARLY_CONSTANT = 0.9  # share of one true value from which a claim is never a statement
-NEARLY_CONSTANT_FROM = 5  # ... when the content asks it at least this often; below, no balance
+NEARLY_CONSTANT_FROM = 5  # ... when the content asks it at least this often
 FITTING_ROUNDS = 300
 
 Near = Callable[[Any, Any], bool]
@@ -58,9 +58,9 @@ def counts_of(claim: str) -> Mapping[str, float]:
 
 
 def balanced(claim: str) -> bool:
-    """Does the content give `claim` often enough, with two values or more, to balance it?"""
-    counts = counts_of(claim)
-    return len(counts) >= 2 and sum(counts.values()) >= NEARLY_CONSTANT_FROM
+    """Does the content give `claim` two values or more to balance (a claim it never asks is
+    not balanced: an instructor's, drawn as before)?"""
+    return len(counts_of(claim)) >= 2
 
 
 def _stated(counts: Mapping[str, float]) -> dict[str, float]:
@@ -71,17 +71,19 @@ def _stated(counts: Mapping[str, float]) -> dict[str, float]:
 
 def stated_share(claim: str, value: Any) -> float:
     """How often a claim with true `value` is made a statement (true or false by a coin). A
-    claim the content nearly always gives one value (a land tapped for mana ends tapped) is
-    never one: its value would be its key. A value the content gives more often than all the
+    claim the content gives one value, or nearly only one (a land tapped for mana ends tapped),
+    is never one: its value would be its key. A value the content gives more often than all the
     others together is stated as often as they are; every other value always."""
+    if claim not in true_values():
+        return 1.0  # a claim the seed content never asks: nothing to balance it by
     counts = counts_of(claim)
     total = sum(counts.values())
-    if total >= NEARLY_CONSTANT_FROM and max(counts.values(), default=0) >= NEARLY_CONSTANT * total:
+    if not balanced(claim) or (
+        total >= NEARLY_CONSTANT_FROM and max(counts.values()) >= NEARLY_CONSTANT * total
+    ):
         return 0.0
     own = counts.get(value_key(value), 0)
-    if not balanced(claim) or not own:
-        return 1.0
-    return _stated(counts)[value_key(value)] / own
+    return _stated(counts)[value_key(value)] / own if own else 1.0
 
 
 @functools.cache

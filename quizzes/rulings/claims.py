@@ -220,10 +220,32 @@ class ClaimText:
         """A plausible value the claim does not have (None when there is none), drawn so that
         each value is named falsely as often as truly (balance.py: never a value the content
         never gives, were it only ever a distractor)."""
+        weighted = self.false_options(value, subject, context, claim)
+        if not weighted:
+            return None
+        return rng.choices([o for o, _ in weighted], [w for _, w in weighted])[0]
+
+    def false_options(
+        self, value: Any, subject: Subject, context: Context, claim: str = ""
+    ) -> list[tuple[Any, float]]:
+        """The false values a statement of `claim` (true `value`) may name, each with how likely
+        it is named (`distractor_weight`)."""
+        return [
+            (option, weight)
+            for option in self.plausible_false(value, subject, context, seen_values(claim))
+            if (weight := distractor_weight(claim, value, option, self.near)) > 0
+        ]
+
+    def plausible_false(
+        self, value: Any, subject: Subject, context: Context, seen: list[Any]
+    ) -> list[Any]:
+        """The values the claim does not have that a false statement of it could name on this
+        board: its choices, numbers near it, other orders of the players seated, and the values
+        in `seen` (the content's true values of the claim) that fit."""
         if self.answer == NUMBER and isinstance(value, int) and not isinstance(value, bool):
             options = [n for n in (value - 1, value + 1, value + 2) if self.low <= n <= self.high]
             options += [
-                n for n in seen_values(claim)
+                n for n in seen
                 if near_numbers(n, value) and self.low <= n <= self.high
             ]  # fmt: skip
         elif self.answer == RANGE and isinstance(plain(value), list) and len(value) == 2:
@@ -231,8 +253,8 @@ class ClaimText:
             options = [[low, high + 1], *([[low + 1, high]] if low < high else [])]
             options += [[max(low - 1, 0), high]] if low > 0 else []
             options += [
-                seen for seen in seen_values(claim)
-                if near_ranges(seen, value) and 0 <= seen[0] <= seen[1]
+                other for other in seen
+                if near_ranges(other, value) and 0 <= other[0] <= other[1]
             ]  # fmt: skip
         elif self.answer == ORDER:
             order = plain(value) or []
@@ -241,8 +263,8 @@ class ClaimText:
             if len(order) == 1:  # another player deciding alone
                 options += [[player] for player in context.players if player not in order]
             options += [  # another order the content gives, of players at this table
-                seen for seen in seen_values(claim)
-                if isinstance(seen, list) and seen and set(seen) <= set(context.players)
+                other for other in seen
+                if isinstance(other, list) and other and set(other) <= set(context.players)
             ]  # fmt: skip
         elif self.answer == PLAYERS:
             chosen = plain(value) or []
@@ -258,14 +280,7 @@ class ClaimText:
         for option in options:
             if not same(value, option) and not undetermined(option):
                 unique.setdefault(value_key(option), option)
-        weighted = [
-            (option, weight)
-            for option in unique.values()
-            if (weight := distractor_weight(claim, value, option, self.near)) > 0
-        ]
-        if not weighted:
-            return None
-        return rng.choices([o for o, _ in weighted], [w for _, w in weighted])[0]
+        return list(unique.values())
 
 
 NEAR = 3  # how far a false number (or range bound) may be from the true one
