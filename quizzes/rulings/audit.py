@@ -39,6 +39,7 @@ from quizzes.rulings.generate import (
     reveals_nothing,
     shown_share,
     statement_candidates,
+    statement_subject,
 )
 from quizzes.rulings.kinds import value_choices
 from quizzes.rulings.reasons import say
@@ -514,10 +515,10 @@ def true_values(scenarios: Iterable[Any]) -> dict[str, dict[str, float]]:
     """Per claim, how often the statement questions of `scenarios` draw a statement from a
     claim with each true value, before balance.py's shares: each claim a statement may be made
     of counts as often as it is shown, on average (`shown_share`: of a scenario with 12 such
-    claims, a question of at most 6 statements shows each half the time). A claim counts only
-    with a false value to offer that the content gives some claim of its name as true (else a
-    statement of it could only be true); a claim of no such value is listed empty (never a
-    statement)."""
+    claims, a question of at most 6 statements shows each half the time), and a subject once.
+    A claim counts only with a false value to offer that the content gives some claim of its
+    name as true (else a statement of it could only be true); a claim of no such value is
+    listed empty (never a statement)."""
 
     scenes: list[list[tuple[Ruling, Claim, Any]]] = []  # per scenario, its candidate claims
     for scenario in scenarios:
@@ -542,8 +543,11 @@ def true_values(scenarios: Iterable[Any]) -> dict[str, dict[str, float]]:
 
     counts: dict[str, Counter[str]] = {name: Counter() for name in given}
     for scene in scenes:
-        stated = [(claim, value) for ruling, claim, value in scene if offered(ruling, claim, value)]
-        for claim, value in stated:
+        stated: dict[tuple, tuple[Claim, Any]] = {}
+        for ruling, claim, value in scene:
+            if statement_subject(claim) not in stated and offered(ruling, claim, value):
+                stated[statement_subject(claim)] = (claim, value)
+        for claim, value in stated.values():
             counts[claim["claim"]][value_key(value)] += shown_share(len(stated))
     return {
         name: {key: round(count, 2) for key, count in sorted(found.items()) if count}

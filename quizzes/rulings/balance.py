@@ -30,7 +30,8 @@ from quizzes.rulings.values import plain, undetermined
 TRUE_VALUES = Path(__file__).resolve().parent.parent / "content" / "true_values.json"
 NEARLY_CONSTANT = 0.9  # share of one true value from which a claim is never a statement
 NEARLY_CONSTANT_FROM = 5  # ... when the content asks it at least this often
-FITTING_ROUNDS = 300
+FITTING_ROUNDS = 100
+CUTS = 20  # rounds of cutting what can't be balanced
 
 Near = Callable[[Any, Any], bool]
 
@@ -63,17 +64,15 @@ def balanced(claim: str) -> bool:
     return len(counts_of(claim)) >= 2
 
 
-def _stated(counts: Mapping[str, float]) -> dict[str, float]:
-    """Per value, the count of its claims stated: at most all the other values' together."""
-    total = sum(counts.values())
-    return {key: float(min(count, total - count)) for key, count in counts.items()}
+def any_values(one: Any, other: Any) -> bool:
+    return True
 
 
-def stated_share(claim: str, value: Any) -> float:
+def stated_share(claim: str, value: Any, near: Near = any_values) -> float:
     """How often a claim with true `value` is made a statement (true or false by a coin). A
     claim the content gives one value, or nearly only one (a land tapped for mana ends tapped),
-    is never one: its value would be its key. A value the content gives more often than all the
-    others together is stated as often as they are; every other value always."""
+    is never one: its value would be its key. A value the content gives more often than the
+    values `near` it can balance (all others together, at most) is stated only as often."""
     if claim not in true_values():
         return 1.0  # a claim the seed content never asks: nothing to balance it by
     counts = counts_of(claim)
@@ -83,27 +82,51 @@ def stated_share(claim: str, value: Any) -> float:
     ):
         return 0.0
     own = counts.get(value_key(value), 0)
-    return _stated(counts)[value_key(value)] / own if own else 1.0
+    return _fitted(claim, near)[0].get(value_key(value), 0.0) / own if own else 1.0
 
 
 @functools.cache
-def _flow(claim: str, near: Near) -> dict[tuple[str, str], float]:
-    """(true value, value named) -> how many false statements of `claim` name it, for values
-    `near` each other: each value named falsely as often as truly (a coin makes as many true
-    statements of a value as false ones of its claims), by iterative proportional fitting."""
-    stated = _stated(counts_of(claim))
+def _fitted(claim: str, near: Near) -> tuple[dict[str, float], dict[tuple[str, str], float]]:
+    """Per value of `claim`, how many of its claims are stated; per (true value, value named),
+    how many false statements name it, among values `near` each other. Balanced: a coin makes
+    as many true statements of a value as false ones of its claims, so each value's stated
+    claims send out as many false statements as name it (iterative proportional fitting, a
+    value's stated claims cut to what the values near it can balance)."""
+    counts = counts_of(claim)
+    total = sum(counts.values())
+    stated = {key: float(min(count, total - count)) for key, count in counts.items()}
     keys = sorted(stated)
     pairs = [(u, v) for u in keys for v in keys if u != v and near(json.loads(u), json.loads(v))]
     flow = dict.fromkeys(pairs, 1.0)
-    for _ in range(FITTING_ROUNDS):
-        for end in (0, 1):  # rows (each true value's false statements), then columns
-            sums: dict[str, float] = {}
-            for pair, amount in flow.items():
-                sums[pair[end]] = sums.get(pair[end], 0.0) + amount
-            for pair in flow:
-                if sums[pair[end]]:
-                    flow[pair] *= stated[pair[end]] / sums[pair[end]]
-    return flow
+    for _ in range(CUTS):
+        for _ in range(FITTING_ROUNDS):
+            sent, named = _fit(flow, stated)
+        cut = {key: min(stated[key], sent.get(key, 0.0), named.get(key, 0.0)) for key in keys}
+        if all(abs(cut[key] - stated[key]) <= 1e-3 * (1 + stated[key]) for key in keys):
+            break
+        stated = cut
+    return stated, flow
+
+
+def _fit(
+    flow: dict[tuple[str, str], float], stated: Mapping[str, float]
+) -> tuple[dict[str, float], dict[str, float]]:
+    """One round of fitting `flow` to `stated`, by rows then columns: what each value then
+    sends out and what names it."""
+    sums: dict[str, float] = {}
+    for end in (0, 1):  # rows (each true value's false statements), then columns
+        sums = {}
+        for pair, amount in flow.items():
+            sums[pair[end]] = sums.get(pair[end], 0.0) + amount
+        for pair in flow:
+            if sums[pair[end]]:
+                flow[pair] *= stated[pair[end]] / sums[pair[end]]
+    sent: dict[str, float] = {}
+    named: dict[str, float] = {}
+    for (u, v), amount in flow.items():
+        sent[u] = sent.get(u, 0.0) + amount
+        named[v] = named.get(v, 0.0) + amount
+    return sent, named
 
 
 def distractor_weight(claim: str, value: Any, option: Any, near: Near) -> float:
@@ -114,9 +137,10 @@ def distractor_weight(claim: str, value: Any, option: Any, near: Near) -> float:
     if not balanced(claim):
         return counts.get(value_key(option), 0) + 1.0
     key, named = value_key(value), value_key(option)
+    stated, flow = _fitted(claim, near)
     if key not in counts:  # a key the content didn't give: the values as often as they're keys
-        return _stated(counts).get(named, 0.0)
-    return _flow(claim, near).get((key, named), 0.0)
+        return stated.get(named, 0.0)
+    return flow.get((key, named), 0.0)
 
 
 def seen_values(claim: str) -> list[Any]:

@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
-from quizzes.rulings.balance import Near, distractor_weight, seen_values, value_key
+from quizzes.rulings.balance import Near, any_values, distractor_weight, seen_values, value_key
 from quizzes.rulings.values import plain, same, undetermined
 
 CHOICE, NUMBER, RANGE, ORDER, PLAYERS = "choice", "number", "range", "order", "players"
@@ -300,10 +300,6 @@ def near_ranges(one: Any, other: Any) -> bool:
         and all(near_numbers(a, b) for a, b in zip(one, other, strict=True))
         and abs(one[0] - other[0]) + abs(one[1] - other[1]) <= NEAR
     )
-
-
-def any_values(one: Any, other: Any) -> bool:
-    return True
 
 
 def _sentence(text: str) -> str:

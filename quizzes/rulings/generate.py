@@ -476,33 +476,43 @@ def shown_share(candidates: int) -> float:
     )
 
 
+def statement_subject(claim: Claim) -> tuple:
+    """What a statement is about: one claim about one subject is stated once (the dredge family
+    asks a card's zone with and without the dredge)."""
+    return (claim["claim"], *((k, str(claim[k])) for k in SUBJECT_KEYS if k in claim))
+
+
 def _statements(
     ruling: Ruling, claims, results, spec, rng: random.Random, empty: bool, most: int
 ) -> list[tuple]:
-    """(claim index, claim with "proposed"), at most `most`, in the claims' order: each true or
-    false by its own draw, never by position nor by the others (no count of true statements to
-    deduce from); which are shown drawn at random too, so a question of many claims asks about
-    any of them, and a claim's value never decides whether it is shown (balance.py). A value
-    the rules leave to a choice is never a statement, nor a false one; one claim about one
-    subject is stated once (the dredge family asks a card's zone with and without the dredge)."""
-    made, said = [], set()
+    """(claim index, claim with "proposed"), at most `most`, in the claims' order. Which claims
+    are drawn at random first, so a question of many claims asks about any of them and a
+    claim's value never decides whether it is shown; then each is stated as often as its value
+    allows (balance.py) and made true or false by its own draw, never by position nor by the
+    others (no count of true statements to deduce from). A value the rules leave to a choice is
+    never a statement, nor a false one, nor a claim with no false value to offer."""
+    pool, said = [], set()
     for i in statement_candidates(ruling, claims, results, spec, empty):
         claim, value = claims[i], results[i].value
-        subject = (claim["claim"], *((k, str(claim[k])) for k in SUBJECT_KEYS if k in claim))
-        if subject in said:
+        if statement_subject(claim) in said:
             continue
         text = claim_text(claim["claim"])
-        if rng.random() >= stated_share(claim["claim"], value):
+        options = text.false_options(
+            value, ruling.subject(claim), ruling.context(claim), claim["claim"]
+        )
+        if options:  # else, stated, it could only be true
+            said.add(statement_subject(claim))
+            pool.append((i, text, options))
+    if len(pool) > most:
+        pool = [pool[j] for j in sorted(rng.sample(range(len(pool)), most))]
+    made = []
+    for i, text, options in pool:
+        claim, value = claims[i], results[i].value
+        if rng.random() >= stated_share(claim["claim"], value, text.near):
             continue  # a common value, stated only as often as the others (balance.py)
-        subject_words, context = ruling.subject(claim), ruling.context(claim)
-        wrong = text.false_value(value, subject_words, context, rng, claim["claim"])
-        if wrong is None:
-            continue  # no false value to offer: stated, it could only be true
-        said.add(subject)
+        wrong = rng.choices([o for o, _ in options], [w for _, w in options])[0]
         proposed = plain(value) if rng.random() < 0.5 else wrong
         made.append((i, claim | {"proposed": plain(proposed)}))
-    if len(made) > most:
-        made = [made[j] for j in sorted(rng.sample(range(len(made)), most))]
     return made
 
 
