@@ -535,11 +535,11 @@ def true_values(scenarios: Iterable[Any]) -> dict[str, dict[str, float]]:
         given.setdefault(claim["claim"], {})[value_key(value)] = value
 
     def offered(ruling: Ruling, claim: Claim, value: Any) -> bool:
-        seen = given[claim["claim"]]
-        options = claim_text(claim["claim"]).plausible_false(
+        seen, text = given[claim["claim"]], claim_text(claim["claim"])
+        options = text.plausible_false(
             value, ruling.subject(claim), ruling.context(claim), list(seen.values())
         )
-        return any(value_key(option) in seen for option in options)
+        return any(value_key(option) in seen and text.near(value, option) for option in options)
 
     counts: dict[str, Counter[str]] = {name: Counter() for name in given}
     for scene in scenes:

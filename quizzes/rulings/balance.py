@@ -71,8 +71,9 @@ def any_values(one: Any, other: Any) -> bool:
 def stated_share(claim: str, value: Any, near: Near = any_values) -> float:
     """How often a claim with true `value` is made a statement (true or false by a coin). A
     claim the content gives one value, or nearly only one (a land tapped for mana ends tapped),
-    is never one: its value would be its key. A value the content gives more often than the
-    values `near` it can balance (all others together, at most) is stated only as often."""
+    is never one: its value would be its key; nor a value the content never gives (no false
+    statement names it). A value the content gives more often than the values `near` it can
+    balance (all others together, at most) is stated only as often."""
     if claim not in true_values():
         return 1.0  # a claim the seed content never asks: nothing to balance it by
     counts = counts_of(claim)
@@ -81,8 +82,8 @@ def stated_share(claim: str, value: Any, near: Near = any_values) -> float:
         total >= NEARLY_CONSTANT_FROM and max(counts.values()) >= NEARLY_CONSTANT * total
     ):
         return 0.0
-    own = counts.get(value_key(value), 0)
-    return _fitted(claim, near)[0].get(value_key(value), 0.0) / own if own else 1.0
+    own = counts.get(value_key(value), 0)  # none: no false statement names it, nor may a true
+    return _fitted(claim, near)[0].get(value_key(value), 0.0) / own if own else 0.0
 
 
 @functools.cache

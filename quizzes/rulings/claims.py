@@ -212,7 +212,9 @@ class ClaimText:
     @property
     def near(self) -> Near:
         """Which two values a false statement may trade (a number for one within 3)."""
-        return {NUMBER: near_numbers, RANGE: near_ranges}.get(self.answer, any_values)
+        return {NUMBER: near_numbers, RANGE: near_ranges, ORDER: near_orders}.get(
+            self.answer, any_values
+        )
 
     def false_value(
         self, value: Any, subject: Subject, context: Context, rng: random.Random, claim: str = ""
@@ -291,6 +293,14 @@ def near_numbers(one: Any, other: Any) -> bool:
         all(isinstance(n, int) and not isinstance(n, bool) for n in (one, other))
         and abs(one - other) <= NEAR
     )
+
+
+def near_orders(one: Any, other: Any) -> bool:
+    """Orders a table could show both of: the same players, or one or two of them (a third
+    player is seated at some tables only, so "Alice, Nadia, Olga" for "Alice alone" would
+    name falsely what three-player tables alone name truly)."""
+    one, other = plain(one) or [], plain(other) or []
+    return set(one) == set(other) or (len(one) <= 2 and len(other) <= 2)
 
 
 def near_ranges(one: Any, other: Any) -> bool:
