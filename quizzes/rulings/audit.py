@@ -30,11 +30,16 @@ from quizzes.rulings.frozen import FrozenSession
 from quizzes.rulings.generate import (
     ABOUT_A_SEARCH,
     SEARCH_DEPENDENT,
+    Claim,
     asked_claims,
+    nothing_to_find,
     optional_searchers,
     portion_is_whole,
     relevant,
     reveals_nothing,
+    shown_share,
+    statement_candidates,
+    statement_subject,
 )
 from quizzes.rulings.kinds import value_choices
 from quizzes.rulings.reasons import say
@@ -536,17 +541,45 @@ def variants_stored(question: Any) -> list[str]:
     return problems
 
 
-def true_values(scenarios: Iterable[Any]) -> dict[str, dict[str, int]]:
-    """Per claim, how many times the questions of `scenarios` ask it with each true value
-    (each claim of a scenario once, as generation asks it)."""
+def true_values(scenarios: Iterable[Any]) -> dict[str, dict[str, float]]:
+    """Per claim, how often the statement questions of `scenarios` draw a statement from a
+    claim with each true value, before balance.py's shares: each claim a statement may be made
+    of counts as often as it is shown, on average (`shown_share`: of a scenario with 12 such
+    claims, a question of at most 6 statements shows each half the time), and a subject once.
+    A claim counts only with a false value to offer that the content gives some claim of its
+    name as true (else a statement of it could only be true); a claim of no such value is
+    listed empty (never a statement)."""
 
-    counts: dict[str, Counter[str]] = {}
+    scenes: list[list[tuple[Ruling, Claim, Any]]] = []  # per scenario, its candidate claims
     for scenario in scenarios:
         try:
             ruling, claims = asked_claims(scenario.spec, catalog_of(scenario))
+            results = [ruling.evaluate(claim) for claim in claims]
         except ScenarioError:
             continue
-        for claim in claims:
-            value = ruling.evaluate(claim).value
-            counts.setdefault(claim["claim"], Counter())[value_key(value)] += 1
-    return {name: dict(sorted(found.items())) for name, found in sorted(counts.items())}
+        empty = nothing_to_find(ruling)
+        candidates = statement_candidates(ruling, claims, results, scenario.spec, empty)
+        scenes.append([(ruling, claims[i], results[i].value) for i in candidates])
+    given: dict[str, dict[str, Any]] = {}  # per claim, its true values (by key)
+    for _ruling, claim, value in (drawn for scene in scenes for drawn in scene):
+        given.setdefault(claim["claim"], {})[value_key(value)] = value
+
+    def offered(ruling: Ruling, claim: Claim, value: Any) -> bool:
+        seen, text = given[claim["claim"]], claim_text(claim["claim"])
+        options = text.plausible_false(
+            value, ruling.subject(claim), ruling.context(claim), list(seen.values())
+        )
+        return any(value_key(option) in seen and text.near(value, option) for option in options)
+
+    counts: dict[str, Counter[str]] = {name: Counter() for name in given}
+    for scene in scenes:
+        stated: dict[tuple, tuple[Claim, Any]] = {}
+        for ruling, claim, value in scene:
+            if statement_subject(claim) not in stated and offered(ruling, claim, value):
+                stated[statement_subject(claim)] = (claim, value)
+        for claim, value in stated.values():
+            counts[claim["claim"]][value_key(value)] += shown_share(len(stated))
+    return {
+        name: {key: round(count, 2) for key, count in sorted(found.items()) if count}
+        for name, found in sorted(counts.items())
+    }

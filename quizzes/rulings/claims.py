@@ -18,8 +18,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
-from quizzes.rulings.balance import distractor_weight, seen_values, value_key
-from quizzes.rulings.values import plain, same
+from quizzes.rulings.balance import Near, any_values, distractor_weight, seen_values, value_key
+from quizzes.rulings.values import plain, same, undetermined
 
 CHOICE, NUMBER, RANGE, ORDER, PLAYERS = "choice", "number", "range", "order", "players"
 ZONE_WORDS = {
@@ -145,12 +145,6 @@ def _yes(value: Any) -> bool:
     return value is True or value == "yes"
 
 
-def undetermined(value: Any) -> bool:
-    """A value the rules leave to a choice ("if_searched", "tapped or untapped", "{B} or {R}"):
-    never a statement, and as an answer worded "depends on …"."""
-    return value == "if_searched" or (isinstance(value, str) and " or " in value)
-
-
 def _depends(words: Callable[[Any], str]) -> Callable[[Any], str]:
     """`words` for a value, an undetermined one worded as what it depends on."""
 
@@ -215,26 +209,54 @@ class ClaimText:
     def choices(self, subject: Subject, context: Context) -> list[Any]:
         return self.domain(subject, context) if self.domain else []
 
+    @property
+    def near(self) -> Near:
+        """Which two values a false statement may trade (a number for one within 3)."""
+        return {NUMBER: near_numbers, RANGE: near_ranges, ORDER: near_orders}.get(
+            self.answer, any_values
+        )
+
     def false_value(
         self, value: Any, subject: Subject, context: Context, rng: random.Random, claim: str = ""
     ):
-        """A plausible value the claim does not have (None when there is none), drawn as the
-        content's true values of `claim` fall (balance.py: no value only ever a distractor)."""
+        """A plausible value the claim does not have (None when there is none), drawn so that
+        each value is named falsely as often as truly (balance.py: never a value the content
+        never gives, were it only ever a distractor)."""
+        weighted = self.false_options(value, subject, context, claim)
+        if not weighted:
+            return None
+        return rng.choices([o for o, _ in weighted], [w for _, w in weighted])[0]
+
+    def false_options(
+        self, value: Any, subject: Subject, context: Context, claim: str = ""
+    ) -> list[tuple[Any, float]]:
+        """The false values a statement of `claim` (true `value`) may name, each with how likely
+        it is named (`distractor_weight`)."""
+        return [
+            (option, weight)
+            for option in self.plausible_false(value, subject, context, seen_values(claim))
+            if (weight := distractor_weight(claim, value, option, self.near)) > 0
+        ]
+
+    def plausible_false(
+        self, value: Any, subject: Subject, context: Context, seen: list[Any]
+    ) -> list[Any]:
+        """The values the claim does not have that a false statement of it could name on this
+        board: its choices, numbers near it, other orders of the players seated, and the values
+        in `seen` (the content's true values of the claim) that fit."""
         if self.answer == NUMBER and isinstance(value, int) and not isinstance(value, bool):
             options = [n for n in (value - 1, value + 1, value + 2) if self.low <= n <= self.high]
             options += [
-                n for n in seen_values(claim)
-                if isinstance(n, int) and not isinstance(n, bool) and self.low <= n <= self.high
-                and abs(n - value) <= 3
+                n for n in seen
+                if near_numbers(n, value) and self.low <= n <= self.high
             ]  # fmt: skip
         elif self.answer == RANGE and isinstance(plain(value), list) and len(value) == 2:
             low, high = plain(value)
             options = [[low, high + 1], *([[low + 1, high]] if low < high else [])]
             options += [[max(low - 1, 0), high]] if low > 0 else []
             options += [
-                seen for seen in seen_values(claim)
-                if isinstance(seen, list) and len(seen) == 2 and 0 <= seen[0] <= seen[1]
-                and abs(seen[0] - low) + abs(seen[1] - high) <= 3
+                other for other in seen
+                if near_ranges(other, value) and 0 <= other[0] <= other[1]
             ]  # fmt: skip
         elif self.answer == ORDER:
             order = plain(value) or []
@@ -242,6 +264,10 @@ class ClaimText:
             options += [order[1:] + order[:1]] if len(order) > 2 else []
             if len(order) == 1:  # another player deciding alone
                 options += [[player] for player in context.players if player not in order]
+            options += [  # another order the content gives, of players at this table
+                other for other in seen
+                if isinstance(other, list) and other and set(other) <= set(context.players)
+            ]  # fmt: skip
         elif self.answer == PLAYERS:
             chosen = plain(value) or []
             options = [[p for p in context.players if p != left] for left in chosen]
@@ -256,11 +282,34 @@ class ClaimText:
         for option in options:
             if not same(value, option) and not undetermined(option):
                 unique.setdefault(value_key(option), option)
-        if not unique:
-            return None
-        choices = list(unique.values())
-        weights = [distractor_weight(claim, option) for option in choices]
-        return rng.choices(choices, weights)[0]
+        return list(unique.values())
+
+
+NEAR = 3  # how far a false number (or range bound) may be from the true one
+
+
+def near_numbers(one: Any, other: Any) -> bool:
+    return (
+        all(isinstance(n, int) and not isinstance(n, bool) for n in (one, other))
+        and abs(one - other) <= NEAR
+    )
+
+
+def near_orders(one: Any, other: Any) -> bool:
+    """Orders a table could show both of: the same players, or one or two of them (a third
+    player is seated at some tables only, so "Alice, Nadia, Olga" for "Alice alone" would
+    name falsely what three-player tables alone name truly)."""
+    one, other = plain(one) or [], plain(other) or []
+    return set(one) == set(other) or (len(one) <= 2 and len(other) <= 2)
+
+
+def near_ranges(one: Any, other: Any) -> bool:
+    one, other = plain(one), plain(other)
+    return (
+        all(isinstance(r, list) and len(r) == 2 for r in (one, other))
+        and all(near_numbers(a, b) for a, b in zip(one, other, strict=True))
+        and abs(one[0] - other[0]) + abs(one[1] - other[1]) <= NEAR
+    )
 
 
 def _sentence(text: str) -> str:

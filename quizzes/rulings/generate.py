@@ -29,6 +29,11 @@ Claim = dict[str, Any]
 SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other", "kind", "ability")
 OWN_KINDS = {"finds", "found_count"}  # asked by their own kinds, not as single values
 MAX_STATEMENTS = 6
+# The questions of statements: (key, kind, fewest statements, most statements).
+STATEMENT_QUESTIONS = (
+    ("yes-no", "yes_no", 2, 4),
+    ("multiple-choice", "multiple_choice", 3, MAX_STATEMENTS),
+)
 # Claims about one player's search (the searcher, or the player whose library is searched):
 # not asked of a player who does not search. "Must, may or can't Nadia search?" of a player no
 # instruction has search (Alice's Extract searches Nadia's library; Impulse looks, never searches)
@@ -363,7 +368,6 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
     results = [ruling.evaluate(claim) for claim in claims]
     empty = nothing_to_find(ruling)
     rules_of = [_numbers(result.rule) for result in results]
-    rng = random.Random(f"{spec.get('id', '')}:statements")
     questions: list[GeneratedQuestion] = []
 
     def cited(indices) -> set[str]:
@@ -429,58 +433,85 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
                 cited([i]),
             )
         )
-    statements = _statements(ruling, claims, results, spec, rng, empty)
-    used = [i for i, _ in statements]
-    proposals = [proposal for _, proposal in statements]
-    if len(proposals) >= 2:
-        questions.append(
-            GeneratedQuestion(
-                "yes-no",
-                "yes_no",
-                prompt("yes_no", []),
-                proposals[:4],
-                cited(used[:4]),
+    # Each question draws its own statements: the yes/no and the multiple-choice question of a
+    # scenario sharing theirs taught one the other's keys (and a word vote trained on one
+    # scored the other: issue 26).
+    for key, kind, least, most in STATEMENT_QUESTIONS:
+        rng = random.Random(f"{spec.get('id', '')}:statements:{key}")
+        statements = _statements(ruling, claims, results, spec, rng, empty, most)
+        if len(statements) >= least:
+            questions.append(
+                GeneratedQuestion(
+                    key,
+                    kind,
+                    prompt(kind, []),
+                    [proposal for _, proposal in statements],
+                    cited([i for i, _ in statements]),
+                )
             )
-        )
-    if len(proposals) >= 3:
-        questions.append(
-            GeneratedQuestion(
-                "multiple-choice",
-                "multiple_choice",
-                prompt("multiple_choice", []),
-                proposals[:MAX_STATEMENTS],
-                cited(used[:MAX_STATEMENTS]),
-            )
-        )
     return questions
 
 
+def statement_candidates(
+    ruling: Ruling, claims: list[Claim], results, spec: dict[str, Any], empty: bool
+) -> list[int]:
+    """The claims a statement may be made of: none the board states, none whose value the rules
+    leave to a choice, none a wish's page would word as a find."""
+    return [
+        i
+        for i, claim in enumerate(claims)
+        if not stated_by_board(claim, spec, empty)
+        and not undetermined(results[i].value)
+        and worded_right(ruling, claim)
+    ]
+
+
+def shown_share(candidates: int) -> float:
+    """How many of the statement questions a candidate claim is stated in, on average, when a
+    scenario has `candidates` (each question shows a few, drawn at random)."""
+    return sum(
+        min(1.0, most / candidates)
+        for _key, _kind, least, most in STATEMENT_QUESTIONS
+        if candidates >= least
+    )
+
+
+def statement_subject(claim: Claim) -> tuple:
+    """What a statement is about: one claim about one subject is stated once (the dredge family
+    asks a card's zone with and without the dredge)."""
+    return (claim["claim"], *((k, str(claim[k])) for k in SUBJECT_KEYS if k in claim))
+
+
 def _statements(
-    ruling: Ruling, claims, results, spec, rng: random.Random, empty: bool
+    ruling: Ruling, claims, results, spec, rng: random.Random, empty: bool, most: int
 ) -> list[tuple]:
-    """(claim index, claim with "proposed"): each true or false by its own draw, never by
-    position nor by the others (no count of true statements to deduce from). A value the rules
-    leave to a choice is never a statement, nor a false one; one claim about one subject is
-    stated once (the dredge family asks a card's zone with and without the dredge)."""
-    made, said = [], set()
-    for i, claim in enumerate(claims):
-        value = results[i].value
-        subject = (claim["claim"], *((k, str(claim[k])) for k in SUBJECT_KEYS if k in claim))
-        if stated_by_board(claim, spec, empty) or undetermined(value) or subject in said:
+    """(claim index, claim with "proposed"), at most `most`, in the claims' order. Which claims
+    are drawn at random first, so a question of many claims asks about any of them and a
+    claim's value never decides whether it is shown; then each is stated as often as its value
+    allows (balance.py) and made true or false by its own draw, never by position nor by the
+    others (no count of true statements to deduce from). A value the rules leave to a choice is
+    never a statement, nor a false one, nor a claim with no false value to offer."""
+    pool, said = [], set()
+    for i in statement_candidates(ruling, claims, results, spec, empty):
+        claim, value = claims[i], results[i].value
+        if statement_subject(claim) in said:
             continue
-        if not worded_right(ruling, claim):
-            continue  # a wish's claim the page would word as a find
         text = claim_text(claim["claim"])
-        domain = text.choices(ruling.subject(claim), ruling.context(claim))
-        if rng.random() >= stated_share(claim["claim"], value, domain):
-            continue  # a common value, stated only as often as a rare one (balance.py)
-        said.add(subject)
-        proposed: Any = plain(value)
-        if rng.random() >= 0.5:
-            subject_words, context = ruling.subject(claim), ruling.context(claim)
-            proposed = text.false_value(value, subject_words, context, rng, claim["claim"])
-            if proposed is None:
-                proposed = plain(value)  # no false value to offer: state the true one
+        options = text.false_options(
+            value, ruling.subject(claim), ruling.context(claim), claim["claim"]
+        )
+        if options:  # else, stated, it could only be true
+            said.add(statement_subject(claim))
+            pool.append((i, text, options))
+    if len(pool) > most:
+        pool = [pool[j] for j in sorted(rng.sample(range(len(pool)), most))]
+    made = []
+    for i, text, options in pool:
+        claim, value = claims[i], results[i].value
+        if rng.random() >= stated_share(claim["claim"], value, text.near):
+            continue  # a common value, stated only as often as the others (balance.py)
+        wrong = rng.choices([o for o, _ in options], [w for _, w in options])[0]
+        proposed = plain(value) if rng.random() < 0.5 else wrong
         made.append((i, claim | {"proposed": plain(proposed)}))
     return made
 

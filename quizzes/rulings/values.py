@@ -24,3 +24,9 @@ def same(computed: Any, given: Any) -> bool:
             same(a, b) for a, b in zip(computed, given, strict=True)
         )
     return type(computed) is type(given) and computed == given
+
+
+def undetermined(value: Any) -> bool:
+    """A value the rules leave to a choice ("if_searched", "tapped or untapped", "{B} or {R}"):
+    never a statement, and as an answer worded "depends on …"."""
+    return value == "if_searched" or (isinstance(value, str) and " or " in value)

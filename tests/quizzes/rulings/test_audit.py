@@ -43,12 +43,13 @@ def test_the_seed_content_breaks_no_invariant(seeded):
 
 def test_no_wording_tells_the_key(seeded):
     """Issue 26: a word vote trained on half the questions once scored 63% of the other half's
-    statements; now within a few points of always answering the commoner value."""
+    statements (58% with a scenario's yes/no and multiple-choice questions sharing theirs); now
+    what always answering the commoner value does, give or take the vote's noise."""
     out = io.StringIO()
     call_command("audit_questions", "--json", "--seeds", "0", stdout=out)
     vote = json.loads(out.getvalue())["word_vote"]
     assert vote["held_out"] > 100, vote
-    assert vote["accuracy"] <= vote["blind"] + 0.07, vote
+    assert vote["accuracy"] <= vote["blind"] + 0.03, vote
 
 
 def test_no_position_tells_the_key(seeded):

@@ -228,3 +228,20 @@ def test_once_the_page_words_a_wish_as_a_choice_its_statements_are_made(monkeypa
     assert value and value[0].prompt.endswith(
         "Must, may or can't Alice choose a card from outside the game?"
     )
+
+
+def test_the_yes_no_and_the_multiple_choice_question_draw_their_own_statements():
+    """Issue 26: the two shared their statements, so one question taught the other's keys (a
+    word vote trained on half the questions scored the other half's copies)."""
+    library = ["Island#i1", "Mnemonic Wall#w1", "Forest#f1", "Plains#p1", "Swamp#s1"]
+    drawn = []
+    for number in range(12):
+        questions = build_questions(gifts(library) | {"id": f"gifts-{number}"})
+        by_kind = {
+            q.kind: [(c["claim"], c["proposed"]) for c in q.claims]
+            for q in questions
+            if q.kind in ("yes_no", "multiple_choice")
+        }
+        if {"yes_no", "multiple_choice"} <= set(by_kind):
+            drawn.append(by_kind["yes_no"] == by_kind["multiple_choice"][: len(by_kind["yes_no"])])
+    assert drawn and not all(drawn)
