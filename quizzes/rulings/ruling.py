@@ -28,7 +28,7 @@ from quizzes.rulings.claims import (
     Subject,
     claim_text,
 )
-from quizzes.rulings.frozen import FrozenSession
+from quizzes.rulings.frozen import FrozenSession, StoredChoice, StoredResult
 from quizzes.rulings.sessions import session_for
 from rules.engine import (
     Catalog,
@@ -164,10 +164,12 @@ class Ruling:
 
     # The engine, asked once per line of play.
 
-    def evaluate(self, claim: Mapping[str, Any]) -> ClaimResult:
+    def evaluate(self, claim: Mapping[str, Any]) -> ClaimResult | StoredResult:
         return self.session.evaluate(asked_claim(claim))
 
-    def check_find_choice(self, searcher: str, labels: Sequence[str]) -> ChoiceVerdict:
+    def check_find_choice(
+        self, searcher: str, labels: Sequence[str]
+    ) -> ChoiceVerdict | StoredChoice:
         return self.session.check_find_choice(searcher, labels)
 
     def outcome(self) -> Outcome:

@@ -71,7 +71,7 @@ def store_variants(questions: Iterable[Question], catalog=None, check: Check | N
     in place, so what was served points at them still. Returns how many were made."""
     wanted = [q for q in questions if q.scenario.current_version_id is not None]
     version_ids = {q.scenario.current_version_id for q in wanted}
-    stored = {
+    stored: dict[tuple[int, int | None, int], tuple[int | None, str | None]] = {
         (question_id, version_id, seed): (pk, made)
         for pk, question_id, version_id, seed, made in Variant.objects.filter(
             question__in=[q.pk for q in wanted], scenario_version_id__in=version_ids
