@@ -65,7 +65,9 @@ def variants_of(
     return made
 
 
-def store_variants(questions: Iterable[Question], catalog=None, check: Check | None = None) -> int:
+def store_variants(
+    questions: Iterable[Question], catalog=None, check: Check | None = None
+) -> Stored:
     """Store the variants of each question on its scenario's current version: made unless
     stored, made again when stored with another engine, wording or translations (`made_with`),
     in place, so what was served points at them still. Returns how many were made."""
@@ -97,9 +99,9 @@ def store_variants(questions: Iterable[Question], catalog=None, check: Check | N
     Variant.objects.bulk_create(new, batch_size=200, ignore_conflicts=True)
     fields = ["kind", "shown", "ruled", "rule_numbers", "made_with", "problems"]
     Variant.objects.bulk_update(remade, fields, batch_size=200)
-    made = new + remade
-    flagged = [(v.question_id, v.seed, problem) for v in made for problem in v.problems]
-    return Stored(len(made), flagged)
+    made_now = new + remade
+    flagged = [(v.question_id, v.seed, problem) for v in made_now for problem in v.problems]
+    return Stored(len(made_now), flagged)
 
 
 @dataclass(frozen=True)
