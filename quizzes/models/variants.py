@@ -15,6 +15,10 @@ class PackedJSONField(models.BinaryField):
     four times smaller packed (SQLite compresses nothing; PostgreSQL's TOAST would do it
     anyway)."""
 
+    # What django-stubs types a model's attribute as: JSON in and out, not a BinaryField's bytes.
+    _pyi_private_set_type: Any
+    _pyi_private_get_type: Any
+
     def from_db_value(self, value: Any, expression, connection) -> Any:
         return None if value is None else json.loads(zlib.decompress(bytes(value)))
 

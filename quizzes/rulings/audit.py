@@ -281,7 +281,7 @@ def no_spell_out_of_turn(s: Served) -> list[str]:
 def searches_asked_of_a_searcher(s: Served) -> list[str]:
     """No question about a player's search when that player does not search, nor whether a card
     may be found when nothing searches at all."""
-    resolution = s.engine.session.evaluation().resolution
+    resolution = s.engine.engine_session().evaluation().resolution
     problems = []
     for claim in s.ruling.claims:
         if claim["claim"] == "finds" and "given" not in claim and not resolution.searches:
@@ -290,7 +290,7 @@ def searches_asked_of_a_searcher(s: Served) -> list[str]:
         role = ABOUT_A_SEARCH.get(claim["claim"])
         searcher = claim.get(role) if role and "given" not in claim else None
         if searcher and not resolution.spaces_of(searcher):
-            problems.append(f"{claim['claim']} of {claim[role]}, who does not search")
+            problems.append(f"{claim['claim']} of {searcher}, who does not search")
     return problems
 
 
@@ -404,9 +404,9 @@ def stored_as_ruled(s: Served) -> list[str]:
             searcher = claim["searcher"]
             labels = list(s.ruling.board.cards)
             for pick in [[], labels, *([label] for label in labels)]:
-                stored = s.ruling.check_find_choice(searcher, pick).legal
-                if stored != s.engine.check_find_choice(searcher, pick).legal:
-                    problems.append(f"the pick {pick}: stored legal={stored}")
+                legal = s.ruling.check_find_choice(searcher, pick).legal
+                if legal != s.engine.check_find_choice(searcher, pick).legal:
+                    problems.append(f"the pick {pick}: stored legal={legal}")
             continue
         stored, ruled = s.ruling.evaluate(claim), s.engine.evaluate(claim)
         if not same(stored.value, ruled.value) or stored.rule != (ruled.rule or ""):
@@ -571,14 +571,16 @@ def true_values(scenarios: Iterable[Any]) -> dict[str, dict[str, float]]:
         )
         return any(value_key(option) in seen and text.near(value, option) for option in options)
 
-    counts: dict[str, Counter[str]] = {name: Counter() for name in given}
+    counts: dict[str, dict[str, float]] = {name: {} for name in given}
     for scene in scenes:
         stated: dict[tuple, tuple[Claim, Any]] = {}
         for ruling, claim, value in scene:
             if statement_subject(claim) not in stated and offered(ruling, claim, value):
                 stated[statement_subject(claim)] = (claim, value)
         for claim, value in stated.values():
-            counts[claim["claim"]][value_key(value)] += shown_share(len(stated))
+            key = value_key(value)
+            found = counts[claim["claim"]]
+            found[key] = found.get(key, 0.0) + shown_share(len(stated))
     return {
         name: {key: round(count, 2) for key, count in sorted(found.items()) if count}
         for name, found in sorted(counts.items())

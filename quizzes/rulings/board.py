@@ -275,10 +275,11 @@ def _phrase(instance: Any, same_named: list[Any]) -> str:
     if zone == "stack":
         return name
     values = {"name": name, "owner": holder, "controller": instance.controller}
-    plain, numbered = PHRASES.get(zone, (None, None))
+    phrases = PHRASES.get(zone)
     nth = ordinal(same_named.index(instance) + 1) if len(same_named) > 1 else ""
-    if plain is None:  # a zone the board has no sentence for
+    if phrases is None:  # a zone the board has no sentence for
         return f"the {nth + ' ' if nth else ''}{name} in {holder}'s {zone}"
+    plain, numbered = phrases
     text = numbered % {**values, "ordinal": nth} if nth else plain % values
     if zone == "battlefield" and instance.controller != holder:
         text += _(" (owned by %(owner)s)") % values

@@ -13,13 +13,16 @@ import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from quizzes.rulings.balance import Near, any_values, distractor_weight, seen_values, value_key
 from quizzes.rulings.values import plain, same, undetermined
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 CHOICE, NUMBER, RANGE, ORDER, PLAYERS = "choice", "number", "range", "order", "players"
 ZONE_WORDS = {
@@ -183,7 +186,7 @@ def _either(value: Any, if_true: str, if_false: str, **values: Any) -> str:
 class ClaimText:
     """How one claim is asked, stated and answered."""
 
-    question: str  # formatted with the Subject's fields
+    question: StrOrPromise  # formatted with the Subject's fields (a lazy translation)
     statement: Callable[[Any, Subject], str]
     words: Callable[[Any], str]  # a value as a short answer
     answer: str = CHOICE
@@ -244,6 +247,7 @@ class ClaimText:
         """The values the claim does not have that a false statement of it could name on this
         board: its choices, numbers near it, other orders of the players seated, and the values
         in `seen` (the content's true values of the claim) that fit."""
+        options: list[Any]
         if self.answer == NUMBER and isinstance(value, int) and not isinstance(value, bool):
             options = [n for n in (value - 1, value + 1, value + 2) if self.low <= n <= self.high]
             options += [

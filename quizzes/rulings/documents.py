@@ -127,7 +127,7 @@ def copy_text(scenario: Scenario) -> str:
     document = document_of(scenario).to_json()
     base = f"{document.get('id') or scenario.slug}-copy"[: limits.MAX_TEXT_LENGTH["id"] - 4]
     taken = set()
-    if scenario.bank_id is not None:  # an id of its own in the bank (a second copy: -copy-2)
+    if scenario.bank is not None:  # an id of its own in the bank (a second copy: -copy-2)
         taken = set(scenario.bank.scenarios.values_list("spec__id", flat=True))
     copy_id, number = base, 2
     while copy_id in taken:

@@ -279,12 +279,14 @@ def asks_a_non_searcher(ruling: Ruling, claim: Claim) -> bool:
     all (Hangarback Walker cast with X=2): nothing to ask."""
     if "given" in claim:
         return False
-    resolution = ruling.session.evaluation().resolution
+    resolution = ruling.engine_session().evaluation().resolution
     if claim["claim"] == "finds":
         return not resolution.searches
     role = ABOUT_A_SEARCH.get(claim["claim"])
     player = claim.get(role) if role else None
-    return bool(player) and not resolution.spaces_of(player)
+    if not player:
+        return False
+    return not resolution.spaces_of(player)
 
 
 def asks_of_an_untouched_card(ruling: Ruling, claim: Claim) -> bool:
@@ -293,7 +295,7 @@ def asks_of_an_untouched_card(ruling: Ruling, claim: Claim) -> bool:
     resolves): there is no event to ask about."""
     if "given" in claim:
         return False
-    resolution = ruling.session.evaluation().resolution
+    resolution = ruling.engine_session().evaluation().resolution
     if claim["claim"] == "enters_x":
         return claim.get("card") not in resolution.enters_x
     if claim["claim"] == "counters":
@@ -358,7 +360,7 @@ def portion_is_whole(ruling: Ruling, claim: Claim) -> bool:
     """Is the claim's "top N" portion the player's whole library (N at least its size)?"""
     match = PORTION.fullmatch(str(ruling.evaluate(claim).value))
     size = ruling.board.library_sizes().get(str(claim.get("player")), 0)
-    return bool(match) and int(match.group(1)) >= size
+    return match is not None and int(match.group(1)) >= size
 
 
 def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[GeneratedQuestion]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -22,12 +22,17 @@ from quizzes.rulings import (
 from quizzes.rulings.board import Board
 from quizzes.rulings.documents import AuthoringError, generate_questions, parse_text, read_document
 from quizzes.rulings.generate import GeneratedQuestion
+from quizzes.rulings.reasons import Said
 from rules.cards import catalog_for
 from rules.engine import Catalog, ScenarioError
+from rules.engine.reasons import Reason
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # The live preview.
 
-CLAIM_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
+CLAIM_GROUPS: tuple[tuple[StrOrPromise, frozenset[str]], ...] = (
     (_("Searching"), frozenset({"searches", "searched_portion", "decision_order"})),
     (_("Finding cards"), frozenset({"finds", "found_count", "revealed", "legal_find_set"})),
     (
@@ -53,7 +58,7 @@ class ClaimRow:
 
 @dataclass(frozen=True)
 class ClaimGroup:
-    title: str
+    title: StrOrPromise
     rows: tuple[ClaimRow, ...]
 
 
@@ -64,7 +69,7 @@ class ExpectRow:
     computed: str
     agrees: bool
     rule: str = ""
-    reason: str = ""
+    reason: str | Reason | Said = ""  # the engine's reason, or a stored variant's
 
 
 @dataclass(frozen=True)
@@ -156,9 +161,9 @@ class _SetAside:
             if not isinstance(items, list) or index >= len(items):
                 return False
             del items[index]
-            self.removed.setdefault(match.group(1), []).append(
-                int(LIST_PATH.match(self.original(path)).group(2))
-            )
+            original = LIST_PATH.match(self.original(path))
+            assert original is not None  # original() keeps a list path a list path
+            self.removed.setdefault(match.group(1), []).append(int(original.group(2)))
             return True
         resolve = raw.get("resolve")
         match = re.match(r"resolve\.choices\.([^.]+)\.([a-z_]+)", path)
@@ -222,7 +227,7 @@ def preview(text: str, catalog: Catalog | None = None, *, author=None) -> Previe
         result.errors.append(AuthoringError(error.path, error.message))
         return result
     result.board = ruling.board
-    grouped: dict[str, list[ClaimRow]] = {}
+    grouped: dict[StrOrPromise, list[ClaimRow]] = {}
     for computed in outcome.claims:
         claim = {"claim": computed.claim, **computed.subject}
         title = next((t for t, names in CLAIM_GROUPS if computed.claim in names), OTHER_CLAIMS)
@@ -237,7 +242,7 @@ def preview(text: str, catalog: Catalog | None = None, *, author=None) -> Previe
     for claim in spec.get("expect") or []:
         asked = asked_claim(claim)
         try:
-            computed = ruling.evaluate(asked)
+            evaluated = ruling.evaluate(asked)
         except (ScenarioError, KeyError) as error:
             message = error.message if isinstance(error, ScenarioError) else str(error)
             row = ExpectRow(_asked_words(ruling, asked), repr(claim.get("value")), message, False)
@@ -245,10 +250,10 @@ def preview(text: str, catalog: Catalog | None = None, *, author=None) -> Previe
             row = ExpectRow(
                 ruling.ask(asked),
                 ruling.words(asked, claim.get("value")),
-                ruling.words(asked, computed.value),
+                ruling.words(asked, evaluated.value),
                 claim not in mismatched,
-                str(computed.rule or ""),
-                computed.reason or "",
+                str(evaluated.rule or ""),
+                evaluated.reason or "",
             )
         result.expect.append(row)
     check = checks.check_with_engine(

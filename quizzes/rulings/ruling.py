@@ -28,7 +28,7 @@ from quizzes.rulings.claims import (
     Subject,
     claim_text,
 )
-from quizzes.rulings.frozen import FrozenSession
+from quizzes.rulings.frozen import FrozenSession, NotStored, StoredChoice, StoredResult
 from quizzes.rulings.sessions import session_for
 from rules.engine import (
     Catalog,
@@ -164,10 +164,12 @@ class Ruling:
 
     # The engine, asked once per line of play.
 
-    def evaluate(self, claim: Mapping[str, Any]) -> ClaimResult:
+    def evaluate(self, claim: Mapping[str, Any]) -> ClaimResult | StoredResult:
         return self.session.evaluate(asked_claim(claim))
 
-    def check_find_choice(self, searcher: str, labels: Sequence[str]) -> ChoiceVerdict:
+    def check_find_choice(
+        self, searcher: str, labels: Sequence[str]
+    ) -> ChoiceVerdict | StoredChoice:
         return self.session.check_find_choice(searcher, labels)
 
     def outcome(self) -> Outcome:
@@ -176,11 +178,11 @@ class Ruling:
 
     def casting_timing(self) -> tuple[TimingFinding, ...]:
         """Each spell the scenario casts when the rules don't allow (CR 307.1 and its kin)."""
-        return timing_findings(self.session.scenario)
+        return timing_findings(self.engine_session().scenario)
 
     def mismatches(self) -> list[Mismatch]:
         """The stored `expect` claims the engine computes differently."""
-        return check_expectations(self.session.scenario)
+        return check_expectations(self.engine_session().scenario)
 
     # Words.
 
@@ -201,6 +203,13 @@ class Ruling:
     def text_of(self, claim: Mapping[str, Any]) -> ClaimText:
         """The claim's wording on this board: a wish's as a choice from outside the game."""
         return text_for(self, claim)
+
+    def engine_session(self) -> Session:
+        """The engine session, for what a stored variant does not hold (the whole outcome,
+        timing, `expect`): a ruling built by `for_variant` or `from_shown`."""
+        if isinstance(self.session, FrozenSession):
+            raise NotStored("a stored variant holds the claims asked, not the engine's session")
+        return self.session
 
     def searchers(self) -> tuple[str, ...]:
         """The players who search (or wish) on the question's line of play."""
@@ -331,7 +340,8 @@ def chooses_outside(ruling: Ruling, claim: Mapping[str, Any]) -> bool:
         searchers = ruling.searchers()
         return bool(searchers) and all(ruling.chooses_outside_only(p) for p in searchers)
     role = WISH_ROLES.get(claim["claim"])
-    return bool(role and claim.get(role)) and ruling.chooses_outside_only(str(claim[role]))
+    searcher = claim.get(role) if role else None
+    return bool(searcher) and ruling.chooses_outside_only(str(searcher))
 
 
 def text_for(ruling: Ruling, claim: Mapping[str, Any]) -> ClaimText:

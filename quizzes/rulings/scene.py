@@ -149,7 +149,7 @@ class Scene:
     """The stored scene with the engine scenario's attributes a page reads."""
 
     state: SceneState
-    resolve: SceneStep | SceneFact | None
+    resolve: SceneStep | None  # never a fact (the engine's parse refuses one)
     history: tuple[SceneStep | SceneFact, ...]
     catalog: SceneCatalog
     spec: Mapping[str, Any]
@@ -173,7 +173,7 @@ class Scene:
             )
             for card in data["cards"]
         ]
-        resolve = _step(data["resolve"]) if data["resolve"] is not None else None
+        resolve = _scene_step(data["resolve"]) if data["resolve"] is not None else None
         return cls(
             SceneState(data["players"], data["active"], cards),
             resolve,
@@ -186,4 +186,8 @@ class Scene:
 def _step(data: Mapping[str, Any]) -> SceneStep | SceneFact:
     if "fact" in data:
         return SceneFact(data["fact"], data["player"], data["paid_for"])
+    return _scene_step(data)
+
+
+def _scene_step(data: Mapping[str, Any]) -> SceneStep:
     return SceneStep(**{**data, "targets": tuple(data["targets"])})

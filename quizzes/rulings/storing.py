@@ -65,16 +65,18 @@ def variants_of(
     return made
 
 
-def store_variants(questions: Iterable[Question], catalog=None, check: Check | None = None) -> int:
+def store_variants(
+    questions: Iterable[Question], catalog=None, check: Check | None = None
+) -> Stored:
     """Store the variants of each question on its scenario's current version: made unless
     stored, made again when stored with another engine, wording or translations (`made_with`),
     in place, so what was served points at them still. Returns how many were made."""
-    wanted = [q for q in questions if q.scenario.current_version_id is not None]
-    version_ids = {q.scenario.current_version_id for q in wanted}
-    stored = {
+    wanted = [(q, v) for q in questions if (v := q.scenario.current_version_id) is not None]
+    version_ids = {version_id for _question, version_id in wanted}
+    stored: dict[tuple[int, int, int], tuple[int | None, str | None]] = {
         (question_id, version_id, seed): (pk, made)
         for pk, question_id, version_id, seed, made in Variant.objects.filter(
-            question__in=[q.pk for q in wanted], scenario_version_id__in=version_ids
+            question__in=[q.pk for q, _version_id in wanted], scenario_version_id__in=version_ids
         ).values_list("pk", "question_id", "scenario_version_id", "seed", "made_with")
     }
     versions = {
@@ -83,8 +85,7 @@ def store_variants(questions: Iterable[Question], catalog=None, check: Check | N
     current = made_with()
     new: list[Variant] = []
     remade: list[Variant] = []
-    for question in wanted:
-        version_id = question.scenario.current_version_id
+    for question, version_id in wanted:
         keys = [(question.pk, version_id, seed) for seed in range(variant_count())]
         if all(stored.get(key, (None, None))[1] == current for key in keys):
             continue
@@ -98,9 +99,9 @@ def store_variants(questions: Iterable[Question], catalog=None, check: Check | N
     Variant.objects.bulk_create(new, batch_size=200, ignore_conflicts=True)
     fields = ["kind", "shown", "ruled", "rule_numbers", "made_with", "problems"]
     Variant.objects.bulk_update(remade, fields, batch_size=200)
-    made = new + remade
-    flagged = [(v.question_id, v.seed, problem) for v in made for problem in v.problems]
-    return Stored(len(made), flagged)
+    made_now = new + remade
+    flagged = [(v.question_id, v.seed, problem) for v in made_now for problem in v.problems]
+    return Stored(len(made_now), flagged)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,8 @@ def words(text: str) -> set[str]:
 def word_vote(statements: Iterable[tuple[int, str, bool]]) -> Vote:
     """(question id, statement text, truth) -> the vote's score on the odd questions, trained
     on the even ones (a question's statements stay on one side)."""
-    train, test = [], []
+    train: list[tuple[set[str], bool]] = []
+    test: list[tuple[set[str], bool]] = []
     for question, text, truth in statements:
         (train if question % 2 == 0 else test).append((words(text), truth))
     seen: Counter[str] = Counter()
@@ -65,7 +66,8 @@ def position_vote(statements: Iterable[tuple[int, int, int, bool]]) -> Vote:
     by place scores on the odd questions: per (count, position), the truth commoner among the
     even questions' statements in that place (issue 20: guessing by position or by count must
     score what blind guessing does)."""
-    train, test = [], []
+    train: list[tuple[tuple[int, int], bool]] = []
+    test: list[tuple[tuple[int, int], bool]] = []
     for question, position, count, truth in statements:
         (train if question % 2 == 0 else test).append(((count, position), truth))
     seen: Counter[tuple[int, int]] = Counter()

@@ -179,7 +179,10 @@ def _named_by_statements(claims: list[dict[str, Any]]) -> set[str]:
 
 
 def _substitute_cards(
-    new_spec: dict[str, Any], scenario, rng: random.Random, kept: set[str] = frozenset()
+    new_spec: dict[str, Any],
+    scenario,
+    rng: random.Random,
+    kept: set[str] | frozenset[str] = frozenset(),
 ) -> dict[str, str]:
     state = scenario.state
     steps = [step for step in (scenario.resolve, *scenario.history) if hasattr(step, "by")]
