@@ -21,6 +21,7 @@ Loopback only; every wait is bounded, and the servers it started are stopped at 
 from __future__ import annotations
 
 import argparse
+import functools
 import http.client
 import json
 import os
@@ -40,6 +41,13 @@ from urllib.parse import urlencode
 
 from bench.databases import HOST, scratch_database
 from bench.web import free_port, manage, wait_for
+
+
+@functools.cache
+def static_root() -> str:
+    """This run's collectstatic folder (never the checkout's, which a test server may read)."""
+    return tempfile.mkdtemp(prefix="tutor-static-")
+
 
 REPO = Path(__file__).resolve().parents[1]
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -107,6 +115,7 @@ def environment(url: str, tmp: str, **extra: str) -> dict[str, str]:
     return {
         **{k: v for k, v in os.environ.items() if k != "REDIS_URL"},
         "DJANGO_SETTINGS_MODULE": "config.settings",
+        "TUTOR_STATIC_ROOT": static_root(),
         "DATABASE_URL": url,
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
         "DJANGO_ALLOWED_HOSTS": HOST,

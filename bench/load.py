@@ -27,6 +27,7 @@ stops at --time-limit, gunicorn is stopped at the end; it only ever connects to 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
@@ -46,6 +47,13 @@ from http.client import HTTPConnection
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
+
+
+@functools.cache
+def static_root() -> str:
+    """This run's collectstatic folder (never the checkout's, which a test server may read)."""
+    return tempfile.mkdtemp(prefix="tutor-static-")
+
 
 REPO = Path(__file__).resolve().parents[1]
 PYTHON = Path(sys.executable)
@@ -397,6 +405,7 @@ def django_env(database_url: str, port: int) -> dict[str, str]:
     return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
+        "TUTOR_STATIC_ROOT": static_root(),
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_ALLOWED_HOSTS": HOST,

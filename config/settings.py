@@ -243,7 +243,9 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes (a deploy may put it elsewhere; a test or benchmark that collects
+# writes to a folder of its own, never under a test server reading the checkout's).
+STATIC_ROOT = Path(os.environ.get("TUTOR_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

@@ -19,6 +19,7 @@ import secrets
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -55,6 +56,9 @@ def closed_port() -> int:
         return sock.getsockname()[1]  # nothing listens there once the socket is closed
 
 
+STATIC_ROOT = tempfile.mkdtemp(prefix="tutor-static-")  # this test process's, once
+
+
 @contextmanager
 def gunicorn(body_timeout: int = 10, database: str = "", probe_port: int = 0) -> Iterator[int]:
     """`gunicorn config.wsgi -c gunicorn.conf.py` with two workers, production settings, and
@@ -68,6 +72,8 @@ def gunicorn(body_timeout: int = 10, database: str = "", probe_port: int = 0) ->
         "DATABASE_URL": database or database_url(),
         "TUTOR_BODY_TIMEOUT": str(body_timeout),
         "TUTOR_HEALTHZ_BIND": f"127.0.0.1:{probe_port}" if probe_port else "",
+        # collected apart: another test worker's live server reads the checkout's staticfiles
+        "TUTOR_STATIC_ROOT": STATIC_ROOT,
     }
     # production serves the hashed static files collectstatic writes (whitenoise's manifest)
     collect = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"]
