@@ -127,7 +127,7 @@ def member_progress(cohort: Cohort, member) -> MemberProgress:
         Response.objects.owned_by(member)
         .filter(question__bank__in=bank_ids)
         .with_repeat_flag()
-        .select_related("question__scenario", "scenario_version", "presentation")[:20]
+        .select_related("question__scenario", "scenario_version", "presentation__variant")[:20]
     )
     cards = generation() if recent else None  # the card table's, read once for every answer
     for response in recent:

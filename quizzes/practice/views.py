@@ -163,7 +163,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
 def feedback(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     response = get_object_or_404(
         Response.objects.owned_by(request.user).select_related(
-            "question__scenario", "presentation", "scenario_version"
+            "question__scenario", "presentation__variant", "scenario_version"
         ),
         pk=pk,
     )
