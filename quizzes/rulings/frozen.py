@@ -69,12 +69,14 @@ def claim_key(claim: Mapping[str, Any]) -> str:
 
 def said(reason: Any) -> Said:
     """`reason` in every language the site speaks."""
-    return Said(_said(reason, getattr(reason, "key", None), tuple(settings.LANGUAGES)))
+    params = repr(getattr(reason, "params", ""))
+    return Said(_said(reason, getattr(reason, "key", None), params, tuple(settings.LANGUAGES)))
 
 
 @functools.lru_cache(maxsize=8192)
-def _said(reason: Any, key: str | None, languages: tuple) -> dict[str, str]:
-    # A reason's English text says its parameters: one text, one saying in each language.
+def _said(reason: Any, key: str | None, params: str, languages: tuple) -> dict[str, str]:
+    # Said once per reason: its message and parameters (a phrase's filter among them) decide
+    # the words in each language.
     texts = {}
     for code, _name in languages:
         with translation.override(code):

@@ -27,7 +27,7 @@ from rules.numbers import numbers_in
 log = logging.getLogger("tutor.content")
 
 
-# What the audit finds wrong with a variant as it is made (`audit.problems_of`): stored with it.
+# What the audit finds wrong with a variant as it is made (`audit.checker()`): stored with it.
 Check = Callable[[Question, int, Ruling], list[str]]
 
 
@@ -70,7 +70,8 @@ def store_variants(
 ) -> Stored:
     """Store the variants of each question on its scenario's current version: made unless
     stored, made again when stored with another engine, wording or translations (`made_with`),
-    in place, so what was served points at them still. Returns how many were made."""
+    in place, so what was served points at them still; each with what `check` finds wrong
+    with it. Returns how many were made and what was flagged."""
     wanted = [(q, v) for q in questions if (v := q.scenario.current_version_id) is not None]
     version_ids = {version_id for _question, version_id in wanted}
     stored: dict[tuple[int, int, int], tuple[int | None, str | None]] = {
