@@ -37,7 +37,7 @@ from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from quizzes import limits
-from quizzes.models import Bank, Question, Response, Scenario
+from quizzes.models import Bank, Question, Response, Scenario, Variant
 from quizzes.practice import adaptive, deciding, topics
 from quizzes.practice.selection_sql import (
     ANSWER,
@@ -46,6 +46,7 @@ from quizzes.practice.selection_sql import (
     Questions,
     learner_rows,
     least_seen,
+    served_variant,
 )
 from quizzes.practice.selection_sql import nearest_unseen as _nearest_unseen
 from quizzes.rulings.verdict import Grade
@@ -88,6 +89,11 @@ class Pick:
     relearning: bool = False
     why: str = ""  # a `Why`
     rule_numbers: tuple[str, ...] = ()  # the rules relearnt or due, when `why` is about them
+
+    @property
+    def variant(self) -> Variant | None:
+        """The question's stored variant read with it (`next_question(seed=...)`), if it was."""
+        return None if self.question is None else served_variant(self.question)
 
 
 @dataclass(frozen=True)
@@ -386,14 +392,18 @@ def next_question(
     level: str = "",
     bank: Bank | None = None,
     review: bool = False,
+    seed: int | None = None,
 ) -> Pick:
     """The question to serve next, and the skill and target it was chosen for, and why; with
     `level` or `bank` (one the learner may see: the practice filter looks it up) only their
-    questions; with `review`, only questions on rules due for review (none when none is due)."""
+    questions; with `review`, only questions on rules due for review (none when none is due);
+    with `seed`, the question comes with its stored variant of that seed (`Pick.variant`), read
+    in the query that finds it."""
     now = now or timezone.now()
     skills = Learner.of(user, now)
     recent = skills.recent
     questions = skills.questions()
+    questions = questions.serving(seed) if seed is not None else questions
     questions = questions.of_level(level) if level else questions
     questions = questions.in_bank(bank.pk) if bank is not None else questions
     if rule is not None:

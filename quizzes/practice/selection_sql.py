@@ -10,6 +10,7 @@ the hand-written form of `selection.available_questions` and the mix's filters.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -18,7 +19,7 @@ from django.db import connection
 
 from config import sql
 from config.model_rows import Columns
-from quizzes.models import Bank, Question, Scenario
+from quizzes.models import Bank, Question, Scenario, Variant
 from quizzes.practice.lookups import any_of
 
 UNSERVABLE = (Scenario.EngineStatus.INVALID.value, Scenario.EngineStatus.DISAGREES.value)
@@ -27,10 +28,13 @@ ANSWER, MASTERY, BANK = "answer", "mastery", "bank"
 
 @dataclass(frozen=True)
 class Questions:
-    """Questions as SQL conditions (ANDed), with their parameters in order."""
+    """Questions as SQL conditions (ANDed), with their parameters in order; with `seed`, the
+    question found comes with its stored variant of that seed on its scenario's current version
+    (`served_variant`: None when none is stored), read in the same query."""
 
     conditions: tuple[str, ...]
     params: tuple[Any, ...] = ()
+    seed: int | None = None
 
     @classmethod
     def servable(cls, bank_ids) -> Questions:
@@ -44,7 +48,13 @@ class Questions:
         )
 
     def where(self, condition: str, *params: Any) -> Questions:
-        return Questions((*self.conditions, condition), (*self.params, *params))
+        return dataclasses.replace(
+            self, conditions=(*self.conditions, condition), params=(*self.params, *params)
+        )
+
+    def serving(self, seed: int) -> Questions:
+        """These questions, the one found read with its stored variant `seed`."""
+        return dataclasses.replace(self, seed=seed)
 
     def of_level(self, level: str) -> Questions:
         return self.where('q."level" = %s', level)
@@ -123,19 +133,39 @@ UNSEEN = 'NOT EXISTS (SELECT 1 FROM "quizzes_response" r WHERE r."question_id" =
 
 QUESTION = Columns(Question, "q")
 SCENARIO = Columns(Scenario, "s")
+VARIANT = Columns(Variant, "v")
+SERVED_VARIANT = "served_variant"  # the attribute a question read with its variant carries it in
+SERVED = (
+    'LEFT JOIN "quizzes_variant" v ON v."question_id" = q."id"'
+    ' AND v."scenario_version_id" = s."current_version_id" AND v."seed" = %s'
+)
 
 
-def _question_rows() -> str:
-    return f"SELECT {QUESTION.sql}, {SCENARIO.sql} {QUESTIONS}"
+def _question_rows(questions: Questions) -> tuple[str, tuple[Any, ...]]:
+    """The SELECT of a question with its scenario (and its variant when `questions.seed` is
+    set), and the parameters it starts with."""
+    if questions.seed is None:
+        return f"SELECT {QUESTION.sql}, {SCENARIO.sql} {QUESTIONS}", ()
+    return f"SELECT {QUESTION.sql}, {SCENARIO.sql}, {VARIANT.sql} {QUESTIONS} {SERVED}", (
+        questions.seed,
+    )
 
 
-def _question(row: tuple | None) -> Question | None:
-    """The question of a `_question_rows` row, its scenario with it (as `select_related`)."""
+def _question(row: tuple | None, questions: Questions) -> Question | None:
+    """The question of a `_question_rows` row, its scenario with it (as `select_related`), and
+    its variant as `served_variant` when it was read."""
     if row is None:
         return None
     question = QUESTION.read(row)
     Question.scenario.field.set_cached_value(question, SCENARIO.read(row, len(QUESTION)))
+    if questions.seed is not None:
+        setattr(question, SERVED_VARIANT, VARIANT.read(row, len(QUESTION) + len(SCENARIO)))
     return question
+
+
+def served_variant(question: Question) -> Variant | None:
+    """The stored variant read with `question` (`Questions.serving`), if it was."""
+    return getattr(question, SERVED_VARIANT, None)
 
 
 def nearest_unseen(questions: Questions, user_id: int, target: float) -> Question | None:
@@ -147,11 +177,12 @@ def nearest_unseen(questions: Questions, user_id: int, target: float) -> Questio
         for op, way in ((">=", "ASC"), ("<", "DESC"))
     ]
     walked = (*questions.params, user_id, target)
+    rows, served = _question_rows(questions)
     query = (
-        f'{_question_rows()} WHERE q."id" IN (({walks[0]}), ({walks[1]}))'
+        f'{rows} WHERE q."id" IN (({walks[0]}), ({walks[1]}))'
         ' ORDER BY ABS(q."difficulty" - %s), q."id" LIMIT 1'
     )
-    return _question(sql.first(query, (*walked, *walked, target)))
+    return _question(sql.first(query, (*served, *walked, *walked, target)), questions)
 
 
 def least_seen(questions: Questions, user_id: int, target: float) -> Question | None:
@@ -162,8 +193,9 @@ def least_seen(questions: Questions, user_id: int, target: float) -> Question | 
         f' WHERE {questions.sql} AND r."user_id" = %s GROUP BY q."id", q."difficulty"'
         ' ORDER BY COUNT(*), ABS(q."difficulty" - %s), q."id" LIMIT 1'
     )
-    query = f'{_question_rows()} WHERE q."id" = ({chosen})'
-    return _question(sql.first(query, (*questions.params, user_id, target)))
+    rows, served = _question_rows(questions)
+    query = f'{rows} WHERE q."id" = ({chosen})'
+    return _question(sql.first(query, (*served, *questions.params, user_id, target)), questions)
 
 
 # `Bank.objects.visible_to`: public, the learner's own, shared with a cohort they belong to

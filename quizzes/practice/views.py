@@ -75,6 +75,7 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
         level=chosen["level"],
         bank=chosen["bank"],
         review=chosen["review"],
+        seed=rulings.new_seed(),  # its stored variant read with the question: no query of its own
     )
     context |= {
         "rule": chosen["rule"],
@@ -85,7 +86,8 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
     }
     if pick.question is not None:
         question = pick.question
-        variant = rulings.pick_variant(question)  # stored and ruled when the content was written
+        # stored and ruled when the content was written (made now if it was not)
+        variant = pick.variant or rulings.pick_variant(question)
         ruling = rulings.served_ruling(question, variant, request.user.pk)
         presentation = Presentation(
             user=request.user,

@@ -80,6 +80,34 @@ def test_each_seed_is_stored_once_per_version(scenario, bank):
     assert rulings.store_variants([question]).made == 0  # a second write makes none
 
 
+@pytest.mark.parametrize("seed", range(rulings.variant_count()))
+def test_the_question_selection_finds_comes_with_its_stored_variant_of_the_seed_asked(
+    learner, scenario, bank, seed
+):
+    from quizzes.practice import selection
+
+    question = make_question(scenario, bank)
+    pick = selection.next_question(learner, seed=seed)
+    assert pick.question == question
+    stored = Variant.objects.of(question.pk, scenario.current_version_id).get(seed=seed)
+    assert pick.variant == stored
+    assert pick.variant.ruled == stored.ruled and pick.variant.shown == stored.shown  # unpacked
+    assert selection.next_question(learner).variant is None  # no seed asked: none read
+
+
+def test_a_page_serves_the_variant_read_with_its_question(logged_in, scenario, bank, monkeypatch):
+    question = make_question(scenario, bank)
+    monkeypatch.setattr(rulings, "new_seed", lambda: rulings.variant_count() - 1)
+
+    def read_apart(question):
+        raise AssertionError("the variant was read in a query of its own")
+
+    monkeypatch.setattr(rulings, "pick_variant", read_apart)
+    served = Presentation.objects.get(token=token_of(logged_in.get(reverse("practice"))))
+    assert served.question == question
+    assert served.variant.seed == rulings.variant_count() - 1
+
+
 def test_an_edit_makes_new_variants_and_answers_keep_theirs(logged_in, scenario, bank):
     question = make_question(scenario, bank)
     page = logged_in.get(reverse("practice"))
