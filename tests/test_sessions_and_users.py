@@ -137,3 +137,58 @@ def test_outside_a_request_the_session_reads_no_user():
     assert sessions._user_of(store.session_key) == user.pk
     assert unexpired(store.session_key) is not None
     assert sessions.user_read_with_session(user.pk) is None
+
+
+@pytest.fixture
+def with_shared_cache(settings):
+    """Sessions and users as with Redis (`cached_db`, the user's row kept), a per-process cache
+    standing in for Redis."""
+    settings.REDIS_URL = "redis://stand-in"
+    settings.SESSION_ENGINE = "config.sessions.cached_db"
+    settings.CACHES = {
+        **settings.CACHES,
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    }
+
+
+def _tables_read(queries) -> set[str]:
+    return {
+        table
+        for query in queries
+        for table in ("django_session", "auth_user")
+        if f'"{table}"' in query["sql"] or f" {table} " in query["sql"]
+    }
+
+
+def test_with_redis_a_page_reads_neither_session_nor_user_from_the_database(
+    client, with_shared_cache
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(UserFactory())
+    assert client.get(reverse("progress")).status_code == 200  # the user's row kept from here
+    with CaptureQueriesContext(connection) as read:
+        assert client.get(reverse("progress")).status_code == 200
+    assert _tables_read(read.captured_queries) == set()
+
+
+def test_with_redis_a_saved_user_is_read_again(client, with_shared_cache):
+    user = UserFactory()
+    client.force_login(user)
+    client.get(reverse("progress"))
+    user.is_active = False
+    user.save()  # the kept row is forgotten: deactivated at once
+    assert client.get(reverse("progress")).status_code == 302  # to the log-in page
+
+
+def test_with_redis_a_new_instructor_sees_the_instructors_pages_at_once(
+    client, with_shared_cache
+):
+    user = UserFactory()
+    client.force_login(user)
+    assert reverse("bank_index") not in client.get(reverse("progress")).content.decode()
+    user.groups.add(Group.objects.get_or_create(name=INSTRUCTORS_GROUP)[0])
+    assert reverse("bank_index") in client.get(reverse("progress")).content.decode()
+    Group.objects.get(name=INSTRUCTORS_GROUP).user_set.remove(user)  # from the group's side
+    assert reverse("bank_index") not in client.get(reverse("progress")).content.decode()
