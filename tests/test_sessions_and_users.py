@@ -182,9 +182,7 @@ def test_with_redis_a_saved_user_is_read_again(client, with_shared_cache):
     assert client.get(reverse("progress")).status_code == 302  # to the log-in page
 
 
-def test_with_redis_a_new_instructor_sees_the_instructors_pages_at_once(
-    client, with_shared_cache
-):
+def test_with_redis_a_new_instructor_sees_the_instructors_pages_at_once(client, with_shared_cache):
     user = UserFactory()
     client.force_login(user)
     assert reverse("bank_index") not in client.get(reverse("progress")).content.decode()

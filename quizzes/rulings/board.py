@@ -9,13 +9,15 @@ an author's label or a generated id.
 from __future__ import annotations
 
 import functools
+import hashlib
+import hmac
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.conf import settings
 from django.utils import translation
-from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
@@ -431,9 +433,21 @@ def _is_cast(step: Any) -> bool:
     return getattr(step, "kind", None) == "cast" and hasattr(step, "by")
 
 
+REF_KEY_SALT = "quizzes.rulings.board"
+
+
+@functools.lru_cache(maxsize=2)
+def _ref_key(secret: str) -> bytes:
+    """Django's `salted_hmac` key for the references, derived once per secret, not per card (a
+    board of twenty cards derived it twenty times)."""
+    return hashlib.sha1((REF_KEY_SALT + secret).encode()).digest()
+
+
 def card_ref(label: str, salt: str) -> str:
-    """An opaque reference for a card (no label, and no author's label can equal it)."""
-    return "card-" + salted_hmac("quizzes.rulings.board", f"{salt}:{label}").hexdigest()[:12]
+    """An opaque reference for a card (no label, and no author's label can equal it):
+    `salted_hmac(REF_KEY_SALT, f"{salt}:{label}")`, its key derived once."""
+    mac = hmac.new(_ref_key(settings.SECRET_KEY), f"{salt}:{label}".encode(), hashlib.sha1)
+    return "card-" + mac.hexdigest()[:12]
 
 
 def build_board(scenario: Any, asked: frozenset[str] = frozenset(), salt: str = "") -> Board:

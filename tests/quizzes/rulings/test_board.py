@@ -165,3 +165,14 @@ def test_every_trigger_event_the_engine_knows_has_words():
     assert set(TRIGGER_EVENTS) <= set(TRIGGER_EVENT_WORDS), sorted(
         set(TRIGGER_EVENTS) - set(TRIGGER_EVENT_WORDS)
     )
+
+
+def test_a_cards_reference_is_djangos_salted_hmac_of_its_label_and_salt():
+    from django.utils.crypto import salted_hmac
+
+    from quizzes.rulings.board import REF_KEY_SALT, card_ref
+
+    for label, salt in (("Forest#f1", "0"), ("Shock", "3"), ("", "")):
+        expected = salted_hmac(REF_KEY_SALT, f"{salt}:{label}").hexdigest()[:12]
+        assert card_ref(label, salt) == f"card-{expected}"
+    assert card_ref("Forest#f1", "0") != card_ref("Forest#f1", "1")  # another variant, another
