@@ -111,6 +111,7 @@ def test_text_that_is_not_utf8_is_400(api_client, learner_token):
         ({"zones": {"Alice": {"libary": ["Island"]}}}, "zones.Alice.libary", "unknown zone"),
         ({"zones": {"Alice": {"library": ["No Such Card"]}}}, "zones.Alice.library[0]", "No Such"),
         ({"players": "Alice"}, "players", "must be a list"),
+        ({"cards": 1}, "cards", "must be a list"),  # once a TypeError in limits.check_spec
         ({"title": " "}, "title", "non-empty title"),
         ({"format": "scenario/2"}, "format", "unsupported format"),
         ({"resolve": {"cast": "Demonic Tutor", "by": "Zed"}}, "resolve.by", "not a player"),
