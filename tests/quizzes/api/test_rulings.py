@@ -156,3 +156,38 @@ def test_an_instructors_own_card_is_known_to_their_rulings(
     assert response.status_code == 200, response.content
     finds = [c for c in response.json()["claims"] if c["claim"] == "finds"]
     assert finds and all(c["value"] == "may" for c in finds)
+
+
+def test_unstorable_text_is_422_naming_the_field(api_client, learner_token):
+    spec = json.loads((EXAMPLES[0].parent / "demonic-tutor.json").read_text(encoding="utf-8"))
+    spec["title"] = "Demonic\u0000Tutor"
+    response = post(api_client, learner_token, json.dumps(spec))
+    assert response.status_code == 422
+    assert response.json()["field"] == "title"
+
+
+def test_a_json_answer_keeps_the_sites_security_headers(api_client, learner_token):
+    response = post(api_client, learner_token, EXAMPLES[0].read_bytes())
+    assert response.status_code == 200
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["X-Frame-Options"] == "DENY"
+    assert "default-src" in response["Content-Security-Policy"]
+
+
+def test_the_openapi_document_describes_every_endpoint(client):
+    response = client.get(f"{API}/openapi.json")
+    assert response.status_code == 200
+    document = response.json()
+    assert set(document["paths"]) == {
+        "/api/v1/rulings",
+        "/api/v1/banks",
+        "/api/v1/banks/{slug}",
+        "/api/v1/banks/{slug}/questions/{question_id}",
+        "/api/v1/schema/scenario-1.json",
+    }
+    post_rulings = document["paths"]["/api/v1/rulings"]["post"]
+    body = post_rulings["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {"$ref": "/api/v1/schema/scenario-1.json"}
+    assert {"200", "400", "413", "422"} <= set(post_rulings["responses"])
+    schemes = document["components"]["securitySchemes"]
+    assert [s["scheme"] for s in schemes.values()] == ["bearer"]
