@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "csp",
     "template_partials",
+    "ninja",  # the rulings API's Swagger UI served from our own static files (CSP: 'self')
     "rules",
     "quizzes",
 ]

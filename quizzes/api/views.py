@@ -49,7 +49,7 @@ api = NinjaAPI(
     urls_namespace="api",
     auth=TokenAuth(),
     throttle=[PerOwner()],
-    docs_url=None,  # the OpenAPI document at /api/v1/openapi.json is the reference
+    docs_url="/docs",  # Swagger UI, its scripts from our static files ("ninja" in INSTALLED_APPS)
 )
 
 

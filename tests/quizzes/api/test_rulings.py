@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.staticfiles import finders
 from django.core.management import call_command
 
 from quizzes import limits
@@ -191,3 +192,13 @@ def test_the_openapi_document_describes_every_endpoint(client):
     assert {"200", "400", "413", "422"} <= set(post_rulings["responses"])
     schemes = document["components"]["securitySchemes"]
     assert [s["scheme"] for s in schemes.values()] == ["bearer"]
+
+
+def test_the_interactive_docs_load_their_scripts_from_the_site_itself(client):
+    response = client.get(f"{API}/docs")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "/static/ninja/swagger-ui-bundle.js" in page
+    assert "cdn" not in page.lower()
+    assert "script-src 'self'" in response["Content-Security-Policy"]
+    assert finders.find("ninja/swagger-ui-bundle.js") and finders.find("ninja/swagger-ui-init.js")
