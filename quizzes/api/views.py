@@ -150,21 +150,24 @@ REQUEST_BODY = {
 }
 
 
-def _body(request: HttpRequest) -> bytes | int:
-    """The request's body, or its size when it is past the document limit (read no further)."""
+def _body(request: HttpRequest) -> bytes | str:
+    """The request's body, or why it is too big (its size and the limit it is past), read no
+    further than the limit."""
     try:
         size = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         size = 0
-    if size <= limits.MAX_DOCUMENT_BYTES:
+    limit, per = limits.MAX_DOCUMENT_BYTES, "document"
+    if size <= limit:
         try:
             body = request.body
-        except RequestDataTooBig:  # past DATA_UPLOAD_MAX_MEMORY_SIZE
-            return max(size, settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)
-        if len(body) <= limits.MAX_DOCUMENT_BYTES:
-            return body
-        size = len(body)
-    return size
+        except RequestDataTooBig:  # the site's own limit on any request (settings)
+            limit, per = settings.DATA_UPLOAD_MAX_MEMORY_SIZE, "request"
+        else:
+            if len(body) <= limit:
+                return body
+            size = len(body)
+    return f"{size:,} bytes, over the limit of {limit:,} bytes per {per}"
 
 
 @api.post(
@@ -178,10 +181,8 @@ def rulings(request: HttpRequest):
     `expect` claim with `given` choices on its own line of play: what `manage.py ruling`
     prints. The document's cards come from the catalog, the site's cards and the caller's own."""
     body = _body(request)
-    if isinstance(body, int):
-        limit = limits.MAX_DOCUMENT_BYTES
-        detail = f"{body:,} bytes, over the limit of {limit:,} bytes per document"
-        return _problem(413, detail)
+    if isinstance(body, str):
+        return _problem(413, body)
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -63,16 +63,21 @@ def test_expected_claims_with_given_choices_come_back_on_their_own_line(api_clie
 def test_an_oversize_document_is_413_naming_the_limit(api_client, learner_token):
     spec = json.loads(EXAMPLES[0].read_text(encoding="utf-8"))
     spec["padding"] = "x" * limits.MAX_DOCUMENT_BYTES
-    response = post(api_client, learner_token, json.dumps(spec))
+    body = json.dumps(spec)
+    response = post(api_client, learner_token, body)
     assert response.status_code == 413
-    assert "over the limit of 65,536 bytes per document" in response.json()["detail"]
+    limit = f"{len(body.encode()):,} bytes, over the limit of 65,536 bytes per document"
+    assert response.json() == {"detail": limit, "field": ""}
 
 
 def test_a_body_past_djangos_own_limit_is_413_too(api_client, learner_token, settings):
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 100
     spec = json.loads(EXAMPLES[0].read_text(encoding="utf-8"))
-    response = post(api_client, learner_token, json.dumps(spec))
+    body = json.dumps(spec)
+    response = post(api_client, learner_token, body)
     assert response.status_code == 413
+    limit = f"{len(body):,} bytes, over the limit of 100 bytes per request"
+    assert response.json() == {"detail": limit, "field": ""}
 
 
 def test_too_many_players_is_refused_naming_the_field_and_the_limit(api_client, learner_token):
