@@ -14,7 +14,6 @@ Problems are said in English, as the format's field names and the engine's rulin
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -23,12 +22,13 @@ from django.db.models import Count
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils import translation
-from ninja import NinjaAPI, Schema
+from ninja import NinjaAPI
 from ninja.errors import HttpError, Throttled
 
 from config.roles import is_instructor
 from quizzes import limits
 from quizzes.api.auth import TokenAuth
+from quizzes.api.schemas import BankDetail, BankOut, Problem, QuestionOut, RulingOut
 from quizzes.api.throttling import PerOwner
 from quizzes.instructors.banks import banks_of
 from quizzes.models import Bank, Question
@@ -61,64 +61,6 @@ def throttled(request: HttpRequest, error: Throttled):
     if error.wait is not None:
         response["Retry-After"] = str(max(1, int(error.wait)))
     return response
-
-
-# What the endpoints answer (the OpenAPI document's schemas).
-
-
-class Problem(Schema):
-    detail: str
-    field: str = ""
-
-
-class Claim(Schema):
-    """A claim with its subject keys (`player`, `card`, ...) beside these."""
-
-    model_config = {"extra": "allow"}
-    claim: str
-    value: Any
-    rule: str
-    reason: str
-
-
-class RulingOut(Schema):
-    id: str
-    title: str
-    claims: list[Claim]
-    explanation: list[str]
-    given_claims: list[Claim]
-
-
-class BankOut(Schema):
-    slug: str
-    title: str
-    description: str
-    visibility: str
-    question_count: int
-    created_at: datetime
-    updated_at: datetime
-
-
-class QuestionSummary(Schema):
-    id: int
-    key: str
-    kind: str
-    level: str
-    is_active: bool
-    scenario: str  # its slug
-    prompt: str
-
-
-class BankDetail(BankOut):
-    questions: list[QuestionSummary]
-
-
-class QuestionOut(QuestionSummary):
-    claims: list[dict[str, Any]]
-    rules: list[str]
-    bank: str
-    scenario_title: str
-    document: dict[str, Any]  # the scenario as its author wrote it, with `expect`
 
 
 MAX_ID = 2**63 - 1  # past it, a lookup would overflow the database's integer
