@@ -33,7 +33,7 @@ class TokenForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 @login_required
 def api_tokens(request: HttpRequest) -> HttpResponse:
-    tokens = ApiToken.objects.filter(owner=request.user)
+    tokens = ApiToken.objects.filter(owner_id=request.user.pk)
     form = TokenForm(request.POST if request.method == "POST" else None)
     new_token = ""
     status = 200
@@ -52,5 +52,5 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["POST"])
 @login_required
 def api_token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
-    get_object_or_404(ApiToken.objects.filter(owner=request.user), pk=pk).revoke()
+    get_object_or_404(ApiToken.objects.filter(owner_id=request.user.pk), pk=pk).revoke()
     return redirect("api_tokens")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest
-from django_ratelimit import ALL
-from django_ratelimit.core import get_usage
+from django_ratelimit import ALL  # type: ignore[import-untyped]
+from django_ratelimit.core import get_usage  # type: ignore[import-untyped]
 from ninja.throttling import BaseThrottle
 
 from config.throttling import client_address
