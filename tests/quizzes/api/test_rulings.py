@@ -123,6 +123,11 @@ def test_text_that_is_not_utf8_is_400(api_client, learner_token):
         ({"resolve": {"cast": "Demonic Tutor", "by": "Zed"}}, "resolve.by", "not a player"),
         ({"expect": [{"claim": "finds", "card": "nowhere"}]}, "expect[0].claim finds.card", ""),
         ({"expect": [{"claim": "guesses"}]}, "expect[0].claim", "unknown claim"),
+        (
+            {"expect": [{"claim": "found_count", "searcher": "Alice", "value": 99}]},
+            "expect[0].value",
+            "two numbers",
+        ),
     ],
 )
 def test_a_malformed_document_is_422_naming_the_field(
