@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "csp",
     "template_partials",
+    "ninja",  # the rulings API's Swagger UI served from our own static files (CSP: 'self')
     "rules",
     "quizzes",
 ]
@@ -198,6 +199,10 @@ THROTTLE_RATES = {
     "signup_per_account": "5/h",
     "password_reset_per_address": "10/h",
     "password_reset_per_account": "3/h",
+    # the rulings API (quizzes/api/): requests per token owner, and per address requests whose
+    # token is missing or wrong (docs/api.md)
+    "api_per_user": "1000/h",
+    "api_failures_per_address": "100/15m",
 }
 # How many proxies in front of the app append to X-Forwarded-For (0: use REMOTE_ADDR).
 THROTTLE_TRUSTED_PROXIES = int(os.environ.get("DJANGO_TRUSTED_PROXIES", "0"))

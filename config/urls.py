@@ -8,6 +8,7 @@ from django.urls import include, path
 
 from config.health import healthz
 from config.throttling import throttled
+from quizzes.api.views import api
 from quizzes.instructors.cohorts import signup_apart
 from quizzes.language import set_language
 from quizzes.views import signup
@@ -28,6 +29,7 @@ urlpatterns = [
         name="password_reset",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("api/v1/", api.urls),  # the rulings API (docs/api.md)
     path("", include("quizzes.reference.urls")),
     path("", include("quizzes.urls")),
 ]

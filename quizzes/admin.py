@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.utils import timezone
 
 from config.admin import ModelAdmin
-from quizzes.models import Bank, BlueprintArea, ExamBlueprint, ExamSitting, Question, Scenario
+from quizzes.models import (
+    ApiToken,
+    Bank,
+    BlueprintArea,
+    ExamBlueprint,
+    ExamSitting,
+    Question,
+    Scenario,
+)
 from quizzes.rulings import checks
 from rules.cards import catalog_for
 
@@ -191,3 +200,43 @@ class ExamSittingAdmin(ModelAdmin):
             return super().get_object(request, object_id, from_field)
         except OverflowError:
             return None
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(ModelAdmin):
+    """Rulings API tokens (docs/api.md): made here or by `manage.py api_token`, shown once as
+    they are made, revoked with the action; only their hash is kept."""
+
+    list_display = ["name", "owner", "prefix", "created_at", "last_used_at", "revoked_at"]
+    list_filter = ["revoked_at"]
+    search_fields = ["name", "owner__username", "prefix"]
+    list_select_related = ["owner"]
+    autocomplete_fields = ["owner"]
+    readonly_fields = ["prefix", "created_at", "last_used_at"]
+    actions = ["revoke"]
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["owner", "name"]
+        return ["owner", "name", "prefix", "created_at", "last_used_at", "revoked_at"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["owner", *self.readonly_fields] if obj is not None else []
+
+    def save_model(self, request, obj, form, change) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        row, token = ApiToken.issue(obj.owner, obj.name)
+        obj.pk, obj.digest, obj.prefix = row.pk, row.digest, row.prefix
+        obj.created_at = row.created_at
+        self.message_user(
+            request,
+            f"The token for {row.owner}, shown this once (only its hash is kept): {token}",
+            messages.WARNING,
+        )
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke(self, request, queryset) -> None:
+        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, f"{count} token(s) revoked.")

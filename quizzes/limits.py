@@ -142,7 +142,8 @@ def check_spec(spec: Any) -> None:
         items = spec.get(key)
         if isinstance(items, list) and len(items) > limit:
             raise LimitError(key, _over(len(items), what, limit, "per scenario"))
-    for index, definition in enumerate(spec.get("cards") or []):
+    cards = spec.get("cards")
+    for index, definition in enumerate(cards if isinstance(cards, list) else []):
         if isinstance(definition, dict):
             _check_card_name(f"cards[{index}].name", definition.get("name"))
 

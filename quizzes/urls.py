@@ -4,6 +4,7 @@ from django.urls import path
 
 import config.converters  # noqa: F401 (registers id, bounded_slug, rule_number)
 from quizzes import views
+from quizzes.api import pages as api_pages
 from quizzes.exams import views as exams
 from quizzes.instructors import views as instructors
 from quizzes.practice import views as practice
@@ -15,6 +16,8 @@ urlpatterns = [
     path("practice/banks/", practice.practice_banks, name="practice_banks"),
     path("practice/answers/<id:pk>/", practice.feedback, name="feedback"),
     path("progress/", practice.progress, name="progress"),
+    path("account/api-tokens/", api_pages.api_tokens, name="api_tokens"),
+    path("account/api-tokens/<id:pk>/revoke/", api_pages.api_token_revoke, name="api_token_revoke"),
 ]
 
 urlpatterns += [

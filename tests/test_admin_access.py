@@ -9,7 +9,7 @@ from django.contrib.auth.models import Group, Permission
 from django.test import RequestFactory
 from django.urls import reverse
 
-from quizzes.models import Attempt, Bank, ExamBlueprint, ExamSitting
+from quizzes.models import ApiToken, Attempt, Bank, ExamBlueprint, ExamSitting
 from tests.factories import (
     BankFactory,
     CardFactory,
@@ -38,6 +38,7 @@ def victims_objects():
         attempt=attempt, blueprint=blueprint, title="L1", pass_mark=0.8, time_limit_minutes=30
     )
     Group.objects.get_or_create(name="Instructors")
+    ApiToken.issue(victim, "Victim's rulings bot")
     return victim
 
 

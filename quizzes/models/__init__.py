@@ -38,3 +38,7 @@ __all__ += ["LanguagePreference"]
 from quizzes.models.variants import Variant  # noqa: E402
 
 __all__ += ["Variant"]
+
+from quizzes.models.api_tokens import ApiToken  # noqa: E402
+
+__all__ += ["ApiToken"]

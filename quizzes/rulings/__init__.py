@@ -4,7 +4,8 @@
 parsed and resolved once, its board and the wording of its claims; `grade(ruling, answer)` checks
 an answer with the question's kind; `casting_timing(spec)` lists the spells a scenario casts when
 the rules don't allow (the lint's warnings). Only this package (and content validation) imports
-`rules.engine`.
+`rules.engine`. `ruling_report(spec, catalog)`: every claim with its value, rule and reason, as
+`manage.py ruling` prints it and the rulings API answers (quizzes/api/).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from quizzes.rulings.storing import (
 from quizzes.rulings.values import same
 from quizzes.rulings.verdict import Grade, Part
 from rules.cards import catalog_for
-from rules.engine import Catalog, ScenarioError, TimingFinding, timing_findings
+from rules.engine import Catalog, ScenarioError, TimingFinding, ruling_report, timing_findings
 
 
 def catalog_of(scenario, generation: tuple | None = None) -> Catalog:
@@ -147,6 +148,7 @@ __all__ = [
     "Grade",
     "asked_claim",
     "casting_timing",
+    "ruling_report",
     "catalog_of",
     "static_effects",
     "grade",

@@ -18,6 +18,7 @@ from quizzes.models import Question, Scenario
 from quizzes.rulings import (
     asked_claim,
     ruling_of_spec,
+    ruling_report,
 )
 from quizzes.rulings.claims import NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.generate import GeneratedQuestion, questions_for
@@ -190,6 +191,16 @@ def read_document(raw: Any, catalog: Catalog, where: str = "") -> ScenarioDocume
     if questions is not None:
         cited = _check_questions(parsed, questions, _at(where, "questions"))
     return ScenarioDocument(spec, stored_ruling, stored_expect, questions, cited)
+
+
+def ruling_of_document(raw: Any, catalog: Catalog) -> dict[str, Any]:
+    """The engine's whole ruling on a document (`ruling_report`: what `manage.py ruling` prints),
+    once `read_document` has it; raises AuthoringError naming the field."""
+    document = read_document(raw, catalog)
+    try:
+        return ruling_report(document.spec, catalog)
+    except ScenarioError as error:  # an `expect` claim the engine can't ask
+        raise AuthoringError(error.path, error.message) from error
 
 
 def _is_count(value: Any) -> bool:

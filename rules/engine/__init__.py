@@ -6,7 +6,14 @@ neighbours), and get every claim with its value, citation and a plain-language r
 
 from __future__ import annotations
 
-from .api import Session, check_expectations, check_find_choice, evaluate_claim, resolve
+from .api import (
+    Session,
+    check_expectations,
+    check_find_choice,
+    evaluate_claim,
+    resolve,
+    ruling_report,
+)
 from .cards import CardDefinition, Catalog, Filter, default_catalog, parse_card_definition
 from .claims import CLAIM_SUBJECTS
 from .errors import ScenarioError
@@ -39,5 +46,6 @@ __all__ = [
     "parse_card_definition",
     "parse_scenario",
     "resolve",
+    "ruling_report",
     "timing_findings",
 ]

@@ -208,6 +208,30 @@ def evaluate_claim(
     return Session(spec, catalog).evaluate(claim)
 
 
+def ruling_report(spec: Spec, catalog: Catalog | None = None) -> dict[str, Any]:
+    """The whole ruling as JSON, as `manage.py ruling` prints it and the rulings API answers:
+    the scenario's id and title, every claim of the resolution (and every `expect` claim without
+    "given") with its value, rule and reason, and each `expect` claim with "given" evaluated on
+    its own line of play (`given_claims`). Raises ScenarioError naming the field."""
+    session = Session(spec, catalog)
+    scenario = session.scenario
+    outcome = session.resolve()
+    given_claims = []
+    for index, claim in enumerate(scenario.expect):
+        if "given" not in claim:
+            continue
+        try:
+            given_claims.append(session.evaluate(claim).to_json())
+        except ScenarioError as error:
+            raise ScenarioError(f"expect[{index}].{error.path}", error.message) from error
+    return {
+        "id": scenario.id,
+        "title": scenario.title,
+        **outcome.to_json(),
+        "given_claims": given_claims,
+    }
+
+
 def mana_options(value: Any) -> frozenset[str] | None:
     """Canonical options of a mana value: "{G} or {U}", "G or U", "G/U" -> {"G", "U"}."""
     if not isinstance(value, str):

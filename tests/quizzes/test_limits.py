@@ -207,3 +207,12 @@ def test_an_exam_never_draws_a_scenario_past_the_limits(learner, bank, search_ru
     assert list(sitting.items.values_list("question", flat=True)) == [servable.pk]
     past.refresh_from_db()
     assert past.engine_status == Scenario.EngineStatus.INVALID
+
+
+@pytest.mark.parametrize("cards", [1, "x", True, {"name": "X"}])
+def test_card_definitions_that_are_no_list_are_the_parsers_to_name(cards):
+    """`cards: 1` once raised TypeError here: a 500 in the editor, the import and the API."""
+    limits.check_spec(simple_spec() | {"cards": cards})  # the shape is the parser's business
+    with pytest.raises(documents.AuthoringError) as refused:
+        documents.read_document(simple_spec() | {"cards": cards}, documents.Catalog())
+    assert refused.value.path == "cards"
