@@ -191,3 +191,6 @@ class ExamSittingAdmin(ModelAdmin):
             return super().get_object(request, object_id, from_field)
         except OverflowError:
             return None
+
+
+from quizzes.lti import admin as lti_admin  # noqa: E402,F401 (registers the LTI pages)

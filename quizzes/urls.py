@@ -6,6 +6,7 @@ import config.converters  # noqa: F401 (registers id, bounded_slug, rule_number)
 from quizzes import views
 from quizzes.exams import views as exams
 from quizzes.instructors import views as instructors
+from quizzes.lti import views as lti
 from quizzes.practice import views as practice
 
 urlpatterns = [
@@ -84,4 +85,12 @@ urlpatterns += [
         instructors.cohort_member,
         name="cohort_member",
     ),
+]
+
+# LTI 1.3 (docs/lti.md): the URLs a platform's administrator registers
+urlpatterns += [
+    path("lti/jwks.json", lti.jwks, name="lti_jwks"),
+    path("lti/login/", lti.oidc_login, name="lti_login"),
+    path("lti/launch/", lti.launch, name="lti_launch"),
+    path("lti/deep-link/", lti.deep_link, name="lti_deep_link"),
 ]

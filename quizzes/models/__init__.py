@@ -38,3 +38,7 @@ __all__ += ["LanguagePreference"]
 from quizzes.models.variants import Variant  # noqa: E402
 
 __all__ += ["Variant"]
+
+from quizzes.models.lti import LtiCohort, LtiGradeTarget, LtiPlatform  # noqa: E402
+
+__all__ += ["LtiCohort", "LtiGradeTarget", "LtiPlatform"]
