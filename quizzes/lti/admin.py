@@ -4,11 +4,15 @@ IDs) with Tutor's frame origins beside it, and the tool's keys (made by `manage.
 from __future__ import annotations
 
 from django.contrib import admin
-from lti_tool.admin import LtiRegistrationAdmin
+from django.db import models
+from lti_tool.admin import LtiDeploymentInline, LtiRegistrationAdmin
 from lti_tool.models import Key, LtiRegistration
 
 from config.admin import ModelAdmin
 from quizzes.models import LtiPlatform
+
+# a platform's URLs are HTTPS: typed without a scheme, they are read as such
+HTTPS_URLS = {models.URLField: {"assume_scheme": "https"}}
 
 
 class LtiPlatformInline(admin.StackedInline):
@@ -17,8 +21,16 @@ class LtiPlatformInline(admin.StackedInline):
     max_num = 1
 
 
+class DeploymentInline(LtiDeploymentInline):
+    formfield_overrides = HTTPS_URLS
+
+
 class RegistrationAdmin(LtiRegistrationAdmin):
-    inlines = [*LtiRegistrationAdmin.inlines, LtiPlatformInline]
+    """django-lti's registration page; its deployments' `is_active` must be ticked for their
+    launches to be taken (quizzes/lti/launches.py)."""
+
+    inlines = [DeploymentInline, LtiPlatformInline]
+    formfield_overrides = HTTPS_URLS
 
 
 admin.site.unregister(LtiRegistration)
