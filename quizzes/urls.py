@@ -93,4 +93,5 @@ urlpatterns += [
     path("lti/login/", lti.oidc_login, name="lti_login"),
     path("lti/launch/", lti.launch, name="lti_launch"),
     path("lti/deep-link/", lti.deep_link, name="lti_deep_link"),
+    path("lti/canvas.json", lti.canvas_configuration, name="lti_canvas_configuration"),
 ]

@@ -24,6 +24,7 @@ from quizzes.models import ExamSitting, LtiGradeTarget
 logger = logging.getLogger("tutor.lti")
 
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
 
 
 def remember_target(launch: LtiLaunch, user, blueprint) -> LtiGradeTarget | None:

@@ -8,26 +8,28 @@ choice is an ordinary form of Tutor's, posted with the CSRF token from inside th
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from urllib.parse import urlencode
 
 from django.contrib.auth import login
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
-from lti_tool.models import LtiLaunch
+from lti_tool.models import Key, LtiLaunch
 from lti_tool.utils import sync_data_from_launch
 from lti_tool.views import jwks as lti_jwks
 from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.exception import LtiException, OIDCException
 from pylti1p3.lineitem import LineItem
 
+from quizzes.instructors import cohorts
 from quizzes.lti import accounts, framing, grades, launches
-from quizzes.models import Bank, ExamBlueprint
+from quizzes.models import Assignment, Bank, ExamBlueprint, LtiCohort
 from quizzes.models.lti import frame_origins_of, origin_of
 
 logger = logging.getLogger("tutor.lti")
@@ -41,6 +43,38 @@ def jwks(request: HttpRequest) -> HttpResponse:
     """The tool's public keys (django-lti's `Key` rows that are active), for platforms to check
     its signatures: deep-linking responses and the service token requests."""
     return lti_jwks(request)
+
+
+def canvas_configuration(request: HttpRequest) -> JsonResponse:
+    """The JSON a Canvas administrator pastes into a new LTI developer key (docs/lti.md): the
+    tool's URLs on this host, deep linking from the assignment and link pickers, the score
+    scopes, and only the person's name (Tutor needs no e-mail address)."""
+    login_url = request.build_absolute_uri(reverse("lti_login"))
+    launch_url = request.build_absolute_uri(reverse("lti_launch"))
+    deep_linking = {"message_type": "LtiDeepLinkingRequest", "target_link_uri": launch_url}
+    return JsonResponse(
+        {
+            "title": "Tutor",
+            "description": "Magic: The Gathering judging practice and exams, ruled by the rules.",
+            "oidc_initiation_url": login_url,
+            "target_link_uri": launch_url,
+            "public_jwk_url": request.build_absolute_uri(reverse("lti_jwks")),
+            "scopes": [grades.SCORE_SCOPE, grades.LINEITEM_SCOPE],
+            "extensions": [
+                {
+                    "platform": "canvas.instructure.com",
+                    "privacy_level": "name_only",
+                    "settings": {
+                        "placements": [
+                            {"placement": "assignment_selection", **deep_linking},
+                            {"placement": "link_selection", **deep_linking},
+                        ]
+                    },
+                }
+            ],
+            "custom_fields": {},
+        }
+    )
 
 
 def refused(request: HttpRequest, reason: str, status: int = 403) -> HttpResponse:
@@ -63,6 +97,13 @@ def oidc_login(request: HttpRequest) -> HttpResponse:
     except (LtiException, OIDCException) as error:
         logger.warning("LTI login refused: %s", error)
         return refused(request, _("This platform is not registered with Tutor."), status=400)
+    except Key.DoesNotExist:
+        return no_key(request)
+
+
+def no_key(request: HttpRequest) -> HttpResponse:
+    logger.error("LTI: the tool has no active key: run `manage.py rotate_keys` (docs/lti.md)")
+    return refused(request, _("Tutor is not ready for launches yet."), status=503)
 
 
 @csrf_exempt
@@ -72,6 +113,8 @@ def launch(request: HttpRequest) -> HttpResponse:
     what the link points at (a resource link) or to the deep-linking choice."""
     try:
         lti_launch = launches.validated_launch(request)
+    except Key.DoesNotExist:
+        return no_key(request)
     except (LtiException, KeyError, ValueError) as error:
         logger.warning("LTI launch refused: %s", error)
         return refused(
@@ -115,18 +158,15 @@ def _resource(request: HttpRequest, lti_launch: LtiLaunch, user) -> HttpResponse
 
 
 def _banks(user):
-    return Bank.objects.visible_to(user).order_by("title", "pk")
+    """Banks a course's learners can practise: public ones, and the instructor's own shared
+    ones (which join the course's cohort when chosen)."""
+    public = Bank.objects.filter(visibility=Bank.Visibility.PUBLIC)
+    return (public | cohorts.assignable_banks(user)).order_by("title", "pk")
 
 
 def _blueprints(user):
     """Active exams: the site's and the instructor's own."""
-    mine = ExamBlueprint.objects.filter(owner=user) if user.is_authenticated else None
-    site = ExamBlueprint.objects.filter(owner=None)
-    return (
-        (site | mine if mine is not None else site)
-        .filter(is_active=True)
-        .order_by("position", "title")
-    )
+    return cohorts.assignable_blueprints(user).order_by("position", "title")
 
 
 def _choices(user) -> dict:
@@ -145,7 +185,7 @@ def deep_link(request: HttpRequest) -> HttpResponse:
         logger.warning("LTI deep link refused: %s", error)
         return refused(request, _("Open this page again from your learning platform."))
     kind, _sep, slug = request.POST.get("choice", "").partition(":")
-    resource = _resource_for(request, kind, slug)
+    resource = _resource_for(request, kind, slug, _course_cohort(lti_launch, request.user))
     if resource is None:
         context = _choices(request.user) | {"error": _("Choose a practice bank or an exam.")}
         return render(request, "quizzes/lti_deep_link.html", context, status=400)
@@ -162,13 +202,30 @@ def deep_link(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _resource_for(request: HttpRequest, kind: str, slug: str) -> DeepLinkResource | None:
+def _course_cohort(lti_launch: LtiLaunch, user):
+    """The cohort of the deep-linking launch's course, when `user` is its instructor."""
+    link = LtiCohort.objects.filter(context=lti_launch.context).select_related("cohort").first()
+    return link.cohort if link is not None and link.cohort.instructor_id == user.pk else None
+
+
+def _assign(cohort, **chosen) -> None:
+    """What the link opens, as an assignment of the course's cohort (once): a shared bank of
+    the instructor's joins the cohort's banks, so the course's learners may practise it."""
+    if cohort is None or Assignment.objects.filter(cohort=cohort, **chosen).exists():
+        return
+    # a public bank of another instructor is refused: it is open to all already
+    with contextlib.suppress(cohorts.CohortError):
+        cohorts.do_assign(cohort, **chosen)
+
+
+def _resource_for(request: HttpRequest, kind: str, slug: str, cohort) -> DeepLinkResource | None:
     launch_url = request.build_absolute_uri(reverse("lti_launch"))
     user = request.user
     if kind == "exam":
         blueprint = _blueprints(user).filter(slug=slug).prefetch_related("areas").first()
         if blueprint is None:
             return None
+        _assign(cohort, blueprint=blueprint)
         line_item = (
             LineItem()
             .set_label(blueprint.title)
@@ -187,6 +244,7 @@ def _resource_for(request: HttpRequest, kind: str, slug: str) -> DeepLinkResourc
         bank = _banks(user).filter(slug=slug).first()
         if bank is None:
             return None
+        _assign(cohort, bank=bank)
         return (
             DeepLinkResource()
             .set_title(bank.title)

@@ -11,7 +11,8 @@ from django.contrib.auth import SESSION_KEY, get_user_model
 from django.urls import reverse
 from lti_tool.models import Key, LtiUser
 
-from quizzes.models import CohortMembership, ExamSitting, LtiCohort, LtiGradeTarget
+from quizzes.models import Bank, CohortMembership, ExamSitting, LtiCohort, LtiGradeTarget
+from tests.factories import BankFactory
 from tests.quizzes.exams.test_exams import RIGHT, WRONG, blueprint_of, fill
 from tests.quizzes.lti.platform import CONTENT_ITEMS, INSTRUCTOR, LEARNER, LTI, Platform, new_key
 
@@ -54,6 +55,7 @@ def test_a_full_exchange_deep_link_launch_and_score(
     teacher = LtiUser.objects.get(sub="teacher-1").auth_user
     cohort = LtiCohort.objects.get(context__id_on_platform="course-7").cohort
     assert cohort.instructor == teacher and cohort.name == "Judge course"
+    assert list(cohort.assignments.values_list("blueprint__slug", flat=True)) == [exam.slug]
 
     # a learner launches the link the platform made of it
     client.logout()
@@ -220,3 +222,56 @@ def test_the_keyset_publishes_the_active_keys_only(client):
     keys = client.get(reverse("lti_jwks")).json()["keys"]
     assert [key["kid"] for key in keys] == [str(new)]
     assert all(key["alg"] == "RS256" and "d" not in key for key in keys)
+
+
+def test_a_deep_link_to_a_shared_bank_opens_it_to_the_course(platform, client):
+    platform.deep_linking_request(sub="teacher-1")
+    teacher = LtiUser.objects.get(sub="teacher-1").auth_user
+    shared = BankFactory(owner=teacher, visibility=Bank.Visibility.SHARED, title="Our course bank")
+    private = BankFactory(owner=teacher, visibility=Bank.Visibility.PRIVATE)
+    picker = platform.deep_linking_request(sub="teacher-1").content.decode()
+    assert f"bank:{shared.slug}" in picker and f"bank:{private.slug}" not in picker
+    refused_choice = client.post(
+        reverse("lti_deep_link"), {"choice": f"bank:{private.slug}"}, secure=True
+    )
+    assert refused_choice.status_code == 400
+    picked = client.post(reverse("lti_deep_link"), {"choice": f"bank:{shared.slug}"}, secure=True)
+    [item] = platform.read_deep_link_response(picked.content.decode())[CONTENT_ITEMS]
+    assert item["custom"] == {"tutor_bank": shared.slug} and "lineItem" not in item
+    cohort = LtiCohort.objects.get().cohort
+    assert list(cohort.banks.all()) == [shared]
+
+    client.logout()
+    answer = platform.resource_launch("learner-9", [LEARNER], item)
+    assert answer.status_code == 302
+    assert answer["Location"] == f"{reverse('practice')}?bank={shared.slug}"
+    learner = LtiUser.objects.get(sub="learner-9").auth_user
+    assert shared in Bank.objects.visible_to(learner)
+
+
+def test_a_deep_link_response_is_given_once(platform, client, exam):
+    platform.deep_linking_request(sub="teacher-1")
+    choice = {"choice": f"exam:{exam.slug}"}
+    assert client.post(reverse("lti_deep_link"), choice, secure=True).status_code == 200
+    assert client.post(reverse("lti_deep_link"), choice, secure=True).status_code == 403
+
+
+def test_without_a_key_of_its_own_the_tool_says_so(client, caplog):
+    Platform(client)  # registered, but `rotate_keys` never ran
+    answer = client.post(
+        reverse("lti_login"),
+        {"iss": Platform.issuer, "login_hint": "x", "client_id": Platform.client_id},
+        secure=True,
+    )
+    assert answer.status_code == 503
+    assert "rotate_keys" in " ".join(r.getMessage() for r in caplog.records)
+
+
+def test_the_canvas_configuration_names_the_tool_urls(client):
+    config = client.get(reverse("lti_canvas_configuration"), secure=True).json()
+    assert config["oidc_initiation_url"] == "https://testserver/lti/login/"
+    assert config["target_link_uri"] == "https://testserver/lti/launch/"
+    assert config["public_jwk_url"] == "https://testserver/lti/jwks.json"
+    placements = config["extensions"][0]["settings"]["placements"]
+    assert {p["message_type"] for p in placements} == {"LtiDeepLinkingRequest"}
+    assert "https://purl.imsglobal.org/spec/lti-ags/scope/score" in config["scopes"]
