@@ -78,6 +78,37 @@ class ToolConfig(DjangoToolConfig):
         return None if self.deployment is None else _prepare_deployment(self.deployment)
 
 
+# What django-lti stores of a launch, bounded to its columns (a platform signs what it likes):
+# strings of the launch data by path, with their column's length.
+BOUNDED_CLAIMS = {
+    ("given_name",): 500,
+    ("family_name",): 500,
+    ("name",): 500,
+    ("https://purl.imsglobal.org/spec/lti/claim/context", "title"): 500,
+    ("https://purl.imsglobal.org/spec/lti/claim/context", "label"): 255,
+    ("https://purl.imsglobal.org/spec/lti/claim/resource_link", "title"): 500,
+    ("https://purl.imsglobal.org/spec/lti/claim/resource_link", "description"): 2000,
+}
+# Claims Tutor never uses, left out of django-lti's rows: an e-mail address (a person is found by
+# platform and `sub` alone: quizzes/lti/accounts.py) and a picture's URL.
+UNUSED_CLAIMS = ("email", "picture")
+
+
+def bound_claims(launch: LtiLaunch) -> None:
+    """Cut the launch data's stored strings to their columns and drop the unused claims, in
+    place, before django-lti copies them into its rows."""
+    data = launch.get_launch_data()
+    for claim in UNUSED_CLAIMS:
+        data.pop(claim, None)
+    for path, length in BOUNDED_CLAIMS.items():
+        *parents, name = path
+        holder = data
+        for parent in parents:
+            holder = holder.get(parent) if isinstance(holder, dict) else None
+        if isinstance(holder, dict) and isinstance(holder.get(name), str):
+            holder[name] = holder[name][:length]
+
+
 def oidc_login(request: HttpRequest) -> DjangoOIDCLogin:
     return DjangoOIDCLogin(request, ToolConfig(), launch_data_storage=LaunchStorage())
 
@@ -93,7 +124,9 @@ def validated_launch(request: HttpRequest) -> LtiLaunch:
     )
     message_launch.set_public_key_caching(LaunchStorage(), cache_lifetime=PUBLIC_KEYS_KEPT)
     message_launch.validate()
-    return LtiLaunch(message_launch)
+    launch = LtiLaunch(message_launch)
+    bound_claims(launch)
+    return launch
 
 
 def stored_launch(request: HttpRequest, launch_id: str) -> LtiLaunch:

@@ -275,3 +275,22 @@ def test_the_canvas_configuration_names_the_tool_urls(client):
     placements = config["extensions"][0]["settings"]["placements"]
     assert {p["message_type"] for p in placements} == {"LtiDeepLinkingRequest"}
     assert "https://purl.imsglobal.org/spec/lti-ags/scope/score" in config["scopes"]
+
+
+def test_what_a_platform_says_of_a_person_is_bounded_and_their_email_not_kept(
+    platform, client, exam
+):
+    item = {"title": exam.title, "custom": {"tutor_exam": exam.slug}}
+    long = "A" * 5000
+    answer = platform.resource_launch(
+        "learner-9",
+        [LEARNER],
+        item,
+        given_name=long,
+        name=long,
+        **{LTI + "context": {"id": "course-7", "title": long, "label": long}},
+    )
+    assert answer.status_code == 200
+    lti_user = LtiUser.objects.get(sub="learner-9")
+    assert lti_user.email == "" and len(lti_user.given_name) == 500
+    assert len(lti_user.auth_user.first_name) == 150
