@@ -30,7 +30,7 @@ from pylti1p3.lineitem import LineItem
 from quizzes.instructors import cohorts
 from quizzes.lti import accounts, framing, grades, launches
 from quizzes.models import Assignment, Bank, ExamBlueprint, LtiCohort
-from quizzes.models.lti import frame_origins_of, origin_of
+from quizzes.models.lti import frame_origins_of, origin_of, registered_frame_origins
 
 logger = logging.getLogger("tutor.lti")
 
@@ -79,8 +79,10 @@ def canvas_configuration(request: HttpRequest) -> JsonResponse:
 
 def refused(request: HttpRequest, reason: str, status: int = 403) -> HttpResponse:
     response = render(request, "quizzes/lti_refused.html", {"reason": reason}, status=status)
-    response.xframe_options_exempt = True  # shown in the platform's frame, that may be anyone's
-    response._csp_replace = {"frame-ancestors": ["*"]}  # type: ignore[attr-defined]
+    origins = registered_frame_origins()  # shown in a platform's frame: whichever sent it
+    if origins:
+        response.xframe_options_exempt = True
+        response._csp_replace = {"frame-ancestors": origins}  # type: ignore[attr-defined]
     return response
 
 

@@ -65,6 +65,18 @@ def frame_origins_of(registration) -> list[str]:
     return platform.origins() if platform else _issuer_origin(registration)
 
 
+def registered_frame_origins() -> list[str]:
+    """The frame origins of every active registration: where a refused launch may be shown."""
+    from lti_tool.models import LtiRegistration
+
+    registrations = LtiRegistration.objects.active().select_related("tutor_platform")
+    origins: set[str] = set()
+    for registration in registrations:
+        platform = getattr(registration, "tutor_platform", None)
+        origins.update(platform.origins() if platform else _issuer_origin(registration))
+    return sorted(origins)
+
+
 class LtiCohort(models.Model):
     """The cohort of an LMS context: made by the first instructor launched from it."""
 

@@ -118,7 +118,11 @@ def why(caplog) -> str:
 def test_a_wrong_signature_is_refused(platform, client, exam, caplog):
     item = {"title": exam.title, "custom": {"tutor_exam": exam.slug}}
     forged = new_key()  # signed by another key under the platform's key id
-    assert refused(platform.resource_launch("learner-9", [LEARNER], item, key=forged), client)
+    answer = platform.resource_launch("learner-9", [LEARNER], item, key=forged)
+    assert refused(answer, client)
+    # the refusal is shown in the registered platforms' frames, and no one else's
+    policy = answer["Content-Security-Policy"]
+    assert "frame-ancestors https://lms.example.org;" in policy + ";"
     assert "Signature verification failed" in why(caplog)
     assert not LtiUser.objects.exists()
 
