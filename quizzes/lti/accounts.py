@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import hmac
+import logging
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -21,6 +22,8 @@ from django.db import transaction
 from lti_tool.models import LtiContext, LtiLaunch, LtiMembership, LtiUser
 
 from quizzes.models import Cohort, CohortMembership, LtiCohort
+
+logger = logging.getLogger("tutor.lti")
 
 NAME_LENGTH = 150  # Django's first_name and last_name
 
@@ -45,6 +48,10 @@ def user_for(lti_user: LtiUser):
             user.save()
             locked.auth_user = user
             locked.save(update_fields=["auth_user"])
+            logger.info(
+                "LTI account made",
+                extra={"user": user.pk, "registration": locked.registration_id},
+            )
         names = {
             "first_name": (locked.given_name or "")[:NAME_LENGTH],
             "last_name": (locked.family_name or "")[:NAME_LENGTH],

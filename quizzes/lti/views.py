@@ -124,6 +124,8 @@ def launch(request: HttpRequest) -> HttpResponse:
         )
     sync_data_from_launch(lti_launch)  # django-lti's rows: platform user, context, membership
     user = accounts.user_for(lti_launch.user)
+    if not user.is_active:  # an account an administrator switched off stays off
+        return refused(request, _("This account is switched off."))
     login(request, user, backend=BACKEND)
     framing.mark_session(request.session, frame_origins_of(lti_launch.registration))
     cohort = accounts.cohort_for(lti_launch, user)

@@ -298,3 +298,11 @@ def test_what_a_platform_says_of_a_person_is_bounded_and_their_email_not_kept(
     lti_user = LtiUser.objects.get(sub="learner-9")
     assert lti_user.email == "" and len(lti_user.given_name) == 500
     assert len(lti_user.auth_user.first_name) == 150
+
+
+def test_an_account_switched_off_is_not_logged_in_by_a_launch(platform, client, exam):
+    item = {"title": exam.title, "custom": {"tutor_exam": exam.slug}}
+    platform.resource_launch("learner-9", [LEARNER], item)
+    client.logout()
+    get_user_model().objects.filter(lti_users__sub="learner-9").update(is_active=False)
+    assert refused(platform.resource_launch("learner-9", [LEARNER], item), client)
