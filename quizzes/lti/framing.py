@@ -8,7 +8,7 @@ session only, this middleware
 
 - replaces `frame-ancestors` with those origins and drops `X-Frame-Options` (which cannot name
   an origin), except on the admin, account and password pages, which stay unframeable;
-- sends the session, CSRF and language cookies it sets as `SameSite=None; Secure` (over HTTPS
+- sends the session, CSRF, language and messages cookies it sets as `SameSite=None; Secure` (over HTTPS
   only: browsers refuse `SameSite=None` without `Secure`).
 
 The trade-off (docs/lti.md): a launched session's cookies go with requests from other sites,
@@ -20,6 +20,7 @@ mark, and a log-in or log-out replaces the session, mark and all.
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
 
 SESSION_KEY = "tutor_lti_frame_origins"
 UNFRAMED_PREFIXES = ("/admin/", "/accounts/")
@@ -61,6 +62,7 @@ class LtiFramingMiddleware:
                 settings.SESSION_COOKIE_NAME,
                 settings.CSRF_COOKIE_NAME,
                 settings.LANGUAGE_COOKIE_NAME,
+                CookieStorage.cookie_name,  # the messages a redirect carries to the next page
             ):
                 if name in response.cookies:
                     response.cookies[name]["samesite"] = "None"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.urls import reverse
 from lti_tool.models import Key, LtiUser
@@ -206,6 +207,9 @@ def test_a_launched_session_is_framed_by_its_platform_alone(platform, client, ex
         assert cookie["samesite"] == "None" and cookie["secure"] is True
     page = client.get(reverse("exam_index"), secure=True)
     assert "frame-ancestors https://lms.example.org" in page["Content-Security-Policy"]
+    switched = client.post(reverse("set_language"), {"language": "de"}, secure=True)
+    cookie = switched.cookies[settings.LANGUAGE_COOKIE_NAME]
+    assert cookie["samesite"] == "None" and cookie["secure"] is True
     # the admin and the account pages stay unframeable
     account = client.get(reverse("password_change"), secure=True)
     assert "frame-ancestors 'none'" in account["Content-Security-Policy"]
@@ -217,6 +221,8 @@ def test_a_session_of_the_site_itself_stays_unframeable(client, learner):
     page = client.get(reverse("exam_index"), secure=True)
     assert "frame-ancestors 'none'" in page["Content-Security-Policy"]
     assert page["X-Frame-Options"] == "DENY"
+    switched = client.post(reverse("set_language"), {"language": "de"}, secure=True)
+    assert switched.cookies[settings.LANGUAGE_COOKIE_NAME]["samesite"] == "Lax"
 
 
 def test_the_keyset_publishes_the_active_keys_only(client):
