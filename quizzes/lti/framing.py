@@ -8,8 +8,8 @@ session only, this middleware
 
 - replaces `frame-ancestors` with those origins and drops `X-Frame-Options` (which cannot name
   an origin), except on the admin, account and password pages, which stay unframeable;
-- sends the session, CSRF, language and messages cookies it sets as `SameSite=None; Secure` (over HTTPS
-  only: browsers refuse `SameSite=None` without `Secure`).
+- sends the session, CSRF, language and messages cookies it sets as `SameSite=None; Secure`
+  (over HTTPS only: browsers refuse `SameSite=None` without `Secure`).
 
 The trade-off (docs/lti.md): a launched session's cookies go with requests from other sites,
 so it leans on Django's CSRF token alone against cross-site forms (every POST still needs it),
