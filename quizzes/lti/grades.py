@@ -32,7 +32,10 @@ def remember_target(launch: LtiLaunch, user, blueprint) -> LtiGradeTarget | None
     scores to it; None otherwise."""
     endpoint = launch.ags_claim or {}
     lineitem, scopes = endpoint.get("lineitem"), list(endpoint.get("scope") or [])
-    if not lineitem or SCORE_SCOPE not in scopes:
+    if not isinstance(lineitem, str) or SCORE_SCOPE not in scopes:
+        return None
+    if len(lineitem) > LtiGradeTarget._meta.get_field("lineitem_url").max_length:
+        logger.warning("LTI line item URL too long to keep: %s...", lineitem[:100])
         return None
     target, _created = LtiGradeTarget.objects.update_or_create(
         user=user,

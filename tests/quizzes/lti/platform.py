@@ -60,6 +60,7 @@ class Platform:
         self.access_token = uuid.uuid4().hex
         self.scores: list[tuple[str, dict]] = []  # (url, score) posted with a valid token
         self.token_requests: list[dict] = []
+        self.refuse_scores = False  # the gradebook answers 500
         self.registration = LtiRegistration.objects.create(
             name="Test LMS",
             issuer=self.issuer,
@@ -100,6 +101,8 @@ class Platform:
             self.token_requests.append(form)
             return response(url, 200, {"access_token": self.access_token, "expires_in": 3600})
         if method == "POST" and url.startswith(self.lineitems) and url.endswith("/scores"):
+            if self.refuse_scores:
+                return response(url, 500, {"error": "gradebook down"})
             headers = kwargs["headers"]
             if headers.get("Authorization") != f"Bearer {self.access_token}":
                 return response(url, 401, {"error": "unauthorized"})

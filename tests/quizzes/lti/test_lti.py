@@ -312,3 +312,20 @@ def test_an_account_switched_off_is_not_logged_in_by_a_launch(platform, client, 
     client.logout()
     get_user_model().objects.filter(lti_users__sub="learner-9").update(is_active=False)
     assert refused(platform.resource_launch("learner-9", [LEARNER], item), client)
+
+
+def test_a_gradebook_that_refuses_the_score_leaves_the_sitting_finished(
+    platform, client, exam, caplog, django_capture_on_commit_callbacks
+):
+    item = {"title": exam.title, "custom": {"tutor_exam": exam.slug}}
+    platform.resource_launch("learner-9", [LEARNER], item)
+    platform.refuse_scores = True
+    client.post(reverse("exam_start", args=[exam.slug]), secure=True)
+    sitting = ExamSitting.objects.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        finished = client.post(reverse("exam_finish", args=[sitting.pk]), secure=True)
+    assert finished.status_code == 302
+    sitting.refresh_from_db()
+    assert sitting.right_count == 0 and sitting.finished
+    assert platform.scores == []
+    assert "LTI score not posted" in why(caplog) and "500" in why(caplog)
