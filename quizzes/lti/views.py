@@ -153,10 +153,13 @@ def _resource(request: HttpRequest, lti_launch: LtiLaunch, user) -> HttpResponse
         blueprint = ExamBlueprint.objects.filter(slug=exam_slug, is_active=True).first()
         if blueprint is None:
             return refused(request, _("This exam is not offered any more."), status=404)
-        grades.remember_target(lti_launch, user, blueprint)
+        grades.remember_target(lti_launch, user, blueprint=blueprint)
         return render(request, "quizzes/lti_exam.html", {"blueprint": blueprint})
     bank_slug = lti_launch.get_custom_claim(BANK_PARAM)
     if bank_slug:
+        bank = Bank.objects.visible_to(user).filter(slug=bank_slug).first()
+        if bank is not None:
+            grades.remember_target(lti_launch, user, bank=bank)
         return HttpResponseRedirect(f"{reverse('practice')}?{urlencode({'bank': bank_slug})}")
     return HttpResponseRedirect(reverse("home"))
 
@@ -189,7 +192,10 @@ def deep_link(request: HttpRequest) -> HttpResponse:
         logger.warning("LTI deep link refused: %s", error)
         return refused(request, _("Open this page again from your learning platform."))
     kind, _sep, slug = request.POST.get("choice", "").partition(":")
-    resource = _resource_for(request, kind, slug, _course_cohort(lti_launch, request.user))
+    graded = request.POST.get("graded") == "on"
+    resource = _resource_for(
+        request, kind, slug, _course_cohort(lti_launch, request.user), graded=graded
+    )
     if resource is None:
         context = _choices(request.user) | {"error": _("Choose a practice bank or an exam.")}
         return render(request, "quizzes/lti_deep_link.html", context, status=400)
@@ -222,7 +228,11 @@ def _assign(cohort, **chosen) -> None:
         cohorts.do_assign(cohort, **chosen)
 
 
-def _resource_for(request: HttpRequest, kind: str, slug: str, cohort) -> DeepLinkResource | None:
+def _resource_for(
+    request: HttpRequest, kind: str, slug: str, cohort, graded: bool = False
+) -> DeepLinkResource | None:
+    """The content item of the choice: an exam always with its line item, a bank's practice
+    with one when the instructor asked for its progress in the gradebook."""
     launch_url = request.build_absolute_uri(reverse("lti_launch"))
     user = request.user
     if kind == "exam":
@@ -249,10 +259,20 @@ def _resource_for(request: HttpRequest, kind: str, slug: str, cohort) -> DeepLin
         if bank is None:
             return None
         _assign(cohort, bank=bank)
-        return (
+        resource = (
             DeepLinkResource()
             .set_title(bank.title)
             .set_url(launch_url)
             .set_custom_params({BANK_PARAM: bank.slug})
         )
+        if graded:
+            progress = (
+                LineItem()
+                .set_label(bank.title)
+                .set_score_maximum(grades.PROGRESS_MAXIMUM)
+                .set_resource_id(f"bank:{bank.slug}")
+                .set_tag("tutor-practice")
+            )
+            resource.set_lineitem(progress)
+        return resource
     return None

@@ -5,8 +5,9 @@ registrations, deployments, platform users and contexts, the tool's keys).
   Tutor for its launches (CSP `frame-ancestors`).
 - `LtiCohort`: the cohort of one LMS context (a course), so its learners share its banks and its
   instructor sees them.
-- `LtiGradeTarget`: where a learner's exam score goes back: the line item of the resource link
-  they launched the exam from, with the platform's identity for them (`sub`).
+- `LtiGradeTarget`: where a learner's exam score (or practice progress on a bank) goes back: the
+  line item of the resource link they launched it from, with the platform's identity for them
+  (`sub`).
 """
 
 from __future__ import annotations
@@ -92,13 +93,25 @@ class LtiCohort(models.Model):
 
 
 class LtiGradeTarget(models.Model):
-    """A line item an exam's score is posted to when a sitting of `blueprint` by `user` ends."""
+    """A line item a learner's results go to: an exam's score when a sitting of `blueprint` by
+    `user` ends, or their practice progress on `bank` (`manage.py post_lti_progress`)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lti_grade_targets"
     )
     blueprint = models.ForeignKey(
-        "quizzes.ExamBlueprint", on_delete=models.CASCADE, related_name="lti_grade_targets"
+        "quizzes.ExamBlueprint",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="lti_grade_targets",
+    )
+    bank = models.ForeignKey(
+        "quizzes.Bank",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="lti_grade_targets",
     )
     lti_user = models.ForeignKey(
         "lti_tool.LtiUser", on_delete=models.CASCADE, related_name="tutor_grade_targets"
@@ -106,13 +119,21 @@ class LtiGradeTarget(models.Model):
     lineitem_url = models.URLField(max_length=1000)
     scopes = models.JSONField(default=list)
     updated_at = models.DateTimeField(auto_now=True)
+    posted_at = models.DateTimeField(
+        null=True, blank=True, help_text="When practice progress was last posted."
+    )
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "blueprint", "lineitem_url"], name="one_target_per_line_item"
-            )
+                fields=["user", "lineitem_url"], name="one_target_per_line_item"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(bank__isnull=False, blueprint__isnull=True)
+                | models.Q(bank__isnull=True, blueprint__isnull=False),
+                name="grade_target_is_a_bank_or_a_blueprint",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.blueprint} by {self.user} -> {self.lineitem_url}"
+        return f"{self.blueprint or self.bank} by {self.user} -> {self.lineitem_url}"

@@ -4,16 +4,26 @@ wrong signature, a replayed nonce, an unknown deployment and an expired token re
 
 from __future__ import annotations
 
+import io
 import time
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
+from django.core.management import call_command
 from django.urls import reverse
 from lti_tool.models import Key, LtiUser
 
-from quizzes.models import Bank, CohortMembership, ExamSitting, LtiCohort, LtiGradeTarget
-from tests.factories import BankFactory
+from quizzes.models import (
+    Attempt,
+    Bank,
+    CohortMembership,
+    ExamSitting,
+    LtiCohort,
+    LtiGradeTarget,
+    Response,
+)
+from tests.factories import BankFactory, QuestionFactory
 from tests.quizzes.exams.test_exams import RIGHT, WRONG, blueprint_of, fill
 from tests.quizzes.lti.platform import CONTENT_ITEMS, INSTRUCTOR, LEARNER, LTI, Platform, new_key
 
@@ -329,3 +339,48 @@ def test_a_gradebook_that_refuses_the_score_leaves_the_sitting_finished(
     assert sitting.right_count == 0 and sitting.finished
     assert platform.scores == []
     assert "LTI score not posted" in why(caplog) and "500" in why(caplog)
+
+
+def test_practice_progress_goes_to_the_gradebook_when_the_instructor_asks(platform, client):
+    platform.deep_linking_request(sub="teacher-1")
+    teacher = LtiUser.objects.get(sub="teacher-1").auth_user
+    shared = BankFactory(owner=teacher, visibility=Bank.Visibility.SHARED)
+    first, second = QuestionFactory(bank=shared), QuestionFactory(bank=shared)
+    platform.deep_linking_request(sub="teacher-1")
+    choice = {"choice": f"bank:{shared.slug}", "graded": "on"}
+    picked = client.post(reverse("lti_deep_link"), choice, secure=True)
+    [item] = platform.read_deep_link_response(picked.content.decode())[CONTENT_ITEMS]
+    assert item["lineItem"]["scoreMaximum"] == 100
+
+    client.logout()
+    platform.resource_launch("learner-9", [LEARNER], item)
+    learner = LtiUser.objects.get(sub="learner-9").auth_user
+    [target] = LtiGradeTarget.objects.filter(user=learner, bank=shared)
+
+    def answer(question, correct: bool) -> None:  # one practice attempt an answer, for brevity
+        attempt = Attempt.objects.create(user=learner)
+        Response.objects.create(attempt=attempt, user=learner, question=question, correct=correct)
+
+    for question, correct in ((first, True), (second, False), (first, False)):
+        answer(question, correct)
+
+    call_command("post_lti_progress", stdout=io.StringIO())
+    [(url, score)] = platform.scores
+    assert url == target.lineitem_url + "/scores" and score["userId"] == "learner-9"
+    assert (score["scoreGiven"], score["scoreMaximum"]) == (50.0, 100)
+    assert score["activityProgress"] == "InProgress"
+    # nothing answered since: nothing posted; a new right answer: posted again
+    call_command("post_lti_progress", stdout=io.StringIO())
+    assert len(platform.scores) == 1
+    answer(second, True)
+    call_command("post_lti_progress", stdout=io.StringIO())
+    assert platform.scores[-1][1]["scoreGiven"] == 100.0
+    assert platform.scores[-1][1]["activityProgress"] == "Completed"
+
+
+def test_practice_without_the_gradebook_keeps_no_target(platform, client):
+    platform.deep_linking_request(sub="teacher-1")
+    bank = BankFactory()
+    picked = client.post(reverse("lti_deep_link"), {"choice": f"bank:{bank.slug}"}, secure=True)
+    [item] = platform.read_deep_link_response(picked.content.decode())[CONTENT_ITEMS]
+    assert "lineItem" not in item
