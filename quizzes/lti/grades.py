@@ -34,6 +34,9 @@ SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
 PROGRESS_MAXIMUM = 100  # practice progress is posted as a percentage
 FAILURES = (LtiException, RequestException, ValueError, KeyError)
+# seconds for each of the two calls a score takes (token, score): an exam's score is posted from
+# the request that finished it, which a platform that does not answer holds 10 s at most
+SCORE_TIMEOUT = 5
 
 
 def remember_target(launch: LtiLaunch, user, *, blueprint=None, bank=None):
@@ -73,7 +76,7 @@ def score_of(sitting: ExamSitting, user_id: str) -> Grade:
 def post(target: LtiGradeTarget, grade: Grade) -> None:
     """POST `grade` to the target's line item (raises on a platform's refusal)."""
     registration = target.lti_user.registration.to_registration()
-    connector = ServiceConnector(registration, http_session())
+    connector = ServiceConnector(registration, http_session(timeout=SCORE_TIMEOUT))
     service = AssignmentsGradesService(
         connector, {"lineitem": target.lineitem_url, "scope": target.scopes}
     )

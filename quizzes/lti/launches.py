@@ -26,20 +26,23 @@ logger = logging.getLogger("tutor.lti")
 
 CACHE = "lti"
 PUBLIC_KEYS_KEPT = 3600  # seconds a platform's keyset is kept before it is fetched again
-HTTP_TIMEOUT = 10  # seconds for each call to a platform (keyset, token, scores)
+HTTP_TIMEOUT = 10  # seconds for each call to a platform (its keyset at a launch)
 
 
 class TimedSession(requests.Session):
     """requests' session with a timeout on every call: a platform that does not answer holds
-    a worker 10 seconds at most."""
+    a worker that long at most."""
+
+    timeout: float = HTTP_TIMEOUT
 
     def request(self, method, url, *args, **kwargs):  # type: ignore[override]
-        kwargs.setdefault("timeout", HTTP_TIMEOUT)
+        kwargs.setdefault("timeout", self.timeout)
         return super().request(method, url, *args, **kwargs)
 
 
-def http_session() -> requests.Session:
+def http_session(timeout: float = HTTP_TIMEOUT) -> requests.Session:
     session = TimedSession()
+    session.timeout = timeout
     session.headers["User-Agent"] = REQUESTS_USER_AGENT
     return session
 

@@ -88,6 +88,7 @@ class Platform:
         return RSAAlgorithm.from_jwk(json.dumps(found[0]))
 
     def handle(self, session, method, url, *args, **kwargs) -> requests.Response:
+        assert kwargs.get("timeout"), f"{method} {url} without a timeout"
         if method == "GET" and url == self.keyset_url:
             return response(url, 200, self.keyset())
         if method == "POST" and url == self.token_url:
