@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "csp",
     "template_partials",
     "ninja",  # the rulings API's Swagger UI served from our own static files (CSP: 'self')
+    "lti_tool",  # django-lti: platform registrations, deployments, the tool's keys (docs/lti.md)
     "rules",
     "quizzes",
 ]
@@ -68,6 +69,9 @@ MIDDLEWARE = [
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.inputs.RejectUnstorableInput",  # 400 for NUL bytes, lone surrogates (config/inputs.py)
+    # outside the session, CSRF and X-Frame-Options middleware: a session begun by an LTI launch
+    # is framed by its platform alone, its cookies SameSite=None (quizzes/lti/framing.py)
+    "quizzes.lti.framing.LtiFramingMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",  # the language: cookie, then Accept-Language
     "django.middleware.common.CommonMiddleware",
@@ -174,6 +178,9 @@ CACHES["throttle"] = (
 # What every worker must read alike (the rules' version: quizzes/reference/texts.py), beside the
 # throttles.
 CACHES["shared"] = {**CACHES["throttle"], "KEY_PREFIX": "tutor-shared"}
+# LTI 1.3 launches (quizzes/lti/): the OIDC state, the one-use nonces and the launch data must be
+# seen by whichever worker receives the platform's POST: shared as the throttles are.
+CACHES["lti"] = {**CACHES["throttle"], "KEY_PREFIX": "tutor-lti"}
 
 # Throttling (config/throttling.py). Failed log-ins per account, with django-axes:
 AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"

@@ -240,3 +240,6 @@ class ApiTokenAdmin(ModelAdmin):
     def revoke(self, request, queryset) -> None:
         count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
         self.message_user(request, f"{count} token(s) revoked.")
+
+
+from quizzes.lti import admin as lti_admin  # noqa: E402,F401 (registers the LTI pages)

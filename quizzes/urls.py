@@ -7,6 +7,7 @@ from quizzes import views
 from quizzes.api import pages as api_pages
 from quizzes.exams import views as exams
 from quizzes.instructors import views as instructors
+from quizzes.lti import views as lti
 from quizzes.practice import views as practice
 
 urlpatterns = [
@@ -87,4 +88,13 @@ urlpatterns += [
         instructors.cohort_member,
         name="cohort_member",
     ),
+]
+
+# LTI 1.3 (docs/lti.md): the URLs a platform's administrator registers
+urlpatterns += [
+    path("lti/jwks.json", lti.jwks, name="lti_jwks"),
+    path("lti/login/", lti.oidc_login, name="lti_login"),
+    path("lti/launch/", lti.launch, name="lti_launch"),
+    path("lti/deep-link/", lti.deep_link, name="lti_deep_link"),
+    path("lti/canvas.json", lti.canvas_configuration, name="lti_canvas_configuration"),
 ]

@@ -8,8 +8,9 @@ from django.contrib import admin
 from django.contrib.auth.models import Group, Permission
 from django.test import RequestFactory
 from django.urls import reverse
+from lti_tool.models import Key, LtiRegistration
 
-from quizzes.models import ApiToken, Attempt, Bank, ExamBlueprint, ExamSitting
+from quizzes.models import ApiToken, Attempt, Bank, ExamBlueprint, ExamSitting, LtiPlatform
 from tests.factories import (
     BankFactory,
     CardFactory,
@@ -39,6 +40,16 @@ def victims_objects():
     )
     Group.objects.get_or_create(name="Instructors")
     ApiToken.issue(victim, "Victim's rulings bot")
+    registration = LtiRegistration.objects.create(
+        name="LMS",
+        issuer="https://lms.example.org",
+        client_id="tutor",
+        auth_url="https://lms.example.org/auth",
+        token_url="https://lms.example.org/token",
+        keyset_url="https://lms.example.org/jwks",
+    )
+    LtiPlatform.objects.create(registration=registration)
+    Key.objects.generate()
     return victim
 
 

@@ -44,6 +44,7 @@ from django.utils.translation import ngettext
 from config import sql
 from config.model_rows import Columns
 from quizzes import rulings
+from quizzes.lti import grades as lti_grades
 from quizzes.models import (
     Attempt,
     Bank,
@@ -491,6 +492,9 @@ def finish(sitting: ExamSitting, now=None) -> ExamSitting:
         sitting.right_count = right
         sitting.passed = right >= needed_to_pass(sitting.pass_mark, sitting.question_count)
         sitting.save(update_fields=["right_count", "passed"])
+        # the score to the gradebooks of the LMS courses the exam was launched from (docs/lti.md),
+        # once, by the request that closed the sitting, after its grades are committed
+        transaction.on_commit(lambda: lti_grades.sitting_finished(sitting))
     return sitting
 
 

@@ -42,3 +42,6 @@ __all__ += ["Variant"]
 from quizzes.models.api_tokens import ApiToken  # noqa: E402
 
 __all__ += ["ApiToken"]
+from quizzes.models.lti import LtiCohort, LtiGradeTarget, LtiPlatform  # noqa: E402
+
+__all__ += ["LtiCohort", "LtiGradeTarget", "LtiPlatform"]
