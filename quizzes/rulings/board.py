@@ -19,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from quizzes.rulings.claims import counters_text
 from quizzes.rulings.names import has_translation, localized
@@ -411,22 +411,44 @@ def _step_text(step: Any, board_cards: Mapping[str, CardView], catalog: Any) -> 
                 zone="stack",
                 position=1,
             )
-    source = card.name if card else localized(step.source)
+    # a card that shares its name with another on the board is named by its place, so that the
+    # page says which of them acts ("the second Forest Jonas controls"), as the claims do
+    placed = (
+        card is not None
+        and step.kind in ("activate", "trigger")
+        and _shares_name(card, board_cards)
+    )
+    source = localized(step.source) if card is None else card.phrase if placed else card.name
     event = TRIGGER_EVENT_WORDS.get(step.event or "")
     values = {"player": step.by, "source": source, "event": event}
-    verbs = {
-        "cast": _("%(player)s casts %(source)s") % values,
-        "activate": _("%(player)s activates an ability of %(source)s") % values,
-        "trigger": (
+    if placed:
+        activated = pgettext(
+            "a card named by its place", "%(player)s activates an ability of %(source)s"
+        )
+        triggered = (
+            pgettext("a card named by its place", "The ability of %(source)s triggers (%(event)s)")
+            if event
+            else pgettext("a card named by its place", "The ability of %(source)s triggers")
+        )
+    else:
+        activated = _("%(player)s activates an ability of %(source)s")
+        triggered = (
             _("%(source)s's ability triggers (%(event)s)")
             if event
             else _("%(source)s's ability triggers")
         )
-        % values,
+    verbs = {
+        "cast": _("%(player)s casts %(source)s") % values,
+        "activate": activated % values,
+        "trigger": triggered % values,
         "draw": _("%(player)s would draw a card") % {"player": step.source},
     }
     targets = tuple(named(target) for target in step.targets)
     return StackItem(verbs.get(step.kind, f"{step.kind} {source}"), card, targets)
+
+
+def _shares_name(card: CardView, board_cards: Mapping[str, CardView]) -> bool:
+    return sum(1 for other in board_cards.values() if other.name == card.name) > 1
 
 
 def _is_cast(step: Any) -> bool:

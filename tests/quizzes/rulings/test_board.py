@@ -176,3 +176,30 @@ def test_a_cards_reference_is_djangos_salted_hmac_of_its_label_and_salt():
         expected = salted_hmac(REF_KEY_SALT, f"{salt}:{label}").hexdigest()[:12]
         assert card_ref(label, salt) == f"card-{expected}"
     assert card_ref("Forest#f1", "0") != card_ref("Forest#f1", "1")  # another variant, another
+
+
+def test_an_ability_of_one_of_two_same_named_cards_says_which_one_acts():
+    """ "Jonas activates an ability of Forest." with two Forests on the board, one enchanted with
+    Overgrowth, left out which one was tapped: whether Overgrowth triggers (found walking
+    practice as a new learner)."""
+    from django.utils import translation
+
+    spec = content_spec("tapped-for-mana-trigger-no-mana")
+    spec["zones"]["Alice"]["battlefield"] = [
+        "Forest#f1",
+        "Forest#f2",
+        {"card": "Overgrowth", "label": "overgrowth", "attached_to": "f2"},
+    ]
+    spec["resolve"] = {"activate": "f1", "by": "Alice"}
+    assert (
+        board_of(spec).resolving.text
+        == "Alice activates an ability of the first Forest Alice controls"
+    )
+    spec["resolve"] = {"activate": "f2", "by": "Alice"}
+    assert board_of(spec).resolving.text.endswith("the second Forest Alice controls")
+    with translation.override("de"):
+        assert board_of(spec).resolving.text.endswith(
+            ": die zweite Karte „Wald“ unter der Kontrolle von Alice"
+        )
+    unique = content_spec("tapped-for-mana-trigger-no-mana")  # one Reflecting Pool: its name
+    assert board_of(unique).resolving.text == "Alice activates an ability of Reflecting Pool"
