@@ -33,11 +33,17 @@ def tables() -> set[str]:
 
 @pytest.mark.django_db(transaction=True)
 def test_migrate_alone_makes_the_database_cache_table_once(settings):
-    """Two caches sharing one table (as the throttles and the shared values do without Redis):
-    `migrate` makes it, says nothing of a table that "already exists", and a second run of the
-    migration's step leaves the table and its rows alone."""
+    """Caches sharing one table (as the throttles, the shared values and LTI's launches do
+    without Redis): `migrate` makes it, says nothing of a table that "already exists", and a
+    second run of the migration's step leaves the table and its rows alone. Every database cache
+    of the settings is pointed at the test's own table: unwinding the migration drops the tables
+    it names, and the other tests' table must outlive this one."""
     table = {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "t_cache"}
-    settings.CACHES = {**settings.CACHES, "throttle": table, "shared": table}
+    settings.CACHES = {
+        alias: table if "DatabaseCache" in cache["BACKEND"] else cache
+        for alias, cache in settings.CACHES.items()
+    } | {"throttle": table, "shared": table}
+    before = tables()
     try:
         call_command("migrate", "quizzes", "0001", verbosity=0)
         assert "t_cache" not in tables()
@@ -53,3 +59,4 @@ def test_migrate_alone_makes_the_database_cache_table_once(settings):
         with connection.schema_editor() as editor:
             CACHE_TABLES.drop_cache_tables(None, editor)
     assert "t_cache" not in tables()
+    assert before <= tables()  # e.g. the throttles' table, which the other tests log in through
