@@ -7,14 +7,20 @@ seen the key of):
 
 - facility p = share of right first answers;
 - discrimination = the item-rest point-biserial correlation: Pearson's r between the item score
-  x (1 right, 0 wrong) and the learner's rest score y = (right first answers to the bank's
-  items) - x.
-  Leaving the item out of the total keeps it from correlating with itself, which matters in
-  small banks.
+  x (1 right, 0 wrong) and the learner's rest score y, the *share* right of their other first
+  answers in the bank: y = (t - x) / (a - 1), t their right first answers there, a all their
+  first answers there. Leaving the item out keeps it from correlating with itself (small
+  banks); a share, not a count, keeps a learner with 29 of 43 right from outranking one with
+  18 of 20 just by answering more. A learner with no other answer has no rest score and is
+  left out of r (not of the facility).
+- notes ("check the key", "almost everyone ...") only from `MIN_LEARNERS_FOR_NOTES` learners'
+  first answers on the item: below that a correlation or a share is noise (two answers made
+  "stronger learners do worse" fire on right keys).
 
-One query for the sums: each first response carries its learner's bank total (a correlated
-subquery on the (user, question) index), and the database sums n, Σx, Σt, Σxt and Σt² per
-item. r follows from those five numbers per item; no response is ever loaded into Python.
+One query for the sums: each first response carries its learner's bank totals (correlated
+subqueries on the (user, question) index), and the database sums n, Σx and, over the learners
+with a rest score, m, Σx, Σy, Σxy and Σy² per item. r follows from those numbers per item; no
+response is ever loaded into Python.
 """
 
 from __future__ import annotations
@@ -22,13 +28,25 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from django.db.models import Case, Count, F, IntegerField, OuterRef, Subquery, Sum, When
-from django.db.models.functions import Coalesce
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    FloatField,
+    IntegerField,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    When,
+)
+from django.db.models.functions import Cast, Coalesce
 from django.utils.translation import gettext as _
 
 from quizzes.models import Bank, Question, Response, ScenarioVersion
 
 MIN_ANSWERS_FOR_DISCRIMINATION = 2
+MIN_LEARNERS_FOR_NOTES = 10  # an item's notes (flags) only from this many learners' answers
 
 
 @dataclass(frozen=True)
@@ -55,13 +73,20 @@ class ItemStats:
         return self.right / self.answers if self.answers else None
 
     @property
+    def too_few_for_notes(self) -> bool:
+        """Answered, but by fewer learners than a note needs (one first answer per learner)."""
+        return 0 < self.answers < MIN_LEARNERS_FOR_NOTES
+
+    @property
     def flag(self) -> str:
-        """A reason to look at the question again, or ""."""
+        """A reason to look at the question again, or "" (always "" below the threshold)."""
+        if self.answers < MIN_LEARNERS_FOR_NOTES:
+            return ""
         if self.discrimination is not None and self.discrimination < 0:
             return _("stronger learners do worse on it: check the key and the wording")
-        if self.facility is not None and self.answers >= 5 and self.facility >= 0.95:
+        if self.facility is not None and self.facility >= 0.95:
             return _("almost everyone gets it right")
-        if self.facility is not None and self.answers >= 5 and self.facility <= 0.2:
+        if self.facility is not None and self.facility <= 0.2:
             return _("almost everyone gets it wrong")
         return ""
 
@@ -71,42 +96,46 @@ def first_responses(bank: Bank):
     return Response.objects.filter(question__bank=bank).first_attempts_per_version()
 
 
-def _sums(bank: Bank) -> dict[tuple[int, int | None], dict[str, int]]:
+def _sums(bank: Bank) -> dict[tuple[int, int | None], dict]:
     firsts = first_responses(bank)
-    learner_total = (
-        firsts.filter(user=OuterRef("user"), correct=True)
-        .values("user")
-        .annotate(total=Count("id"))
-        .values("total")
-    )
-    total = Coalesce(Subquery(learner_total, output_field=IntegerField()), 0)
+    of_learner = firsts.filter(user=OuterRef("user")).values("user")
+    right_total = of_learner.filter(correct=True).annotate(total=Count("id")).values("total")
+    answered_total = of_learner.annotate(total=Count("id")).values("total")
+    t = Coalesce(Subquery(right_total, output_field=IntegerField()), 0)
+    a = Coalesce(Subquery(answered_total, output_field=IntegerField()), 0)
     item = Case(When(correct=True, then=1), default=0, output_field=IntegerField())
+    # the rest score as a share: right among the learner's other first answers in the bank
+    rest = Cast(F("t") - F("x"), FloatField()) / Cast(F("a") - 1, FloatField())
+    has_rest = Q(a__gt=1)
     rows = (
-        firsts.annotate(t=total, x=item)
+        firsts.annotate(t=t, a=a, x=item)
+        .annotate(y=Case(When(has_rest, then=rest), default=None, output_field=FloatField()))
         .values("question", "scenario_version")
         .annotate(
             n=Count("id"),
             sum_x=Sum("x"),
-            sum_t=Sum("t"),
-            sum_xt=Sum(Case(When(correct=True, then=F("t")), default=0)),
-            sum_tt=Sum(F("t") * F("t")),
+            m=Count("id", filter=has_rest),
+            rest_x=Sum("x", filter=has_rest),
+            sum_y=Sum("y"),
+            sum_xy=Sum(Case(When(correct=True, then=F("y")), default=0.0)),
+            sum_yy=Sum(F("y") * F("y")),
         )
         .order_by()
     )
     return {(row["question"], row["scenario_version"]): row for row in rows}
 
 
-def rest_point_biserial(n: int, sum_x: int, sum_t: int, sum_xt: int, sum_tt: int) -> float | None:
-    """Pearson's r between x and y = t - x, from sums over the n respondents (x is 0 or 1)."""
-    if n < MIN_ANSWERS_FOR_DISCRIMINATION:
+def rest_correlation(
+    m: int, sum_x: float, sum_y: float, sum_xy: float, sum_yy: float
+) -> float | None:
+    """Pearson's r between x (0 or 1) and the rest score y, from sums over the m learners who
+    have a rest score; None below `MIN_ANSWERS_FOR_DISCRIMINATION` or with no spread."""
+    if m < MIN_ANSWERS_FOR_DISCRIMINATION:
         return None
-    sum_y = sum_t - sum_x
-    sum_xy = sum_xt - sum_x  # x·(t - x) = x·t - x, as x² = x
-    sum_yy = sum_tt - 2 * sum_xt + sum_x
-    covariance = n * sum_xy - sum_x * sum_y
-    spread_x = n * sum_x - sum_x * sum_x
-    spread_y = n * sum_yy - sum_y * sum_y
-    if spread_x <= 0 or spread_y <= 0:
+    covariance = m * sum_xy - sum_x * sum_y
+    spread_x = m * sum_x - sum_x * sum_x  # Σx² = Σx, as x is 0 or 1
+    spread_y = m * sum_yy - sum_y * sum_y
+    if spread_x <= 0 or spread_y <= 1e-12:
         return None
     return covariance / math.sqrt(spread_x * spread_y)
 
@@ -131,8 +160,12 @@ def item_analysis(bank: Bank) -> list[ItemStats]:
             items.append(ItemStats(question, 0, 0, None, current))
         rows.sort(key=lambda pair: _number(versions.get(pair[0])), reverse=True)
         for version_id, row in rows:
-            discrimination = rest_point_biserial(
-                row["n"], row["sum_x"], row["sum_t"], row["sum_xt"], row["sum_tt"]
+            discrimination = rest_correlation(
+                row["m"],
+                row["rest_x"] or 0,
+                row["sum_y"] or 0.0,
+                row["sum_xy"] or 0.0,
+                row["sum_yy"] or 0.0,
             )
             version = versions.get(version_id, current)
             items.append(ItemStats(question, row["n"], row["sum_x"], discrimination, version))

@@ -112,7 +112,12 @@ def bank_detail(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     scenarios = scenarios_in(bank).annotate(
         question_count=Count("questions", filter=Q(questions__is_active=True, questions__bank=bank))
     )
-    context = {"bank": bank, "scenarios": scenarios, "items": analysis.item_analysis(bank)}
+    context = {
+        "bank": bank,
+        "scenarios": scenarios,
+        "items": analysis.item_analysis(bank),
+        "min_learners": analysis.MIN_LEARNERS_FOR_NOTES,
+    }
     return render(request, "instructors/bank_detail.html", context)
 
 

@@ -70,7 +70,59 @@ def test_discrimination_by_hand(answered_bank):
     assert items[q1.pk].discrimination == pytest.approx(0.0)
     assert items[q2.pk].discrimination == pytest.approx(0.5 / math.sqrt(0.75))  # 0.577
     assert items[q3.pk].discrimination == pytest.approx(-0.5 / math.sqrt(2.75))  # -0.302
-    assert "check the key" in items[q3.pk].flag
+    # four learners: below the threshold, no note however the correlation comes out
+    assert items[q3.pk].flag == "" and items[q3.pk].too_few_for_notes
+
+
+def answer_as(user, questions, row, scenario):
+    attempt = Attempt.objects.create(user=user)
+    for question, right in zip(questions, row, strict=False):
+        Response.objects.create(
+            attempt=attempt,
+            question=question,
+            user=user,
+            correct=bool(right),
+            scenario_version=scenario.current_version,
+        )
+
+
+def test_notes_only_from_ten_learners():
+    """Nine learners where the strongest get the last question wrong: no note; the tenth
+    learner's answer brings it to the threshold and the note appears."""
+    bank, scenario = BankFactory(), ScenarioFactory()
+    questions = [QuestionFactory(bank=bank, scenario=scenario, position=i) for i in range(3)]
+    rows = [(1, 1, 0)] * 5 + [(0, 0, 1)] * 4
+    for index, row in enumerate(rows):
+        answer_as(UserFactory(username=f"l{index}"), questions, row, scenario)
+    last = by_question(bank)[questions[2].pk]
+    assert last.answers == 9 and last.discrimination < 0
+    assert last.flag == "" and last.too_few_for_notes
+    answer_as(UserFactory(username="tenth"), questions, (1, 1, 0), scenario)
+    last = by_question(bank)[questions[2].pk]
+    assert last.answers == analysis.MIN_LEARNERS_FOR_NOTES == 10
+    assert not last.too_few_for_notes and "check the key" in last.flag
+
+
+def test_the_rest_score_is_a_share_not_a_count():
+    """Two learners answer item q0. ann also answered 4 other items and got 3 right (rest 3/4);
+    ben answered 1 other and got it right (rest 1/1). ben is the stronger on the rest: with ben
+    right on q0 and ann wrong, r is +1. A count (3 against 1) would make it -1."""
+    bank, scenario = BankFactory(), ScenarioFactory()
+    questions = [QuestionFactory(bank=bank, scenario=scenario, position=i) for i in range(5)]
+    answer_as(UserFactory(username="ann"), questions, (0, 1, 1, 1, 0), scenario)
+    answer_as(UserFactory(username="ben"), questions[:2], (1, 1), scenario)
+    assert by_question(bank)[questions[0].pk].discrimination == pytest.approx(1.0)
+
+
+def test_a_learner_with_no_other_answer_has_no_rest_score():
+    bank, scenario = BankFactory(), ScenarioFactory()
+    questions = [QuestionFactory(bank=bank, scenario=scenario, position=i) for i in range(2)]
+    answer_as(UserFactory(username="ann"), questions, (1, 1), scenario)
+    answer_as(UserFactory(username="ben"), questions, (0, 0), scenario)
+    answer_as(UserFactory(username="cat"), questions[:1], (1,), scenario)  # q0 only
+    item = by_question(bank)[questions[0].pk]
+    assert item.answers == 3  # facility from all three
+    assert item.discrimination == pytest.approx(1.0)  # r from ann and ben
 
 
 def test_an_unanswered_question_has_no_statistics(answered_bank):
@@ -81,8 +133,12 @@ def test_an_unanswered_question_has_no_statistics(answered_bank):
 
 
 def test_no_spread_means_no_discrimination():
-    assert analysis.rest_point_biserial(n=3, sum_x=3, sum_t=6, sum_xt=6, sum_tt=14) is None
-    assert analysis.rest_point_biserial(n=1, sum_x=1, sum_t=1, sum_xt=1, sum_tt=1) is None
+    # everyone right: no spread in x
+    assert analysis.rest_correlation(m=3, sum_x=3, sum_y=1.5, sum_xy=1.5, sum_yy=1.25) is None
+    # one learner: too few
+    assert analysis.rest_correlation(m=1, sum_x=1, sum_y=1.0, sum_xy=1.0, sum_yy=1.0) is None
+    # the same rest score for everyone: no spread in y
+    assert analysis.rest_correlation(m=2, sum_x=1, sum_y=1.0, sum_xy=0.5, sum_yy=0.5) is None
 
 
 def test_other_banks_answers_do_not_count(answered_bank):
