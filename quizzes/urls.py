@@ -6,6 +6,7 @@ import config.converters  # noqa: F401 (registers id, bounded_slug, rule_number)
 from quizzes import views
 from quizzes.api import pages as api_pages
 from quizzes.exams import views as exams
+from quizzes.instructors import exam_views as exam_pages
 from quizzes.instructors import views as instructors
 from quizzes.lti import views as lti
 from quizzes.practice import views as practice
@@ -97,4 +98,25 @@ urlpatterns += [
     path("lti/launch/", lti.launch, name="lti_launch"),
     path("lti/deep-link/", lti.deep_link, name="lti_deep_link"),
     path("lti/canvas.json", lti.canvas_configuration, name="lti_canvas_configuration"),
+]
+
+# Exams instructors set (quizzes/instructors/exam_views.py)
+urlpatterns += [
+    path("teach/exams/", exam_pages.exam_list, name="instructor_exams"),
+    path("teach/exams/new/", exam_pages.exam_edit, name="instructor_exam_new"),
+    path("teach/exams/<id:pk>/", exam_pages.exam_detail, name="instructor_exam"),
+    path("teach/exams/<id:pk>/edit/", exam_pages.exam_edit, name="instructor_exam_edit"),
+    path(
+        "teach/exams/<id:pk>/accommodations/",
+        exam_pages.exam_accommodate,
+        name="instructor_exam_accommodate",
+    ),
+    path("teach/exams/<id:pk>/assign/", exam_pages.exam_assign, name="instructor_exam_assign"),
+    path("teach/exams/<id:pk>/regrade/", exam_pages.exam_regrade, name="instructor_exam_regrade"),
+    path(
+        "teach/exams/<id:pk>/results.csv",
+        exam_pages.exam_results_csv,
+        name="instructor_exam_results",
+    ),
+    path("teach/exams/<id:pk>/print/", exam_pages.exam_print, name="instructor_exam_print"),
 ]

@@ -46,6 +46,8 @@ from config.model_rows import Columns
 from quizzes import rulings
 from quizzes.lti import grades as lti_grades
 from quizzes.models import (
+    Accommodation,
+    Assignment,
     Attempt,
     Bank,
     BlueprintArea,
@@ -81,6 +83,26 @@ class TimeUp(ExamError):
 
 def blueprints() -> QuerySet[ExamBlueprint]:
     return ExamBlueprint.objects.filter(is_active=True).prefetch_related("areas")
+
+
+def _assigned_to(user) -> Q:
+    """Blueprints set to a cohort `user` belongs to by the blueprint's owner."""
+    assigned = Assignment.objects.filter(
+        cohort__memberships__user=user, cohort__instructor=F("blueprint__owner")
+    ).values("blueprint_id")
+    return Q(pk__in=assigned)
+
+
+def blueprints_for(user) -> QuerySet[ExamBlueprint]:
+    """The exams `user` may sit: the site's, those their cohorts' instructors set them, and
+    their own (an instructor tries their exam). Another instructor's exam is not found."""
+    return blueprints().filter(Q(owner=None) | Q(owner=user) | _assigned_to(user))
+
+
+def accommodation(user, blueprint: ExamBlueprint) -> Accommodation:
+    """The learner's accommodation on the exam (unsaved and empty when there is none)."""
+    found = Accommodation.objects.filter(user=user, blueprint=blueprint).first()
+    return found or Accommodation(user=user, blueprint=blueprint)
 
 
 def sittings_of(user) -> QuerySet[ExamSitting]:
@@ -142,7 +164,14 @@ def draw(user, blueprint: ExamBlueprint, rng: random.Random | None = None) -> li
     rule_ids = _rule_ids_by_area(areas)
     through = Question.rules.through
     banks = blueprint.banks.filter(pk__in=Bank.objects.usable_in_blueprint_of(blueprint.owner))
-    available = selection.available_questions(user).filter(bank__in=banks)
+    if (
+        blueprint.owner_id is not None
+        and blueprint.owner_id != user.pk
+        and (ExamBlueprint.objects.filter(_assigned_to(user), pk=blueprint.pk).exists())
+    ):  # set by their instructor: the exam's banks, practised or not (the exam is the door)
+        available = selection.servable(Question.objects.filter(bank__in=banks))
+    else:
+        available = selection.available_questions(user).filter(bank__in=banks)
     drawn: list[Drawn] = []
     taken: set[int] = set()
     scenarios: set[int] = set()
@@ -279,22 +308,24 @@ def _claim_start(user, blueprint: ExamBlueprint, now: datetime.datetime) -> bool
     SittingQuota.objects.bulk_create(
         [SittingQuota(user=user, blueprint=blueprint)], ignore_conflicts=True
     )
+    policy = _policy(blueprint, now, accommodation(user, blueprint).extra_sittings)
     return bool(
-        SittingQuota.objects.filter(_policy(blueprint, now), user=user, blueprint=blueprint).update(
+        SittingQuota.objects.filter(policy, user=user, blueprint=blueprint).update(
             started_count=F("started_count") + 1, last_started_at=now
         )
     )
 
 
-def _policy(blueprint: ExamBlueprint, now: datetime.datetime) -> Q:
-    """The quota rows the blueprint's retake policy lets start a sitting at `now`."""
+def _policy(blueprint: ExamBlueprint, now: datetime.datetime, extra_sittings: int = 0) -> Q:
+    """The quota rows the blueprint's retake policy lets start a sitting at `now` (with the
+    learner's `extra_sittings` on top of `max_sittings`)."""
     allowed = Q(last_started_at__isnull=True)
     if blueprint.retake_wait_hours:
         allowed |= Q(last_started_at__lte=now - _retake_wait(blueprint))
     else:
         allowed = Q()
     if blueprint.max_sittings is not None:
-        allowed &= Q(started_count__lt=blueprint.max_sittings)
+        allowed &= Q(started_count__lt=blueprint.max_sittings + extra_sittings)
     return allowed
 
 
@@ -302,7 +333,8 @@ def start_refusal(user, blueprint: ExamBlueprint, now=None) -> str:
     """Why the retake policy refuses `user` a start of `blueprint` now; "" when it allows one."""
     now = now or timezone.now()
     quota = SittingQuota.objects.filter(user=user, blueprint=blueprint)
-    if not quota.exists() or quota.filter(_policy(blueprint, now)).exists():
+    extra = accommodation(user, blueprint).extra_sittings
+    if not quota.exists() or quota.filter(_policy(blueprint, now, extra)).exists():
         return ""
     return _retake_refusal(user, blueprint)
 
@@ -313,12 +345,15 @@ def _retake_wait(blueprint: ExamBlueprint) -> datetime.timedelta:
 
 def _retake_refusal(user, blueprint: ExamBlueprint) -> str:
     quota = SittingQuota.objects.get(user=user, blueprint=blueprint)
-    if blueprint.max_sittings is not None and quota.started_count >= blueprint.max_sittings:
+    allowed = None
+    if blueprint.max_sittings is not None:
+        allowed = blueprint.max_sittings + accommodation(user, blueprint).extra_sittings
+    if allowed is not None and quota.started_count >= allowed:
         return ngettext(
             "This exam can be taken %(times)s time; you have taken it %(taken)s.",
             "This exam can be taken %(times)s times; you have taken it %(taken)s.",
-            blueprint.max_sittings,
-        ) % {"times": blueprint.max_sittings, "taken": quota.started_count}
+            allowed,
+        ) % {"times": allowed, "taken": quota.started_count}
     again = timezone.localtime(quota.last_started_at + _retake_wait(blueprint))
     hours = blueprint.retake_wait_hours
     return ngettext(
@@ -331,11 +366,12 @@ def _retake_refusal(user, blueprint: ExamBlueprint) -> str:
 
 
 def _open_sitting(user, blueprint: ExamBlueprint, drawn: list[Drawn], now) -> ExamSitting:
+    extra = accommodation(user, blueprint).extra_minutes
     attempt = Attempt.objects.create(
         user=user,
         kind=Attempt.Kind.EXAM,
         started_at=now,
-        deadline=now + datetime.timedelta(minutes=blueprint.time_limit_minutes),
+        deadline=now + datetime.timedelta(minutes=blueprint.time_limit_minutes + extra),
     )
     sitting = ExamSitting.objects.create(
         attempt=attempt,
@@ -343,6 +379,7 @@ def _open_sitting(user, blueprint: ExamBlueprint, drawn: list[Drawn], now) -> Ex
         title=blueprint.title,
         pass_mark=blueprint.pass_mark,
         time_limit_minutes=blueprint.time_limit_minutes,
+        extra_minutes=extra,
         question_count=len(drawn),
     )
     ExamItem.objects.bulk_create(
@@ -512,7 +549,16 @@ class ItemResult:
 
     @property
     def correct(self) -> bool:
+        """As graded at the finish, or as a later regrade found (a corrected key)."""
+        if self.item.regraded_correct is not None:
+            return self.item.regraded_correct
         return self.response is not None and self.response.correct
+
+    @property
+    def regraded(self) -> bool:
+        """The regrade changed this question's verdict."""
+        graded = self.response is not None and self.response.correct
+        return self.item.regraded_correct is not None and self.item.regraded_correct != graded
 
 
 @dataclass(frozen=True)

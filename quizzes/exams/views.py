@@ -33,7 +33,7 @@ def _sitting(request: HtmxHttpRequest, pk: int) -> ExamSitting:
 
 def _exam_index_context(request: HtmxHttpRequest) -> dict[str, Any]:
     running = proctor.running_sitting(request.user)
-    blueprints = list(proctor.blueprints())
+    blueprints = list(proctor.blueprints_for(request.user))
     for blueprint in blueprints:
         blueprint.refusal = proctor.start_refusal(request.user, blueprint)
     return {
@@ -53,7 +53,7 @@ def exam_index(request: HtmxHttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def exam_start(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    blueprint = get_object_or_404(proctor.blueprints(), slug=slug)
+    blueprint = get_object_or_404(proctor.blueprints_for(request.user), slug=slug)
     try:
         sitting = proctor.start(request.user, blueprint)
     except proctor.ExamError as error:

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, Max, Q, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from quizzes import content_texts, rulings
 from quizzes.models import (
@@ -19,6 +20,7 @@ from quizzes.models import (
     Cohort,
     CohortMembership,
     ExamBlueprint,
+    ExamSitting,
     Question,
     Response,
 )
@@ -192,3 +194,107 @@ def banks_for(user, cohort: Cohort | None = None) -> QuerySet[Bank]:
         in_cohort = in_cohort.filter(cohort=cohort)
     in_cohort = in_cohort.values("bank_id")
     return Bank.objects.visible_to(user).filter(pk__in=in_cohort).order_by("title", "id")
+
+
+# Each learner against each assignment: "31 of 43 met, due in 3 days", "overdue".
+
+
+@dataclass(frozen=True)
+class AssignmentStatus:
+    assignment: Assignment
+    met: int  # a bank: its questions the learner has answered right; an exam: right, best sitting
+    of: int  # a bank: its active questions; an exam: that sitting's questions (0: not sat)
+    done: bool  # a bank: every question met; an exam: a sitting passed
+    due_in_days: int | None  # None: no due date
+
+    @property
+    def state(self) -> str:
+        """done, overdue, due-today, due-soon (a week), due, or open (no date)."""
+        if self.done:
+            return "done"
+        if self.due_in_days is None:
+            return "open"
+        if self.due_in_days < 0:
+            return "overdue"
+        if self.due_in_days == 0:
+            return "due-today"
+        return "due-soon" if self.due_in_days <= 7 else "due"
+
+    @property
+    def label(self) -> str:
+        if self.assignment.bank_id:
+            met = _("%(met)s of %(of)s met") % {"met": self.met, "of": self.of}
+        elif self.of:
+            met = (
+                _("passed (%(met)s of %(of)s)") if self.done else _("%(met)s of %(of)s, not passed")
+            ) % {
+                "met": self.met,
+                "of": self.of,
+            }
+        else:
+            met = _("not sat yet")
+        state = self.state
+        if state == "overdue":
+            return _("%(met)s, overdue") % {"met": met}
+        if state == "due-today":
+            return _("%(met)s, due today") % {"met": met}
+        if state in ("due-soon", "due"):
+            return ngettext(
+                "%(met)s, due in %(days)s day", "%(met)s, due in %(days)s days", self.due_in_days
+            ) % {"met": met, "days": self.due_in_days}
+        return met
+
+
+def assignment_statuses(cohort: Cohort, members, today) -> dict[int, list[AssignmentStatus]]:
+    """Per learner (by id), their status on each of the cohort's assignments (four queries)."""
+    assignments = list(assignments_of(cohort))
+    member_ids = [member.pk for member in members]
+    bank_ids = {a.bank_id for a in assignments if a.bank_id}
+    blueprint_ids = {a.blueprint_id for a in assignments if a.blueprint_id}
+    sizes = dict(
+        Question.objects.filter(bank__in=bank_ids, is_active=True)
+        .values("bank")
+        .annotate(n=Count("pk"))
+        .values_list("bank", "n")
+    )
+    right = {
+        (user, bank): n
+        for user, bank, n in Response.objects.filter(
+            user__in=member_ids, question__bank__in=bank_ids, question__is_active=True, correct=True
+        )
+        .values("user", "question__bank")
+        .annotate(n=Count("question", distinct=True))
+        .values_list("user", "question__bank", "n")
+    }
+    best: dict[tuple[int, int], tuple[bool, int, int]] = {}
+    sittings = ExamSitting.objects.filter(
+        attempt__user__in=member_ids,
+        blueprint__in=blueprint_ids,
+        attempt__finished_at__isnull=False,
+    ).values_list("attempt__user", "blueprint", "passed", "right_count", "question_count")
+    for user, blueprint, passed, right_count, count in sittings:
+        candidate = (
+            bool(passed),
+            (right_count or 0) / count if count else 0,
+            right_count or 0,
+            count,
+        )
+        key = (user, blueprint)
+        if key not in best or candidate[:2] > best[key][:2]:
+            best[key] = candidate  # type: ignore[assignment]
+    statuses: dict[int, list[AssignmentStatus]] = {}
+    for user_id in member_ids:
+        row = []
+        for assignment in assignments:
+            due = (assignment.due_on - today).days if assignment.due_on else None
+            if assignment.bank_id:
+                of = sizes.get(assignment.bank_id, 0)
+                met = right.get((user_id, assignment.bank_id), 0)
+                row.append(AssignmentStatus(assignment, met, of, bool(of) and met >= of, due))
+            else:
+                passed, _share, met, of = best.get(
+                    (user_id, assignment.blueprint_id), (False, 0, 0, 0)
+                )
+                row.append(AssignmentStatus(assignment, met, of, passed, due))
+        statuses[user_id] = row
+    return statuses

@@ -153,3 +153,75 @@ class AssignmentForm(forms.Form):
         if not self.errors and (cleaned.get("bank") is None) == (cleaned.get("blueprint") is None):
             raise forms.ValidationError(_("Choose a bank or an exam (one of the two)."))
         return cleaned
+
+
+class ExamForm(forms.Form):
+    """An exam an instructor sets from their own banks."""
+
+    title = forms.CharField(label=_("Title"), max_length=200)
+    description = forms.CharField(
+        label=_("Description (optional)"),
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    banks = forms.ModelMultipleChoiceField(
+        queryset=Bank.objects.none(),
+        label=_("Banks to draw from"),
+        widget=forms.CheckboxSelectMultiple,
+    )
+    topics = forms.MultipleChoiceField(
+        label=_("Topics (rules)"),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("None ticked: every rule your banks' questions ask about."),
+    )
+    question_count = forms.IntegerField(label=_("Questions"), min_value=1, max_value=200)
+    time_limit_minutes = forms.IntegerField(
+        label=_("Time limit (minutes)"), min_value=1, max_value=600
+    )
+    pass_percent = forms.IntegerField(
+        label=_("Pass mark (%)"), min_value=0, max_value=100, initial=80
+    )
+    max_sittings = forms.IntegerField(
+        label=_("Sittings allowed (empty: no limit)"), min_value=1, max_value=100, required=False
+    )
+    retake_wait_hours = forms.IntegerField(
+        label=_("Hours between two starts"), min_value=0, max_value=24 * 365, initial=24
+    )
+
+    def __init__(self, *args, instructor, topics: list[tuple[str, str]], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["banks"].queryset = Bank.objects.owned_by(instructor)
+        self.fields["topics"].choices = [(number, f"{number} {title}") for number, title in topics]
+
+    def clean_title(self) -> str:
+        return plain_name(self.cleaned_data["title"], _("The title"))
+
+
+class AccommodationForm(forms.Form):
+    learner = forms.ModelChoiceField(queryset=Bank.objects.none(), label=_("Learner"))
+    extra_minutes = forms.IntegerField(
+        label=_("Extra minutes per sitting"), min_value=0, max_value=600, initial=0
+    )
+    extra_sittings = forms.IntegerField(
+        label=_("Extra sittings"), min_value=0, max_value=20, initial=0
+    )
+
+    def __init__(self, *args, learners, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["learner"].queryset = learners
+        self.fields["learner"].label_from_instance = lambda user: user.get_username()
+
+
+class ExamAssignForm(forms.Form):
+    cohort = forms.ModelChoiceField(queryset=Cohort.objects.none(), label=_("Cohort"))
+    due_on = forms.DateField(
+        required=False,
+        label=_("Due on (optional)"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+
+    def __init__(self, *args, instructor, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["cohort"].queryset = Cohort.objects.owned_by(instructor)

@@ -14,7 +14,7 @@ from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -340,12 +340,14 @@ def _cohort_context(
 ) -> dict:
     join_url = request.build_absolute_uri(reverse("cohort_join")) + f"?code={cohort.join_code}"
     signup_url = request.build_absolute_uri(reverse("signup")) + f"?code={cohort.join_code}"
+    members = list(cohorts.members_of(cohort))
     return {
         "cohort": cohort,
         "form": form,
         "assignment_form": assignment_form or AssignmentForm(instructor=request.user),
         "assignments": cohorts.assignments_of(cohort),
-        "members": cohorts.members_of(cohort),
+        "members": members,
+        "statuses": cohorts.assignment_statuses(cohort, members, timezone.localdate()),
         "banks": cohort.banks.all(),
         "join_url": join_url,
         "signup_url": signup_url,

@@ -18,14 +18,24 @@ __all__ = [
 ]
 
 from quizzes.models.exams import (  # noqa: E402
+    Accommodation,
     BlueprintArea,
     ExamBlueprint,
     ExamItem,
     ExamSitting,
     SittingQuota,
+    SittingRegrade,
 )
 
-__all__ += ["BlueprintArea", "ExamBlueprint", "ExamItem", "ExamSitting", "SittingQuota"]
+__all__ += [
+    "Accommodation",
+    "BlueprintArea",
+    "ExamBlueprint",
+    "ExamItem",
+    "ExamSitting",
+    "SittingQuota",
+    "SittingRegrade",
+]
 
 from quizzes.models.cohorts import Assignment, Cohort, CohortMembership  # noqa: E402
 

@@ -169,6 +169,9 @@ class ExamSitting(models.Model):
     question_count = models.PositiveSmallIntegerField(default=0)
     right_count = models.PositiveSmallIntegerField(null=True, blank=True)
     passed = models.BooleanField(null=True, blank=True)
+    extra_minutes = models.PositiveSmallIntegerField(
+        default=0, help_text="The learner's accommodation when it started (in its deadline)."
+    )
 
     objects = ExamSittingQuerySet.as_manager()
 
@@ -235,6 +238,10 @@ class ExamItem(models.Model):
     # exists while the exam runs, so no page can show one).
     answer = models.JSONField(null=True, blank=True)
     answered_at = models.DateTimeField(null=True, blank=True)
+    # Set by a regrade (exams/regrade.py): the verdict on the answer in a later version of the
+    # scenario, whose key was corrected; None: as graded at the finish (its Response).
+    regraded_correct = models.BooleanField(null=True, blank=True)
+    regraded_version = given_on_version("The scenario's version the regrade graded against.")
 
     class Meta:
         ordering = ["sitting", "position"]
@@ -247,3 +254,70 @@ class ExamItem(models.Model):
 
     def __str__(self) -> str:
         return f"Question {self.position} of sitting {self.sitting_id}"
+
+
+class AccommodationQuerySet(models.QuerySet):
+    def of_blueprint_owned_by(self, user) -> AccommodationQuerySet:
+        """Accommodations on exams `user` sets: every instructor page looks them up so."""
+        return self.filter(blueprint__owner=user) if user.is_authenticated else self.none()
+
+
+class Accommodation(models.Model):
+    """One learner's arrangement on one exam: extra minutes per sitting, extra sittings."""
+
+    blueprint = models.ForeignKey(
+        ExamBlueprint, on_delete=models.CASCADE, related_name="accommodations"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="exam_accommodations"
+    )
+    extra_minutes = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(600)])
+    extra_sittings = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(20)])
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = AccommodationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["blueprint", "user"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["blueprint", "user"], name="one_accommodation_per_learner"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: +{self.extra_minutes} min, +{self.extra_sittings} on {self.blueprint}"
+
+
+class SittingRegrade(models.Model):
+    """A finished sitting scored again after a question's key was corrected: the score before
+    and after, and what changed per question. The sitting's own fields hold the new score; the
+    rows keep its history."""
+
+    sitting = models.ForeignKey(ExamSitting, on_delete=models.CASCADE, related_name="regrades")
+    regraded_at = models.DateTimeField(auto_now_add=True)
+    regraded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    right_before = models.PositiveSmallIntegerField()
+    right_after = models.PositiveSmallIntegerField()
+    passed_before = models.BooleanField()
+    passed_after = models.BooleanField()
+    # [{"position": 3, "before": false, "after": true, "version": 2}, ...]
+    changes = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["sitting", "regraded_at", "id"]
+
+    def __str__(self) -> str:
+        return f"Sitting {self.sitting_id}: {self.right_before} -> {self.right_after}"
+
+    @property
+    def percent_before(self) -> int:
+        count = self.sitting.question_count
+        return round(100 * self.right_before / count) if count else 0
+
+    @property
+    def percent_after(self) -> int:
+        count = self.sitting.question_count
+        return round(100 * self.right_after / count) if count else 0

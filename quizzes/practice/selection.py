@@ -133,6 +133,12 @@ def _servable(questions: QuerySet[Question]) -> QuerySet[Question]:
     return questions.filter(is_active=True).exclude(scenario__engine_status__in=UNSERVABLE)
 
 
+def servable(questions: QuerySet[Question]) -> QuerySet[Question]:
+    """`questions` as far as they may be served (active, the engine can rule them), whoever
+    may see their banks: the caller has decided that (an exam set to the learner)."""
+    return _servable(questions)
+
+
 def banks_to_practise(user) -> QuerySet[Bank]:
     """The banks `user` may practise, with how many questions each serves (one query)."""
     served = available_questions(user).filter(bank=OuterRef("pk")).order_by()

@@ -16,7 +16,7 @@ from django.utils import translation
 
 from quizzes.rulings.effects import static_effects
 from quizzes.rulings.generate import generated_prompt
-from quizzes.rulings.kinds import KINDS, AnswerError, QuestionKind, kind_of
+from quizzes.rulings.kinds import KINDS, AnswerError, QuestionKind, answer_key, kind_of
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim
 from quizzes.rulings.sessions import session_for
 from quizzes.rulings.storing import (
@@ -130,6 +130,7 @@ def grade(ruling: Ruling, answer: dict[str, Any]) -> Grade:
 
 
 __all__ = [
+    "answer_key",
     "answered_ruling",
     "pick_variant",
     "served_ruling",

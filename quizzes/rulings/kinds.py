@@ -87,6 +87,16 @@ def _part(ruling: Ruling, claim, result, given: Any, right: bool) -> Part:
     )
 
 
+def answer_key(ruling: Ruling) -> list[Part]:
+    """What each claim the question asks comes to, with its rule and reason: an answer key
+    (for a paper quiz's key pages; never shown to a learner before their answer)."""
+    key = []
+    for claim in ruling.claims:
+        result = ruling.evaluate(claim)
+        key.append(_part(ruling, claim, result, result.value, True))
+    return key
+
+
 class QuestionKind:
     """One way of asking: subclasses fill in the claims they take, fields, answer and grade."""
 

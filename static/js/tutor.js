@@ -20,3 +20,16 @@ document.addEventListener("htmx:afterSettle", function (event) {
   if (!wrong.matches("input, select, textarea, button")) wrong.setAttribute("tabindex", "-1");
   wrong.focus();
 });
+
+// Printing (a paper quiz, or any page): card texts and grouped cards print open. A paper quiz's
+// page opens them at once, so what is printed is what is seen.
+function openAllDetails() {
+  document.querySelectorAll("details:not([open])").forEach(function (details) {
+    details.setAttribute("open", "");
+    details.dataset.openedForPrint = "true";
+  });
+}
+window.addEventListener("beforeprint", openAllDetails);
+document.addEventListener("DOMContentLoaded", function () {
+  if (document.querySelector(".print-quiz")) openAllDetails();
+});
