@@ -42,9 +42,15 @@ def topics_of(user, banks: QuerySet[Bank] | None = None) -> list[tuple[str, str]
     return list(cited[:TOPICS_SHOWN])
 
 
+def _sections(numbers) -> set[str]:
+    return {number.split(".")[0] for number in numbers}
+
+
 def _prefixes(owner, banks: QuerySet[Bank], topics: list[str]) -> str:
-    """The area's rules: the topics ticked, else every rule the banks' questions ask about."""
-    numbers = topics or [number for number, _ in topics_of(owner, banks)]
+    """The area's rules: the topics ticked, else the sections (701, 305) of every rule the
+    banks' questions ask about, so a question corrected to cite 701.23b instead of 701.23a
+    is still drawn."""
+    numbers = topics or sorted(_sections(number for number, _ in topics_of(owner, banks)))
     return ", ".join(sorted(set(numbers)))[:300]
 
 
@@ -85,12 +91,11 @@ def do_save_exam(owner, data: dict, blueprint: ExamBlueprint | None = None) -> E
 def initial_of(blueprint: ExamBlueprint) -> dict:
     area = blueprint.areas.first()
     topics = area.rule_prefixes if area else []
-    all_topics = {number for number, _ in topics_of(blueprint.owner, blueprint.banks.all())}
     return {
         "title": blueprint.title,
         "description": blueprint.description,
         "banks": blueprint.banks.all(),
-        "topics": [] if set(topics) == all_topics else topics,
+        "topics": [] if _sections(topics) == set(topics) else topics,  # sections: every topic
         "question_count": area.count if area else 10,
         "time_limit_minutes": blueprint.time_limit_minutes,
         "pass_percent": blueprint.pass_percent,

@@ -200,6 +200,11 @@ class ExamSitting(models.Model):
     def pass_percent(self) -> int:
         return round(self.pass_mark * 100)
 
+    @property
+    def allowed_minutes(self) -> int:
+        """The time limit with the learner's accommodation."""
+        return self.time_limit_minutes + self.extra_minutes
+
 
 class SittingQuota(models.Model):
     """A learner's starts of one blueprint. Each start claims this row with one conditional

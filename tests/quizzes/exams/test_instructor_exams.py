@@ -99,7 +99,7 @@ def test_an_exam_from_the_bank_with_an_accommodation_a_regrade_and_the_csv(setti
     mentor, bank, scenario, cohort, ann, ben = setting
     blueprint = make_exam(mentor, bank)
     assert blueprint.owner == mentor and list(blueprint.banks.all()) == [bank]
-    assert blueprint.areas.get().rules == "701.23a"  # no topic ticked: every rule of the bank
+    assert blueprint.areas.get().rules == "701"  # no topic ticked: the sections of the bank
     # not assigned: the learners neither see nor can start it
     assert not proctor.blueprints_for(ann).filter(pk=blueprint.pk).exists()
     cohorts.do_assign(cohort, blueprint=blueprint, due_on=timezone.localdate())
@@ -123,6 +123,9 @@ def test_an_exam_from_the_bank_with_an_accommodation_a_regrade_and_the_csv(setti
     assert planned[ben_sitting.pk].right_after == 0
     assert not SittingRegrade.objects.exists(), "the preview writes nothing"
 
+    assert [item.question.pk for item in exams.preview_draw(mentor, blueprint)] == [
+        scenario.questions.get().pk
+    ], "still drawn once it cites 701.23b"
     regrade.apply(blueprint, mentor)
     sitting.refresh_from_db()
     assert sitting.right_count == 1 and sitting.passed
