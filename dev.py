@@ -180,7 +180,13 @@ def serve(argv: list[str]) -> None:
             flush=True,
         )
     host = f"[{options.host}]" if ":" in options.host else options.host
-    run(PYTHON, "manage.py", "runserver", f"{host}:{options.port}", env=env)
+    # the background tasks' worker (large imports: docs/deployment.md), stopped with the server
+    worker = subprocess.Popen([str(PYTHON), "manage.py", "db_worker"], cwd=ROOT, env=env)
+    try:
+        run(PYTHON, "manage.py", "runserver", f"{host}:{options.port}", env=env)
+    finally:
+        worker.terminate()
+        worker.wait(timeout=10)
 
 
 def port_taken(host: str, port: int) -> str:

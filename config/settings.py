@@ -59,9 +59,15 @@ INSTALLED_APPS = [
     "template_partials",
     "ninja",  # the rulings API's Swagger UI served from our own static files (CSP: 'self')
     "lti_tool",  # django-lti: platform registrations, deployments, the tool's keys (docs/lti.md)
+    "django_tasks",  # background work: large imports (quizzes/tasks.py)
+    "django_tasks_db",  # ... queued in the database, run by `manage.py db_worker`
     "rules",
     "quizzes",
 ]
+
+# Background tasks (quizzes/tasks.py): queued in the database, run by `manage.py db_worker`
+# (docs/deployment.md; `python3 dev.py serve` starts one beside the server).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

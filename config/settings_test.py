@@ -33,6 +33,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
         "NAME": os.path.join(tempfile.gettempdir(), f"tutor-test-{os.getpid()}.sqlite3")
     }
 
+# Background tasks run at once, in the request that queues them: a test sees their result
+# without a worker (tests/quizzes/instructors/test_import_jobs.py runs the database backend's
+# worker itself).
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+
 # A small amount of generated questions, so tests that load content stay fast;
 # tests/quizzes/test_generated_bank.py proves the default amount reaches the targets.
 TUTOR_FAMILY_INSTANCES = 2

@@ -50,6 +50,11 @@ urlpatterns += [
     ),
     path("banks/<bounded_slug:slug>/import/", instructors.bank_import, name="bank_import"),
     path(
+        "banks/<bounded_slug:slug>/import/<id:pk>/",
+        instructors.bank_import_job,
+        name="bank_import_job",
+    ),
+    path(
         "banks/<bounded_slug:slug>/scenarios/new/",
         instructors.scenario_edit,
         name="scenario_create",

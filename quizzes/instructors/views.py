@@ -21,7 +21,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from config import roles
 from config.inputs import form_fields_are_text
 from quizzes import limits
-from quizzes.instructors import analysis, builder, cohorts, importing, interchange, lint, saving
+from quizzes.instructors import (
+    analysis,
+    builder,
+    cohorts,
+    import_jobs,
+    importing,
+    interchange,
+    lint,
+    saving,
+)
 from quizzes.instructors.banks import (
     banks_of,
     card_names_for,
@@ -288,6 +297,16 @@ def bank_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         if too_large := interchange.size_problem(content, upload.name):
             form.add_error("file", too_large)  # refused before anything is read
             return render(request, IMPORT_PAGE, context, status=400)
+        if import_jobs.runs_in_background(content):  # a large file: a worker imports it
+            job = import_jobs.do_start(
+                request.user,
+                bank,
+                content,
+                upload.name,
+                form.cleaned_data["on_existing"],
+                form.cleaned_data["bank_details"],
+            )
+            return redirect("bank_import_job", slug=bank.slug, pk=job.pk)
         steps = importing.steps(
             request.user,
             bank,
@@ -306,6 +325,18 @@ def bank_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         return response
     status = 400 if form.is_bound else 200
     return render(request, IMPORT_PAGE, context, status=status)
+
+
+@require_GET
+@instructor_required
+def bank_import_job(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
+    """A background import's progress, then its result; htmx polls the progress part."""
+    bank = _bank(request, slug)
+    job = get_object_or_404(import_jobs.jobs_of(request.user, bank).defer("content"), pk=pk)
+    context = {"bank": bank, "job": job} | import_jobs.result_context(job)
+    if request.htmx:
+        return render(request, "instructors/import_job.html#job-progress", context)
+    return render(request, "instructors/import_job.html", context)
 
 
 # Cohorts.

@@ -55,3 +55,7 @@ __all__ += ["ApiToken"]
 from quizzes.models.lti import LtiCohort, LtiGradeTarget, LtiPlatform  # noqa: E402
 
 __all__ += ["LtiCohort", "LtiGradeTarget", "LtiPlatform"]
+
+from quizzes.models.imports import ImportJob  # noqa: E402
+
+__all__ += ["ImportJob"]
