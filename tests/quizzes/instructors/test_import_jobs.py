@@ -3,6 +3,7 @@ a worker imports; the page shows the progress, then the result."""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -43,7 +44,7 @@ def test_a_large_import_returns_at_once_and_a_worker_runs_it(teacher_client, own
     assert "Waiting for a worker" in page and 'hx-trigger="every 1s"' in page
     assert ">Refresh</a>" in page  # without script
 
-    call_command("db_worker", "--batch", "--no-startup-delay", stdout=open("/dev/null", "w"))
+    call_command("db_worker", "--batch", "--no-startup-delay", stdout=io.StringIO())
     job.refresh_from_db()
     assert job.status == ImportJob.Status.DONE and job.done == count and job.seconds is not None
     assert Scenario.objects.filter(bank=own_bank).count() == count
