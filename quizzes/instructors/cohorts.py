@@ -245,33 +245,52 @@ class AssignmentStatus:
         return met
 
 
-def assignment_statuses(cohort: Cohort, members, today) -> dict[int, list[AssignmentStatus]]:
-    """Per learner (by id), their status on each of the cohort's assignments (four queries)."""
-    assignments = list(assignments_of(cohort))
+def assignment_statuses(
+    assignments: list[Assignment], members, today
+) -> dict[int, list[AssignmentStatus]]:
+    """Per learner (by id), their status on each assignment: two queries when some assignment
+    is a bank, one when some is an exam, none without assignments."""
     member_ids = [member.pk for member in members]
     bank_ids = {a.bank_id for a in assignments if a.bank_id}
     blueprint_ids = {a.blueprint_id for a in assignments if a.blueprint_id}
-    sizes = dict(
-        Question.objects.filter(bank__in=bank_ids, is_active=True)
-        .values("bank")
-        .annotate(n=Count("pk"))
-        .values_list("bank", "n")
-    )
-    right = {
-        (user, bank): n
-        for user, bank, n in Response.objects.filter(
-            user__in=member_ids, question__bank__in=bank_ids, question__is_active=True, correct=True
+    if not member_ids:
+        return {}
+    sizes = (
+        {}
+        if not bank_ids
+        else dict(
+            Question.objects.filter(bank__in=bank_ids, is_active=True)
+            .values("bank")
+            .annotate(n=Count("pk"))
+            .values_list("bank", "n")
         )
-        .values("user", "question__bank")
-        .annotate(n=Count("question", distinct=True))
-        .values_list("user", "question__bank", "n")
-    }
-    best: dict[tuple[int, int], tuple[bool, int, int]] = {}
-    sittings = ExamSitting.objects.filter(
-        attempt__user__in=member_ids,
-        blueprint__in=blueprint_ids,
-        attempt__finished_at__isnull=False,
-    ).values_list("attempt__user", "blueprint", "passed", "right_count", "question_count")
+    )
+    right = (
+        {}
+        if not bank_ids
+        else {
+            (user, bank): n
+            for user, bank, n in Response.objects.filter(
+                user__in=member_ids,
+                question__bank__in=bank_ids,
+                question__is_active=True,
+                correct=True,
+            )
+            .values("user", "question__bank")
+            .annotate(n=Count("question", distinct=True))
+            .values_list("user", "question__bank", "n")
+        }
+    )
+    best: dict[tuple[int, int], tuple[bool, float, int, int]] = {}
+    sittings = (
+        []
+        if not blueprint_ids
+        else ExamSitting.objects.filter(
+            attempt__user__in=member_ids,
+            blueprint__in=blueprint_ids,
+            attempt__finished_at__isnull=False,
+        ).values_list("attempt__user", "blueprint", "passed", "right_count", "question_count")
+    )
     for user, blueprint, passed, right_count, count in sittings:
         candidate = (
             bool(passed),
@@ -281,7 +300,7 @@ def assignment_statuses(cohort: Cohort, members, today) -> dict[int, list[Assign
         )
         key = (user, blueprint)
         if key not in best or candidate[:2] > best[key][:2]:
-            best[key] = candidate  # type: ignore[assignment]
+            best[key] = candidate
     statuses: dict[int, list[AssignmentStatus]] = {}
     for user_id in member_ids:
         row = []

@@ -15,7 +15,7 @@ import json
 import logging
 from typing import Any
 
-from django.db import DatabaseError, connection, connections, transaction
+from django.db import DatabaseError, connection, connections
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -47,11 +47,9 @@ def jobs_of(user, bank):
     return ImportJob.objects.owned_by(user).filter(bank=bank)
 
 
-def do_start(user, bank, content: bytes, filename: str, on_existing: str, details: bool):
-    """Store the job and queue it once the request's transaction commits."""
-    from quizzes import tasks  # the task module imports this one
-
-    job = ImportJob.objects.create(
+def do_store(user, bank, content: bytes, filename: str, on_existing: str, details: bool):
+    """The job, stored to be queued (`quizzes.tasks.start_import`)."""
+    return ImportJob.objects.create(
         bank=bank,
         user=user,
         filename=filename[:255],
@@ -60,8 +58,6 @@ def do_start(user, bank, content: bytes, filename: str, on_existing: str, detail
         take_bank_details=details,
         total=scenario_count(content),
     )
-    transaction.on_commit(lambda: tasks.run_import.enqueue(job.pk))
-    return job
 
 
 class _Progress:

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from config import roles
 from config.inputs import form_fields_are_text
-from quizzes import limits
+from quizzes import limits, tasks
 from quizzes.instructors import (
     analysis,
     builder,
@@ -298,7 +298,7 @@ def bank_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
             form.add_error("file", too_large)  # refused before anything is read
             return render(request, IMPORT_PAGE, context, status=400)
         if import_jobs.runs_in_background(content):  # a large file: a worker imports it
-            job = import_jobs.do_start(
+            job = tasks.start_import(
                 request.user,
                 bank,
                 content,
@@ -372,13 +372,14 @@ def _cohort_context(
     join_url = request.build_absolute_uri(reverse("cohort_join")) + f"?code={cohort.join_code}"
     signup_url = request.build_absolute_uri(reverse("signup")) + f"?code={cohort.join_code}"
     members = list(cohorts.members_of(cohort))
+    assignments = list(cohorts.assignments_of(cohort))
     return {
         "cohort": cohort,
         "form": form,
         "assignment_form": assignment_form or AssignmentForm(instructor=request.user),
-        "assignments": cohorts.assignments_of(cohort),
+        "assignments": assignments,
         "members": members,
-        "statuses": cohorts.assignment_statuses(cohort, members, timezone.localdate()),
+        "statuses": cohorts.assignment_statuses(assignments, members, timezone.localdate()),
         "banks": cohort.banks.all(),
         "join_url": join_url,
         "signup_url": signup_url,

@@ -144,7 +144,8 @@ def test_an_exam_from_the_bank_with_an_accommodation_a_regrade_and_the_csv(setti
     assert rows["ann"]["extra_minutes"] == "15"
     assert rows["ben"]["passed"] == "no" and rows["ben"]["score_percent_before_regrade"] == "100"
 
-    statuses = cohorts.assignment_statuses(cohort, [ann, ben], timezone.localdate())
+    assignments = list(cohorts.assignments_of(cohort))
+    statuses = cohorts.assignment_statuses(assignments, [ann, ben], timezone.localdate())
     assert statuses[ann.pk][0].done and "passed" in statuses[ann.pk][0].label
     assert statuses[ben.pk][0].state == "due-today"
 
@@ -200,3 +201,31 @@ def test_the_form_makes_an_exam(setting, client: Client):
     assert blueprint.owner == mentor and blueprint.pass_mark == 0.7
     assert ExamItem.objects.count() == 0
     assert Cohort.objects.count() == 1
+
+
+def _cohort_page_queries(client, cohort) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse("cohort_detail", args=[cohort.pk])).status_code == 200
+    return len(queries)
+
+
+def test_the_cohort_page_statuses_do_not_grow_with_learners(setting, client: Client):
+    """Each learner against a bank and an exam: three queries in all, however many learners."""
+    mentor, bank, scenario, cohort, ann, ben = setting
+    bank.visibility = Bank.Visibility.SHARED
+    bank.save()
+    cohorts.do_assign(cohort, bank=bank)
+    cohorts.do_assign(cohort, blueprint=make_exam(mentor, bank))
+    sit(ann, cohort.assignments.get(blueprint__isnull=False).blueprint)
+    client.force_login(mentor)
+    _cohort_page_queries(client, cohort)  # the page's cached parts made once
+    few = _cohort_page_queries(client, cohort)
+    for index in range(5):
+        cohorts.do_join(UserFactory(username=f"more-{index}"), cohort)
+    assert _cohort_page_queries(client, cohort) == few
+    page = client.get(reverse("cohort_detail", args=[cohort.pk])).content.decode()
+    assert "0 of 1 met" in page and "1 of 1, not passed" not in page
+    assert "0 of 1, not passed" in page  # ann sat it: wrong by the key
