@@ -51,7 +51,12 @@ def _prefixes(owner, banks: QuerySet[Bank], topics: list[str]) -> str:
     banks' questions ask about, so a question corrected to cite 701.23b instead of 701.23a
     is still drawn."""
     numbers = topics or sorted(_sections(number for number, _ in topics_of(owner, banks)))
-    return ", ".join(sorted(set(numbers)))[:300]
+    kept: list[str] = []
+    for number in sorted(set(numbers)):  # whole numbers only, within the field's 300 characters
+        if len(", ".join([*kept, number])) > 300:
+            break
+        kept.append(number)
+    return ", ".join(kept)
 
 
 def _unique_slug(owner, title: str) -> str:

@@ -14,7 +14,8 @@ from quizzes.instructors import cohorts
 from quizzes.instructors.interchange import ON_EXISTING, REPLACE
 from quizzes.models import Bank, Cohort, ExamBlueprint
 
-format_html_lazy = lazy(format_html, str)  # a help text built in the reader's language
+format_html_lazy = lazy(format_html, str)
+MAX_TOPICS_TEXT = 300  # BlueprintArea.rules' length  # a help text built in the reader's language
 
 
 class BankForm(forms.ModelForm):
@@ -197,6 +198,14 @@ class ExamForm(forms.Form):
 
     def clean_title(self) -> str:
         return plain_name(self.cleaned_data["title"], _("The title"))
+
+    def clean_topics(self) -> list[str]:
+        topics = self.cleaned_data["topics"]
+        if len(", ".join(topics)) > MAX_TOPICS_TEXT:  # the exam area's rules field
+            raise forms.ValidationError(
+                _("Tick fewer topics, or none for every rule of your banks.")
+            )
+        return topics
 
 
 class AccommodationForm(forms.Form):

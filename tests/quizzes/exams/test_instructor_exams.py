@@ -229,3 +229,25 @@ def test_the_cohort_page_statuses_do_not_grow_with_learners(setting, client: Cli
     page = client.get(reverse("cohort_detail", args=[cohort.pk])).content.decode()
     assert "0 of 1 met" in page and "1 of 1, not passed" not in page
     assert "0 of 1, not passed" in page  # ann sat it: wrong by the key
+
+
+def test_topics_are_bounded(setting, client: Client):
+    mentor, bank, *_ = setting
+    client.force_login(mentor)
+    from quizzes.instructors.forms import ExamForm
+
+    topics = [(f"7{index:02d}.1a", "t") for index in range(60)]
+    form = ExamForm(
+        {
+            "title": "Quiz",
+            "banks": [bank.pk],
+            "topics": [number for number, _ in topics],
+            "question_count": 3,
+            "time_limit_minutes": 20,
+            "pass_percent": 70,
+            "retake_wait_hours": 0,
+        },
+        instructor=mentor,
+        topics=topics,
+    )
+    assert not form.is_valid() and "topics" in form.errors
