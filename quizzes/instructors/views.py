@@ -147,11 +147,16 @@ def _scenario_page(
     form: ScenarioDocumentForm,
     preview,
     posted: builder.Posted | None = None,
+    refused: documents.AuthoringError | None = None,
 ) -> dict[str, Any]:
     """The page's context: the builder laid out from the same document as the JSON box, the
-    errors beside the builder's fields, the author's card names for completion."""
+    errors beside the builder's fields (with why a save was `refused`: a taken id), the
+    author's card names for completion."""
     laid_out = posted.builder if posted else builder.builder_of_text(preview.text)
-    errors_at = builder.field_errors(laid_out, preview.errors)
+    errors = list(preview.errors)
+    if refused and all(str(refused) != str(error) for error in errors):  # a taken id: Tutor's
+        errors.append(refused)
+    errors_at = builder.field_errors(laid_out, errors)
     if laid_out is not None:
         laid_out.attach(errors_at)
     context = {
@@ -161,6 +166,7 @@ def _scenario_page(
         "preview": preview,
         "builder": laid_out,
         "builder_problem": posted.problem if posted else "",
+        "save_error": refused.told() if refused else "",
         "errors_at": errors_at,
         "ask_rows": builder.ask_rows(laid_out, preview.computed),
         # asked for only where the page renders the completion list (not in htmx fragments)
@@ -173,6 +179,18 @@ def _scenario_page(
     if scenario is None:
         context["seeds"] = seed_scenarios(request.user)
     return context | _scenario_urls(bank, scenario)
+
+
+def _read_posted(request: HtmxHttpRequest) -> tuple[builder.Posted, preview.Preview]:
+    """The posted document and the engine's preview of it; the starter's claims (`b-follow`)
+    take the engine's values first, so its ticks never go stale as the board changes."""
+    posted = builder.read_post(request.POST)
+    shown = preview.preview(posted.text, author=request.user)
+    laid_out = posted.builder
+    if laid_out is not None and not posted.problem and laid_out.follow_engine(shown.computed):
+        posted = builder.Posted(laid_out.text(), laid_out)
+        shown = preview.preview(posted.text, author=request.user)
+    return posted, shown
 
 
 @form_fields_are_text  # the builder's fields are text: its own checks place an error beside one
@@ -194,24 +212,26 @@ def scenario_edit(
         form = ScenarioDocumentForm(initial={"document": text})
         shown = preview.preview(text, author=request.user)
         context = _scenario_page(request, bank, scenario, form, shown)
+        if scenario is None and not seed and context["builder"] is not None:
+            context["builder"].follow = documents.starter_claim_keys()  # never stale
         context["saved"] = scenario is not None and "saved" in request.GET
         if context["saved"]:  # what learners are served: unticked claims' questions are kept off
             active = scenario.questions.filter(bank=bank, is_active=True)
             context["question_count"] = active.count()
         context["flagged"] = scenario is not None and scenario.engine_status in lint.FLAGGED
         return render(request, SCENARIO_PAGE, context)
-    posted = builder.read_post(request.POST)
+    posted, shown = _read_posted(request)
     form = ScenarioDocumentForm({"document": posted.text})
+    refused = None
     if form.is_valid() and not posted.problem:
         try:
             document = saving.check_save_scenario(request.user, bank, posted.text, scenario)
-        except documents.AuthoringError:
-            pass  # the preview below shows the error next to the field that caused it
+        except documents.AuthoringError as error:
+            refused = error  # shown beside its field, and above the form: nothing typed is lost
         else:
             saved = saving.do_save_scenario(request.user, bank, document, scenario)
             return redirect(reverse("scenario_edit", args=[bank.slug, saved.slug]) + "?saved=1")
-    shown = preview.preview(posted.text, author=request.user)
-    context = _scenario_page(request, bank, scenario, form, shown, posted)
+    context = _scenario_page(request, bank, scenario, form, shown, posted, refused)
     return render(request, SCENARIO_PAGE, context, status=400)
 
 
@@ -225,8 +245,7 @@ def scenario_preview(
     side kept in step (out of band), else the whole page."""
     bank = _bank(request, slug)
     scenario = _scenario(bank, scenario_slug) if scenario_slug else None
-    posted = builder.read_post(request.POST)
-    shown = preview.preview(posted.text, author=request.user)
+    posted, shown = _read_posted(request)
     form = ScenarioDocumentForm(initial={"document": posted.text})
     context = _scenario_page(request, bank, scenario, form, shown, posted)
     if request.htmx:
