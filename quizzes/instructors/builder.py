@@ -313,8 +313,10 @@ class Builder:
         changed = False
         for index, text in enumerate(self.asked):
             key = _claim_key(text)
-            if key in followed and key in engine and _claim_value(text) != _claim_value(
-                engine[key]
+            if (
+                key in followed
+                and key in engine
+                and _claim_value(text) != _claim_value(engine[key])
             ):
                 self.asked[index] = engine[key]
                 changed = True

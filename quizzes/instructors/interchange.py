@@ -231,8 +231,9 @@ def _every_problem(entry: Any, catalog: Catalog, where: str, filename: str) -> l
     saved as a scenario the engine "disagrees" with."""
     found = preview.preview(json.dumps(entry, ensure_ascii=False), catalog)
     return [
-        documents.AuthoringError(f"{where}.{error.path}" if error.path else where, error.message)
-        .told(filename)
+        documents.AuthoringError(
+            f"{where}.{error.path}" if error.path else where, error.message
+        ).told(filename)
         for error in found.errors
     ]
 
@@ -314,10 +315,10 @@ def checking(
         if problems:
             continue  # nothing will be saved: spare the engine, keep looking for problems
         check, questions = _planned(document, catalog)
-        if check.status == Scenario.EngineStatus.DISAGREES:  # or a claim the engine can't read
-            if found := _every_problem(entry, catalog, where, filename):
-                problems.extend(found)
-                continue
+        disagrees = check.status == Scenario.EngineStatus.DISAGREES  # or can't read a claim
+        if disagrees and (found := _every_problem(entry, catalog, where, filename)):
+            problems.extend(found)
+            continue
         planned.append(Planned(document, check, questions, replaces, renamed_from))
     yield ("checked", len(entries), len(entries))
     if problems:

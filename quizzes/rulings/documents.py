@@ -118,7 +118,9 @@ def starter_text() -> str:
 def starter_claim_keys() -> list[str]:
     """The starter's claims without their values: the builder lets them follow the engine."""
     return [
-        json.dumps({k: v for k, v in claim.items() if k != "value"}, ensure_ascii=False, sort_keys=True)
+        json.dumps(
+            {k: v for k, v in claim.items() if k != "value"}, ensure_ascii=False, sort_keys=True
+        )
         for claim in STARTER["expect"]
     ]
 

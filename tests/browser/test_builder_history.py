@@ -27,7 +27,9 @@ def sent(page) -> dict:
 
 
 def add_card(page, player: str, zone: str, entry: str, javascript: bool) -> None:
-    field = page.get_by_role("group", name=f"{player}'s zones").get_by_label(f"Add a card to {zone}")
+    field = page.get_by_role("group", name=f"{player}'s zones").get_by_label(
+        f"Add a card to {zone}"
+    )
     field.fill(entry)
     if javascript:
         field.press("Tab")  # its change sends the builder
@@ -172,7 +174,9 @@ def test_archive_trap_with_a_history_without_javascript(
     bank,  # noqa: F811
     shots,
 ):
-    context = chromium.new_context(viewport={"width": 1200, "height": 900}, java_script_enabled=False)
+    context = chromium.new_context(
+        viewport={"width": 1200, "height": 900}, java_script_enabled=False
+    )
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:

@@ -54,9 +54,7 @@ def test_a_half_filled_step_is_kept_and_left_out_of_the_document(
     assert document_box(reply)["history"] == [{"activate": "trap", "by": "Alice"}]
 
 
-def test_a_choice_keeps_its_player_before_its_choice_is_typed(
-    teacher_client, instructor, own_bank
-):
+def test_a_choice_keeps_its_player_before_its_choice_is_typed(teacher_client, instructor, own_bank):
     scenario = saved(instructor, own_bank, document("tutor-three"))
     page = teacher_client.get(edit_url(own_bank, scenario)).content.decode()
     data = posted_fields(page, source=["builder"])
