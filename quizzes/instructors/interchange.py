@@ -271,6 +271,11 @@ def checking(
         raise InterchangeError(f"Choose what an id already in the bank means: {REPLACE}/{NEW_ID}")
     if too_large := size_problem(content, filename):
         raise InterchangeError(too_large)
+    if content.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):  # Moodle XML, HTML: not JSON
+        raise InterchangeError(
+            f"{filename}: an XML file, not Tutor's JSON: import a file made with a bank's "
+            '"Export JSON" (tutor-bank/1); Moodle XML is for importing into Moodle'
+        )
     try:
         raw = documents.parse_text(content.decode("utf-8"), limits.MAX_IMPORT_BYTES, "file")
     except UnicodeDecodeError as error:

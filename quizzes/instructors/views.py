@@ -279,6 +279,7 @@ def scenario_edit(
         if context["saved"]:  # what learners are served: unticked claims' questions are kept off
             active = scenario.questions.filter(bank=bank, is_active=True)
             context["question_count"] = active.count()
+            context["bank_question_count"] = bank.questions.filter(is_active=True).count()
         context["flagged"] = scenario is not None and scenario.engine_status in lint.FLAGGED
         return render(request, SCENARIO_PAGE, context)
     posted, shown = _read_posted(request, scenario)

@@ -105,3 +105,13 @@ def test_the_bank_round_trips_into_another_of_the_same_instructor(instructor, ow
     assert plan.cards == []  # their own card: nothing to make
     interchange.do_import(instructor, second, plan)
     assert Scenario.objects.get(bank=second).engine_status == Scenario.EngineStatus.AGREES
+
+
+def test_an_xml_file_is_said_to_be_xml_not_malformed_json(instructor, own_bank):
+    moodle = b'<?xml version="1.0" encoding="UTF-8"?>\n<quiz></quiz>'
+    with pytest.raises(interchange.InterchangeError) as caught:
+        interchange.check_import(instructor, own_bank, moodle, "week-1-moodle.xml")
+    assert caught.value.problems == [
+        "week-1-moodle.xml: an XML file, not Tutor's JSON: import a file made with a bank's "
+        '"Export JSON" (tutor-bank/1); Moodle XML is for importing into Moodle'
+    ]
