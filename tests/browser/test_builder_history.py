@@ -154,7 +154,8 @@ def shots(tmp_path):
             """The viewport, scrolled to the part `near` names (a full page is too tall to read)."""
             page.wait_for_load_state("networkidle")  # the builder's last reply is in
             if near:
-                page.locator(near).first.scroll_into_view_if_needed()
+                # at once, with no wait for the part to be "stable" (a reply may re-render it)
+                page.locator(near).first.evaluate("part => part.scrollIntoView({block: 'center'})")
             way = "js" if javascript else "nojs"
             page.screenshot(path=str(tmp_path / f"builder-{way}-{name}.png"))
 
