@@ -49,6 +49,17 @@ urlpatterns += [
         name="bank_export_moodle",
     ),
     path("banks/<bounded_slug:slug>/import/", instructors.bank_import, name="bank_import"),
+    path("banks/<bounded_slug:slug>/sharing/", instructors.bank_sharing, name="bank_sharing"),
+    path(
+        "banks/<bounded_slug:slug>/sharing/<id:user_id>/remove/",
+        instructors.bank_unshare,
+        name="bank_unshare",
+    ),
+    path(
+        "banks/<bounded_slug:slug>/scenarios/<bounded_slug:scenario_slug>/history/",
+        instructors.scenario_history,
+        name="scenario_history",
+    ),
     path(
         "banks/<bounded_slug:slug>/import/<id:pk>/",
         instructors.bank_import_job,

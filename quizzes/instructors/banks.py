@@ -16,7 +16,16 @@ RESERVED_SLUGS = frozenset({"new"})  # /banks/new/ and .../scenarios/new/ are pa
 
 
 def banks_of(user) -> QuerySet[Bank]:
-    return Bank.objects.owned_by(user)
+    """The banks `user` owns or co-owns (sharing.py): every bank page looks banks up here."""
+    return Bank.objects.editable_by(user)
+
+
+def catalog_owner(user, scenario: Scenario | None) -> int:
+    """Whose cards a scenario is read with: its author's (a co-owner edits a scenario naming
+    the author's own cards), a new one's its writer's."""
+    if scenario is not None and scenario.author_id is not None:
+        return scenario.author_id
+    return user.pk
 
 
 def scenarios_in(bank: Bank) -> QuerySet[Scenario]:

@@ -122,12 +122,30 @@ class Step:
     extra: str = ""  # JSON of the step's other keys (choices of a history step, ability, x)
     errors: list[str] = field(default_factory=list)
 
+    @property
+    def complete(self) -> bool:
+        """In the document: a step says how and what (a row is kept, half-filled, until then)."""
+        return bool(self.verb and self.what)
+
+    @property
+    def started(self) -> bool:
+        return any((self.verb, self.what, self.by, self.targets, self.extra))
+
 
 @dataclass
 class Choice:
     player: str = ""
     key: str = ""
     value: str = ""
+
+    @property
+    def complete(self) -> bool:
+        """In the document: a choice names its player and what is chosen."""
+        return bool(self.player and self.key)
+
+    @property
+    def started(self) -> bool:
+        return any((self.player, self.key, self.value))
 
 
 @dataclass
@@ -143,6 +161,7 @@ class Builder:
     choices: list[Choice] = field(default_factory=list)
     history: list[Step] = field(default_factory=list)
     asked: list[str] = field(default_factory=list)  # the `expect` claims, each as JSON
+    follow: list[str] = field(default_factory=list)  # claim keys that take the engine's value
     rest: str = ""  # JSON of the document's keys the builder does not edit
 
     # A document laid out as rows.
@@ -234,22 +253,36 @@ class Builder:
                 _bounded(v, MAX_EXTRA_BYTES).strip(),
             )
             for p, k, v in choices
-            if k.strip()
         ]
+        builder.choices = [choice for choice in builder.choices if choice.started]
         if len(builder.choices) > MAX_CHOICES:
             raise BuilderError(f"choices: over the limit of {MAX_CHOICES}")
         verbs = data.getlist("b-step-verb")
         if len(verbs) > limits.MAX_HISTORY + 1:
             raise BuilderError(f"history: over the limit of {limits.MAX_HISTORY} steps")
         steps = [_posted_step(data, "b-step", index) for index in range(len(verbs))]
-        builder.history = [step for step in steps if step.verb and step.what]
+        builder.history = [step for step in steps if step.started]  # half-filled rows kept
         builder.asked = data.getlist("b-ask")
         if len(builder.asked) > MAX_ASKED:
             raise BuilderError(f"expect: over the limit of {MAX_ASKED} claims")
+        asked_keys = {_claim_key(text) for text in builder.asked}  # an untick ends following
+        followed = [_bounded(key, MAX_EXTRA_BYTES) for key in data.getlist("b-follow")]
+        builder.follow = [key for key in followed[:MAX_ASKED] if key in asked_keys]
         return builder
 
     def apply(self, action: str) -> None:
-        """A no-JavaScript button: `zone-0-library:2:up`, `...:down` or `...:remove`."""
+        """A no-JavaScript button: `zone-0-library:2:up`, `...:down` or `...:remove`; a step's
+        or a choice's remove (`history:1:remove`, `choice:0:remove`); `take:<claim JSON>`, the
+        engine's value for a stored claim. "Add" buttons need nothing: a started row is kept."""
+        if action.startswith("take:"):
+            self.take(action[len("take:") :])
+            return
+        row = re.fullmatch(r"(history|choice):(\d+):remove", action or "")
+        if row:
+            rows: list = self.history if row.group(1) == "history" else self.choices
+            if int(row.group(2)) < len(rows):
+                del rows[int(row.group(2))]
+            return
         match = re.fullmatch(r"(zone-\d+-[a-z]+):(\d+):(up|down|remove)", action or "")
         if not match:
             return
@@ -263,6 +296,31 @@ class Builder:
         other = index - 1 if verb == "up" else index + 1
         if 0 <= other < len(zone.rows):
             zone.rows[index], zone.rows[other] = zone.rows[other], zone.rows[index]
+
+    def take(self, claim_text: str) -> None:
+        """Store `claim_text` (the engine's claim, with its value) in place of the asked claim
+        it is about."""
+        key = _claim_key(claim_text)
+        self.asked = [claim_text if _claim_key(text) == key else text for text in self.asked]
+
+    def follow_engine(self, computed) -> bool:
+        """The followed claims (a starter's, `follow`) take the engine's values: a starter's
+        ticks never go stale as the board changes. True when a value changed."""
+        if not self.follow:
+            return False
+        engine = {claim_key(claim.claim): claim.text for claim in computed}
+        followed = set(self.follow)
+        changed = False
+        for index, text in enumerate(self.asked):
+            key = _claim_key(text)
+            if (
+                key in followed
+                and key in engine
+                and _claim_value(text) != _claim_value(engine[key])
+            ):
+                self.asked[index] = engine[key]
+                changed = True
+        return changed
 
     # The document again.
 
@@ -288,11 +346,15 @@ class Builder:
                     _card_entry(row) for row in zone.rows
                 ]
         document["zones"] = zones
-        document["history"] = [_step_json(step, "history") for step in self.history]
+        document["history"] = [
+            _step_json(step, "history") for step in self.history if step.complete
+        ]
         if self.resolve.verb and self.resolve.what:
             resolve = _step_json(self.resolve, "resolve")
             choices: dict[str, dict[str, Any]] = {}
             for choice in self.choices:
+                if not choice.complete:
+                    continue
                 choices.setdefault(choice.player, {})[choice.key] = _choice_value(choice)
             if choices:
                 resolve["choices"] = choices
@@ -324,7 +386,8 @@ class Builder:
         for zone in self.zones:
             for index, row in enumerate(zone.rows):
                 row.errors = errors_at.get(f"{zone.key}-{index}", [])
-        for index, step in enumerate(self.history):
+        complete = [step for step in self.history if step.complete]  # the document's numbering
+        for index, step in enumerate(complete):
             step.errors = errors_at.get(f"history-{index}", [])
         self.resolve.errors = errors_at.get("resolve", [])
 
@@ -341,6 +404,14 @@ def _claim_key(text: str) -> str:
     except json.JSONDecodeError:
         return text
     return claim_key(value) if isinstance(value, dict) else text
+
+
+def _claim_value(text: str) -> Any:
+    try:
+        value = json.loads(text, cls=StrictJSONDecoder)
+    except json.JSONDecodeError:
+        return None
+    return value.get("value") if isinstance(value, dict) else None
 
 
 def _text(value: Any) -> str:
@@ -527,6 +598,7 @@ class AskRow:
     words: str
     checked: bool
     note: str = ""
+    engine: str = ""  # the engine's claim (JSON), when the stored value differs from it
 
 
 def ask_rows(builder: Builder | None, computed) -> list[AskRow]:
@@ -545,7 +617,8 @@ def ask_rows(builder: Builder | None, computed) -> list[AskRow]:
         used.add(key)
         differs = json.loads(stored).get("value") != claim.claim.get("value")
         note = _("the stored value differs from the engine's") if differs else ""
-        rows.append(AskRow(stored, claim.question, claim.value, True, note))
+        engine = claim.text if differs else ""
+        rows.append(AskRow(stored, claim.question, claim.value, True, note, engine))
     for key, text in asked.items():
         if key not in used:
             rows.append(AskRow(text, text, "", True, _("the engine did not compute this claim")))

@@ -18,6 +18,14 @@ format_html_lazy = lazy(format_html, str)
 MAX_TOPICS_TEXT = 300  # BlueprintArea.rules' length  # a help text built in the reader's language
 
 
+class CoOwnerForm(forms.Form):
+    username = forms.CharField(
+        label=_("Username of the instructor to share it with"),
+        max_length=150,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+
 class BankForm(forms.ModelForm):
     class Meta:
         model = Bank

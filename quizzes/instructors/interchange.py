@@ -8,6 +8,7 @@ then written all-or-nothing: new scenarios in bulk, so 500 take seconds (`python
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Generator
 from dataclasses import dataclass, field, replace
@@ -23,10 +24,10 @@ from django.utils.translation import gettext_lazy
 
 from config.inputs import plain_name
 from quizzes import limits, rulings
-from quizzes.instructors import banks
+from quizzes.instructors import bank_cards, banks
 from quizzes.instructors.saving import do_create_scenarios, do_save_scenario
 from quizzes.models import Bank, Question, Scenario
-from quizzes.rulings import Catalog, ScenarioError, checks, documents
+from quizzes.rulings import Catalog, ScenarioError, checks, documents, preview
 from quizzes.rulings.checks import EngineCheck
 from quizzes.rulings.kinds import MoodleQuestion
 from rules.cards import catalog_for
@@ -88,6 +89,7 @@ def export_json(bank: Bank) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "bank": {"title": bank.title, "description": bank.description},
+        "cards": bank_cards.cards_of(bank),  # instructors' own cards: imported with the bank
         "scenarios": scenarios,
     }
 
@@ -121,6 +123,7 @@ class ImportPlan:
     entries: list[Planned]
     bank_title: str | None = None  # from the file's "bank" object, when it has one
     bank_description: str | None = None
+    cards: list[dict[str, Any]] = field(default_factory=list)  # the file's cards to make
 
     def __iter__(self):
         return iter(entry.document for entry in self.entries)
@@ -222,6 +225,19 @@ def _planned(
     ]
 
 
+def _every_problem(entry: Any, catalog: Catalog, where: str, filename: str) -> list[str]:
+    """Every problem of one document (not only the first), as the builder's preview finds them,
+    each with its place in the file: a misspelt claim (`findz`) too, which would otherwise be
+    saved as a scenario the engine "disagrees" with."""
+    found = preview.preview(json.dumps(entry, ensure_ascii=False), catalog)
+    return [
+        documents.AuthoringError(
+            f"{where}.{error.path}" if error.path else where, error.message
+        ).told(filename)
+        for error in found.errors
+    ]
+
+
 def check_import(
     user,
     bank: Bank,
@@ -255,6 +271,11 @@ def checking(
         raise InterchangeError(f"Choose what an id already in the bank means: {REPLACE}/{NEW_ID}")
     if too_large := size_problem(content, filename):
         raise InterchangeError(too_large)
+    if content.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):  # Moodle XML, HTML: not JSON
+        raise InterchangeError(
+            f"{filename}: an XML file, not Tutor's JSON: import a file made with a bank's "
+            '"Export JSON" (tutor-bank/1); Moodle XML is for importing into Moodle'
+        )
     try:
         raw = documents.parse_text(content.decode("utf-8"), limits.MAX_IMPORT_BYTES, "file")
     except UnicodeDecodeError as error:
@@ -265,6 +286,8 @@ def checking(
     problems: list[str] = []
     title, description = _bank_details(raw, filename, problems)
     catalog = catalog if catalog is not None else catalog_for(user.pk)
+    new_cards = bank_cards.check_cards(user, raw, filename, catalog, problems)
+    catalog = bank_cards.with_cards(catalog, new_cards)
     in_bank = {s.spec.get("id"): s for s in banks.scenarios_in(bank) if isinstance(s.spec, dict)}
     file_ids = {e.get("id") for e in entries if isinstance(e, dict)}
     taken = {*in_bank, *file_ids}
@@ -275,8 +298,10 @@ def checking(
             yield ("checked", index, len(entries))
         try:
             document = documents.read_document(entry, catalog, where)
-        except documents.AuthoringError as error:
-            problems.append(error.told(filename))  # an unknown card in the reader's language
+        except documents.AuthoringError as error:  # an unknown card in the reader's language
+            found = _every_problem(entry, catalog, where, filename)
+            first = error.told(filename)  # a question's problem: the preview doesn't read those
+            problems.extend(found if any(str(p) == str(first) for p in found) else [first, *found])
             continue
         scenario_id = document.spec.get("id")
         if not isinstance(scenario_id, str) or not scenario_id:
@@ -295,11 +320,15 @@ def checking(
         if problems:
             continue  # nothing will be saved: spare the engine, keep looking for problems
         check, questions = _planned(document, catalog)
+        disagrees = check.status == Scenario.EngineStatus.DISAGREES  # or can't read a claim
+        if disagrees and (found := _every_problem(entry, catalog, where, filename)):
+            problems.extend(found)
+            continue
         planned.append(Planned(document, check, questions, replaces, renamed_from))
     yield ("checked", len(entries), len(entries))
     if problems:
         raise InterchangeError(problems)
-    return ImportPlan(planned, title, description)
+    return ImportPlan(planned, title, description, new_cards)
 
 
 @dataclass
@@ -307,6 +336,7 @@ class ImportReport:
     created: list[Scenario] = field(default_factory=list)
     updated: list[Scenario] = field(default_factory=list)
     renamed: list[tuple[str, str]] = field(default_factory=list)  # (the file's id, the new id)
+    cards: list = field(default_factory=list)  # the file's cards made the importer's own
     bank_details: bool = False  # the bank took the file's title and description
 
 
@@ -342,6 +372,7 @@ def saving(
                 bank.description = plan.bank_description
             bank.save(update_fields=["title", "description", "updated_at"])
             report.bank_details = True
+        report.cards = bank_cards.do_create_cards(user, plan.cards)
         rules = Rule.objects.resolve_numbers(cited)
         report.created = do_create_scenarios(
             user, bank, [(e.document, e.check, e.questions) for e in new], rules

@@ -9,7 +9,13 @@ from django.utils.text import slugify
 
 from config.roles import INSTRUCTORS_GROUP, is_instructor  # noqa: F401 (re-exported)
 from quizzes import levels
-from quizzes.instructors.banks import RESERVED_SLUGS, banks_of, free_slug, scenarios_in
+from quizzes.instructors.banks import (
+    RESERVED_SLUGS,
+    banks_of,
+    catalog_owner,
+    free_slug,
+    scenarios_in,
+)
 from quizzes.models import Bank, Question, Scenario
 from quizzes.practice import adaptive
 from quizzes.rulings import (
@@ -36,12 +42,13 @@ from rules.models import Rule
 def check_save_scenario(
     user, bank: Bank, text: str, scenario: Scenario | None = None, catalog: Catalog | None = None
 ) -> ScenarioDocument:
-    """The validated document, if `user` owns `bank` and `scenario` (when editing) is in it."""
+    """The validated document, if `user` owns or co-owns `bank` and `scenario` (when editing) is
+    in it; read with the cards of the scenario's author (`catalog_owner`)."""
     if not banks_of(user).filter(pk=bank.pk).exists():
         raise AuthoringError("", "You can only write in your own banks.")
     if scenario is not None and scenario.bank_id != bank.pk:
         raise AuthoringError("", "This scenario belongs to another bank.")
-    catalog = catalog if catalog is not None else catalog_for(user.pk)
+    catalog = catalog if catalog is not None else catalog_for(catalog_owner(user, scenario))
     document = read_document(parse_text(text), catalog)
     scenario_id = document.spec.get("id")
     same_id = scenarios_in(bank).filter(spec__id=scenario_id)
@@ -73,12 +80,13 @@ def do_save_scenario(
     `rules` resolving every number they cite; no engine runs then."""
     if checked is not None and rules is not None:
         return _save_checked(user, bank, document, scenario, checked, rules)
-    catalog = catalog if catalog is not None else catalog_for(user.pk)
+    catalog = catalog if catalog is not None else catalog_for(catalog_owner(user, scenario))
     spec = document.spec
     with transaction.atomic():
         if scenario is None:
             base = spec.get("id") if isinstance(spec.get("id"), str) else spec["title"]
             scenario = Scenario(bank=bank, author=user, slug=free_slug(Scenario, base, 120))
+        scenario.changed_by = user  # on the version this save starts (its history)
         since = scenario.current_version_id
         scenario.title = spec["title"][:200]
         scenario.source = spec["source"][:300]
@@ -122,6 +130,7 @@ def _save_checked(
     check, items = checked
     spec = document.spec
     with transaction.atomic():
+        scenario.changed_by = user
         since = scenario.current_version_id
         scenario.title, scenario.source = spec["title"][:200], spec["source"][:300]
         scenario.spec = spec
@@ -162,20 +171,20 @@ def do_create_scenarios(
         slug = slug or free_slug(Scenario, base, 120)
         taken.add(slug)
         spec = document.spec
-        scenarios.append(
-            Scenario(
-                bank=bank,
-                author=user,
-                slug=slug,
-                title=spec["title"][:200],
-                source=spec["source"][:300],
-                spec=spec,
-                stored_ruling=document.stored_ruling,
-                stored_expect=document.stored_expect,
-                engine_status=check.status,
-                engine_report=check.report,
-            )
+        scenario = Scenario(
+            bank=bank,
+            author=user,
+            slug=slug,
+            title=spec["title"][:200],
+            source=spec["source"][:300],
+            spec=spec,
+            stored_ruling=document.stored_ruling,
+            stored_expect=document.stored_expect,
+            engine_status=check.status,
+            engine_report=check.report,
         )
+        scenario.changed_by = user  # on its version 1
+        scenarios.append(scenario)
     Scenario.objects.bulk_create(scenarios)  # with version 1 of each
     exercised = Scenario.rules_exercised.through
     exercised.objects.bulk_create(

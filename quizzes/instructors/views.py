@@ -30,10 +30,12 @@ from quizzes.instructors import (
     interchange,
     lint,
     saving,
+    sharing,
 )
 from quizzes.instructors.banks import (
     banks_of,
     card_names_for,
+    catalog_owner,
     do_create_bank,
     scenarios_in,
     seed_scenarios,
@@ -43,6 +45,7 @@ from quizzes.instructors.forms import (
     BankForm,
     CohortBanksForm,
     CohortForm,
+    CoOwnerForm,
     ImportForm,
     JoinForm,
     ScenarioDocumentForm,
@@ -50,6 +53,7 @@ from quizzes.instructors.forms import (
 from quizzes.models import Bank, Cohort, Scenario
 from quizzes.rulings import documents, preview
 from quizzes.views import HtmxHttpRequest
+from rules.cards import catalog_for
 
 SCENARIO_PAGE = "instructors/scenario_form.html"
 IMPORT_PAGE = "instructors/bank_import.html"
@@ -69,8 +73,13 @@ def instructor_required(view):
 
 
 def _bank(request: HtmxHttpRequest, slug: str) -> Bank:
-    """The instructor's own bank: another instructor's is a 404."""
+    """A bank the instructor owns or co-owns: another instructor's is a 404."""
     return get_object_or_404(banks_of(request.user), slug=slug)
+
+
+def _owned_bank(request: HtmxHttpRequest, slug: str) -> Bank:
+    """A bank the instructor owns (its settings, its sharing): a co-owner's is a 404 too."""
+    return get_object_or_404(sharing.banks_shared_by(request.user), slug=slug)
 
 
 def _scenario(bank: Bank, slug: str) -> Scenario:
@@ -104,7 +113,7 @@ def bank_create(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @instructor_required
 def bank_edit(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    bank = _bank(request, slug)
+    bank = _owned_bank(request, slug)
     form = BankForm(request.POST or None, instance=bank)
     if request.method == "POST" and form.is_valid():
         form.save()
@@ -139,6 +148,46 @@ def bank_lint(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return render(request, "instructors/bank_lint.html", context)
 
 
+# Sharing a bank with co-instructors.
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def bank_sharing(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """The owner's page: who co-owns the bank; add one by username, remove one."""
+    bank = _owned_bank(request, slug)
+    form = CoOwnerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = sharing.check_add_co_owner(request.user, bank, form.cleaned_data["username"])
+        except sharing.SharingError as error:
+            form.add_error("username", str(error))
+        else:
+            sharing.do_add_co_owner(bank, user)
+            return redirect("bank_sharing", slug=bank.slug)
+    context = {"bank": bank, "form": form, "co_owners": sharing.co_owners_of(bank)}
+    status = 400 if form.errors else 200
+    return render(request, "instructors/bank_sharing.html", context, status=status)
+
+
+@require_POST
+@instructor_required
+def bank_unshare(request: HtmxHttpRequest, slug: str, user_id: int) -> HttpResponse:
+    bank = _owned_bank(request, slug)
+    sharing.do_remove_co_owner(bank, get_object_or_404(bank.co_owners.all(), pk=user_id))
+    return redirect("bank_sharing", slug=bank.slug)
+
+
+@require_GET
+@instructor_required
+def scenario_history(request: HtmxHttpRequest, slug: str, scenario_slug: str) -> HttpResponse:
+    """Every version of a scenario, with who saved it and when."""
+    bank = _bank(request, slug)
+    scenario = _scenario(bank, scenario_slug)
+    context = {"bank": bank, "scenario": scenario, "versions": sharing.history_of(scenario)}
+    return render(request, "instructors/scenario_history.html", context)
+
+
 # Authoring a scenario, with the engine's live preview.
 
 
@@ -161,11 +210,16 @@ def _scenario_page(
     form: ScenarioDocumentForm,
     preview,
     posted: builder.Posted | None = None,
+    refused: documents.AuthoringError | None = None,
 ) -> dict[str, Any]:
     """The page's context: the builder laid out from the same document as the JSON box, the
-    errors beside the builder's fields, the author's card names for completion."""
+    errors beside the builder's fields (with why a save was `refused`: a taken id), the
+    author's card names for completion."""
     laid_out = posted.builder if posted else builder.builder_of_text(preview.text)
-    errors_at = builder.field_errors(laid_out, preview.errors)
+    errors = list(preview.errors)
+    if refused and all(str(refused) != str(error) for error in errors):  # a taken id: Tutor's
+        errors.append(refused)
+    errors_at = builder.field_errors(laid_out, errors)
     if laid_out is not None:
         laid_out.attach(errors_at)
     context = {
@@ -175,6 +229,7 @@ def _scenario_page(
         "preview": preview,
         "builder": laid_out,
         "builder_problem": posted.problem if posted else "",
+        "save_error": refused.told() if refused else "",
         "errors_at": errors_at,
         "ask_rows": builder.ask_rows(laid_out, preview.computed),
         # asked for only where the page renders the completion list (not in htmx fragments)
@@ -187,6 +242,22 @@ def _scenario_page(
     if scenario is None:
         context["seeds"] = seed_scenarios(request.user)
     return context | _scenario_urls(bank, scenario)
+
+
+def _read_posted(
+    request: HtmxHttpRequest, scenario: Scenario | None
+) -> tuple[builder.Posted, preview.Preview]:
+    """The posted document and the engine's preview of it (with the cards of the scenario's
+    author); the starter's claims (`b-follow`) take the engine's values first, so its ticks
+    never go stale as the board changes."""
+    catalog = catalog_for(catalog_owner(request.user, scenario))
+    posted = builder.read_post(request.POST)
+    shown = preview.preview(posted.text, catalog)
+    laid_out = posted.builder
+    if laid_out is not None and not posted.problem and laid_out.follow_engine(shown.computed):
+        posted = builder.Posted(laid_out.text(), laid_out)
+        shown = preview.preview(posted.text, catalog)
+    return posted, shown
 
 
 @form_fields_are_text  # the builder's fields are text: its own checks place an error beside one
@@ -206,26 +277,29 @@ def scenario_edit(
             seed = seed_scenarios(request.user).filter(slug=request.GET.get("from", "")[:120])
             text = documents.copy_text(seed.first()) if seed else documents.starter_text()
         form = ScenarioDocumentForm(initial={"document": text})
-        shown = preview.preview(text, author=request.user)
+        shown = preview.preview(text, catalog_for(catalog_owner(request.user, scenario)))
         context = _scenario_page(request, bank, scenario, form, shown)
+        if scenario is None and not seed and context["builder"] is not None:
+            context["builder"].follow = documents.starter_claim_keys()  # never stale
         context["saved"] = scenario is not None and "saved" in request.GET
         if context["saved"]:  # what learners are served: unticked claims' questions are kept off
             active = scenario.questions.filter(bank=bank, is_active=True)
             context["question_count"] = active.count()
+            context["bank_question_count"] = bank.questions.filter(is_active=True).count()
         context["flagged"] = scenario is not None and scenario.engine_status in lint.FLAGGED
         return render(request, SCENARIO_PAGE, context)
-    posted = builder.read_post(request.POST)
+    posted, shown = _read_posted(request, scenario)
     form = ScenarioDocumentForm({"document": posted.text})
+    refused = None
     if form.is_valid() and not posted.problem:
         try:
             document = saving.check_save_scenario(request.user, bank, posted.text, scenario)
-        except documents.AuthoringError:
-            pass  # the preview below shows the error next to the field that caused it
+        except documents.AuthoringError as error:
+            refused = error  # shown beside its field, and above the form: nothing typed is lost
         else:
             saved = saving.do_save_scenario(request.user, bank, document, scenario)
             return redirect(reverse("scenario_edit", args=[bank.slug, saved.slug]) + "?saved=1")
-    shown = preview.preview(posted.text, author=request.user)
-    context = _scenario_page(request, bank, scenario, form, shown, posted)
+    context = _scenario_page(request, bank, scenario, form, shown, posted, refused)
     return render(request, SCENARIO_PAGE, context, status=400)
 
 
@@ -239,8 +313,7 @@ def scenario_preview(
     side kept in step (out of band), else the whole page."""
     bank = _bank(request, slug)
     scenario = _scenario(bank, scenario_slug) if scenario_slug else None
-    posted = builder.read_post(request.POST)
-    shown = preview.preview(posted.text, author=request.user)
+    posted, shown = _read_posted(request, scenario)
     form = ScenarioDocumentForm(initial={"document": posted.text})
     context = _scenario_page(request, bank, scenario, form, shown, posted)
     if request.htmx:

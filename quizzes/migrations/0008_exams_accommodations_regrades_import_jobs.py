@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('quizzes', '0005_lti_platform_cohort_grade_target'),
+        ('quizzes', '0007_bank_co_owners_version_changed_by'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

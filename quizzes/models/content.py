@@ -67,8 +67,16 @@ def card_names(spec) -> set[str]:
 
 class BankQuerySet(models.QuerySet):
     def owned_by(self, user) -> BankQuerySet:
-        """The banks `user` owns: every instructor page looks banks up through this."""
+        """The banks `user` owns (sharing a bank, assigning it to a cohort are the owner's)."""
         return self.filter(owner=user) if user.is_authenticated else self.none()
+
+    def editable_by(self, user) -> BankQuerySet:
+        """The banks `user` owns or co-owns: every instructor page looks banks up through this.
+        A subquery, so a bank is never doubled."""
+        if not user.is_authenticated:
+            return self.none()
+        shared = self.model.co_owners.through.objects.filter(user=user).values("bank_id")
+        return self.filter(models.Q(owner=user) | models.Q(pk__in=shared))
 
     def visible_to(self, user) -> BankQuerySet:
         """Banks a learner may practise from: public ones, their own, and shared banks assigned
@@ -107,6 +115,12 @@ class Bank(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="banks",
+    )
+    co_owners = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="co_owned_banks",
+        help_text="Instructors the owner shares the bank with: they edit it as the owner does.",
     )
     visibility = models.CharField(
         _("visibility"),
@@ -278,6 +292,8 @@ class Scenario(models.Model):
 
     objects = ScenarioQuerySet.as_manager()
 
+    changed_by = None  # not a field: who is saving it now, for the version it starts
+
     class Meta:
         ordering = ["title"]
 
@@ -423,6 +439,14 @@ class ScenarioVersion(models.Model):
         default=dict, blank=True, help_text="Frozen when the version ends: id -> kind, claims."
     )
     created_at = models.DateTimeField(default=timezone.now)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who saved this version (none: seed content, or before this was kept).",
+    )
 
     class Meta:
         ordering = ["scenario", "number"]
@@ -435,7 +459,12 @@ class ScenarioVersion(models.Model):
 
     @classmethod
     def fields_of(cls, scenario: Scenario) -> dict:
-        return {"scenario": scenario, "number": scenario.version or 1, **scenario.content()}
+        return {
+            "scenario": scenario,
+            "number": scenario.version or 1,
+            "changed_by": scenario.changed_by,
+            **scenario.content(),
+        }
 
     @classmethod
     def of(cls, scenario: Scenario, number: int) -> ScenarioVersion:

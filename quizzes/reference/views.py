@@ -17,7 +17,7 @@ from quizzes import visibility
 from quizzes.instructors.views import instructor_required
 from quizzes.models import Question, Response, Scenario
 from quizzes.practice import adaptive, reports
-from quizzes.reference import texts
+from quizzes.reference import search, texts
 from quizzes.reference.forms import CardForm, engine_reading
 from quizzes.reference.queries import scenario_rows_and_mastery
 from rules.models import Card, Rule, number_order
@@ -116,6 +116,8 @@ def card_index(request: HttpRequest) -> HttpResponse:
     )
     others = urlencode({"q": query}) + "&" if query else ""  # each page link keeps the search
     context = {"query": query, "cards": page, "page_query": others}
+    if query and not page.paginator.count:  # "Islnd": the names it was close to
+        context["near"] = search.near_matches(query, visibility.cards_visible_to(request.user))
     return render(request, "rules/card_index.html", context)
 
 

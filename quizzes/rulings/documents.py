@@ -115,6 +115,16 @@ def starter_text() -> str:
     return json.dumps(STARTER, indent=2)
 
 
+def starter_claim_keys() -> list[str]:
+    """The starter's claims without their values: the builder lets them follow the engine."""
+    return [
+        json.dumps(
+            {k: v for k, v in claim.items() if k != "value"}, ensure_ascii=False, sort_keys=True
+        )
+        for claim in STARTER["expect"]
+    ]
+
+
 def document_of(scenario: Scenario) -> ScenarioDocument:
     return ScenarioDocument(scenario.spec, scenario.stored_ruling, scenario.stored_expect or [])
 

@@ -72,6 +72,57 @@
     }
   });
 
+  // A step's or a choice's new row is filled field by field and added with its button (or kept
+  // when anything else sends the builder): its own changes don't send it, so the server's copy
+  // never comes back while the row is half typed.
+  document.addEventListener("change", function (event) {
+    if (event.target.closest && event.target.closest("#builder [data-new-row]")) {
+      event.stopPropagation();
+    }
+  }, true);
+
+  function firstField(row) {
+    return row && row.querySelector("input, select");
+  }
+
+  document.addEventListener("click", function (event) {
+    var take = event.target.closest("#builder button[data-take]");
+    if (take) { // the tick takes the engine's claim, then the builder goes as for any change
+      event.preventDefault();
+      var tick = take.parentElement.querySelector("input[name='b-ask']");
+      if (tick) tick.value = take.dataset.take;
+      changed();
+      return;
+    }
+    var add = event.target.closest("#builder button[data-add-row]");
+    if (add) {
+      event.preventDefault();
+      refocusRow = add.id; // after the reply: the fresh new row's first field
+      changed();
+      return;
+    }
+    var remove = event.target.closest("#builder button[data-remove-row]");
+    if (remove) {
+      event.preventDefault();
+      var row = remove.parentElement;
+      var part = row.parentElement;
+      announce("rowRemoved", {});
+      row.remove();
+      var next = firstField(part.querySelector("[data-new-row]"));
+      if (next) next.focus();
+      changed();
+    }
+  });
+
+  var refocusRow = null;
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!refocusRow) return;
+    var button = document.getElementById(refocusRow);
+    refocusRow = null;
+    var field = button && firstField(button.closest("[data-new-row]"));
+    if (field) field.focus();
+  });
+
   var dragged = null;
   document.addEventListener("dragstart", function (event) {
     var row = event.target.closest && event.target.closest("#builder .card-row:not(.is-new)");

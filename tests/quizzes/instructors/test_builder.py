@@ -318,3 +318,5 @@ def test_the_saved_note_counts_the_questions_learners_get(teacher_client, instru
     assert 0 < now < active and scenario.questions.count() > now
     note = response.content.decode().split('class="saved-note', 1)[1].split("</p>", 1)[0]
     assert f"; {now} question" in note
+    in_bank = own_bank.questions.filter(is_active=True).count()
+    assert f"from this scenario (the bank serves {in_bank} in all)" in note

@@ -419,7 +419,9 @@ def test_every_problem_of_a_file_is_reported_with_its_place(instructor, own_bank
         "scenarios[2].title",
         "scenarios[3].id",
         "scenarios[4].questions[0].kind",
-        "scenarios[5].title",
+        "scenarios[5].title",  # every problem of one scenario, not only its first
+        "scenarios[5].source",
+        "scenarios[5].players",
     ]
     assert all(problem.startswith("week-5.json: ") for problem in problems)
     assert caught.value.more == 0 and not Scenario.objects.exists()
@@ -438,8 +440,8 @@ def test_the_page_lists_every_problem_and_saves_nothing(teacher_client, own_bank
     page = streamed(
         teacher_client.post(reverse("bank_import", args=[own_bank.slug]), {"file": upload})
     )
-    assert "Nothing was imported.</strong> 5 problems" in page
-    assert page.count("<li><code>week-5.json: scenarios[") == 5
+    assert "Nothing was imported.</strong> 7 problems" in page
+    assert page.count("<li><code>week-5.json: scenarios[") == 7
     assert not Scenario.objects.exists() and not Question.objects.exists()
 
 

@@ -108,6 +108,9 @@ def test_no_js_answer_redirects_to_the_feedback_page(logged_in, question, no_var
     shown = logged_in.get(posted["Location"]).content.decode()
     assert "Not quite" in shown and "<html" in shown
     assert "You said: <strong>must be found</strong>" in shown
+    answer = shown[shown.index('id="answer-title"') : shown.index('id="feedback"')]
+    assert "<input" not in answer and "<select" not in answer  # no empty form above it
+    assert 'name="claim_0"' not in shown
 
 
 def test_sending_the_same_form_twice_saves_one_response(logged_in, question, no_variants):

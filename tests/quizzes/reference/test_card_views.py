@@ -297,3 +297,14 @@ def test_card_names_are_unique_per_owner_in_the_database(instructor):
     for owner in (instructor, None):
         with pytest.raises(IntegrityError), transaction.atomic():
             Card.objects.create(name="Teachers Relic", owner=owner, definition={})
+
+
+def test_a_misspelt_search_offers_the_near_names(client):
+    island = CardFactory(name="Island", definition={"name": "Island", "types": ["Land"]})
+    CardFactory(name="Inland Sea")
+    page = client.get(reverse("card_index"), {"q": "Islnd"}).content.decode()
+    assert "No card matches" in page
+    near = page.split('class="near-matches"')[1].split("</p>")[0]
+    assert f'href="{reverse("card_detail", args=[island.pk])}">Island</a>' in near
+    assert "Inland Sea" not in near
+    assert "near-matches" not in client.get(reverse("card_index"), {"q": "zzz"}).content.decode()
