@@ -45,3 +45,7 @@ __all__ += ["ApiToken"]
 from quizzes.models.lti import LtiCohort, LtiGradeTarget, LtiPlatform  # noqa: E402
 
 __all__ += ["LtiCohort", "LtiGradeTarget", "LtiPlatform"]
+
+from quizzes.models.imported import ImportedQuestion  # noqa: E402
+
+__all__ += ["ImportedQuestion"]
