@@ -8,6 +8,7 @@ from quizzes.api import pages as api_pages
 from quizzes.exams import views as exams
 from quizzes.instructors import views as instructors
 from quizzes.lti import views as lti
+from quizzes.practice import imported
 from quizzes.practice import views as practice
 
 urlpatterns = [
@@ -15,6 +16,16 @@ urlpatterns = [
     path("practice/", practice.practice, name="practice"),
     path("practice/answer/", practice.answer, name="answer"),
     path("practice/banks/", practice.practice_banks, name="practice_banks"),
+    path(
+        "practice/banks/<bounded_slug:slug>/imported/",
+        imported.imported_questions,
+        name="imported_questions",
+    ),
+    path(
+        "practice/banks/<bounded_slug:slug>/imported/<id:pk>/",
+        imported.imported_question,
+        name="imported_question",
+    ),
     path("practice/answers/<id:pk>/", practice.feedback, name="feedback"),
     path("progress/", practice.progress, name="progress"),
     path("account/api-tokens/", api_pages.api_tokens, name="api_tokens"),
@@ -48,6 +59,7 @@ urlpatterns += [
         name="bank_export_moodle",
     ),
     path("banks/<bounded_slug:slug>/import/", instructors.bank_import, name="bank_import"),
+    path("banks/<bounded_slug:slug>/moodle/", instructors.bank_moodle, name="bank_moodle"),
     path(
         "banks/<bounded_slug:slug>/scenarios/new/",
         instructors.scenario_edit,

@@ -170,9 +170,7 @@ class _Checker:
         return answers
 
     def tags(self) -> list[str]:
-        tags = [
-            " ".join(_text(tag).split())[:100] for tag in self.element.findall("tags/tag")
-        ]
+        tags = [" ".join(_text(tag).split())[:100] for tag in self.element.findall("tags/tag")]
         if len(tags) > limits.MAX_MOODLE_TAGS:
             self.problem(
                 _("%(count)s tags, over the limit of %(limit)s")

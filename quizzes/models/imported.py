@@ -60,7 +60,8 @@ class ImportedQuestion(models.Model):
         """
         if self.kind == self.Kind.MULTICHOICE:
             chosen = response if isinstance(response, list) else [response]
-            picked = sorted({i for i in chosen if isinstance(i, int) and 0 <= i < len(self.answers)})
+            count = len(self.answers)
+            picked = sorted({i for i in chosen if isinstance(i, int) and 0 <= i < count})
             if self.single:
                 picked = picked[:1]
             total = sum(float(self.answers[i]["fraction"]) for i in picked) / 100
