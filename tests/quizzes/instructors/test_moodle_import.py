@@ -390,3 +390,14 @@ def test_an_exported_bank_imported_again_keeps_every_question(instructor, every_
     assert [
         [getattr(q, f) for f in fields] for q in third.imported_questions.order_by("position")
     ] == [[getattr(q, f) for f in fields] for q in back]
+
+
+def test_learners_find_a_banks_imported_questions(client, imported, own_bank):
+    """A bank with imported questions only is listed to practise, with a link to them."""
+    own_bank.visibility = Bank.Visibility.PUBLIC
+    own_bank.save()
+    client.force_login(UserFactory(username="learner"))
+    page = client.get(reverse("practice_banks")).content.decode()
+    assert "5 imported questions" in page
+    assert reverse("imported_questions", args=[own_bank.slug]) in page
+    assert f"?bank={own_bank.slug}" not in page  # no engine questions to practise there
