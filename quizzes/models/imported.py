@@ -8,7 +8,6 @@ A learner answers one against the key the file gave (`grade`), as Moodle would m
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from django.db import models
@@ -85,11 +84,31 @@ class ImportedQuestion(models.Model):
             return math.isfinite(value) and abs(value - float(answer["text"])) <= float(
                 answer.get("tolerance") or 0
             )
-        pattern = ".*".join(re.escape(part) for part in str(answer["text"]).split("*"))
-        flags = 0 if self.case_sensitive else re.IGNORECASE
-        return bool(given) and re.fullmatch(pattern, given, flags) is not None
+        pattern = str(answer["text"])
+        if not self.case_sensitive:
+            pattern, given = pattern.casefold(), given.casefold()
+        return bool(given) and wildcard_match(pattern, given)
 
     def key(self) -> list[dict]:
         """The answers that earn a mark, best first."""
         scored = [a for a in self.answers if float(a["fraction"]) > 0]
         return sorted(scored, key=lambda a: -float(a["fraction"]))
+
+
+def wildcard_match(pattern: str, text: str) -> bool:
+    """Whether `text` is `pattern` with each `*` standing for any run of characters (Moodle's
+    short answer). Two pointers, back to the last star on a mismatch: at most
+    len(pattern) * len(text) steps, never a regular expression's backtracking."""
+    p = t = 0
+    star, resume = -1, 0
+    while t < len(text):
+        if p < len(pattern) and pattern[p] != "*" and pattern[p] == text[t]:
+            p, t = p + 1, t + 1
+        elif p < len(pattern) and pattern[p] == "*":
+            star, resume, p = p, t, p + 1
+        elif star >= 0:
+            resume += 1
+            p, t = star + 1, resume
+        else:
+            return False
+    return all(ch == "*" for ch in pattern[p:])

@@ -15,6 +15,7 @@ from quizzes.instructors import interchange, lint, moodle
 from quizzes.instructors.banks import scenarios_in
 from quizzes.instructors.interchange import InterchangeError
 from quizzes.models import Bank, ImportedQuestion, Question, Scenario
+from quizzes.models.imported import wildcard_match
 from tests.factories import BankFactory, UserFactory
 from tests.quizzes.conftest import land_tutor_spec, make_question
 
@@ -401,3 +402,20 @@ def test_learners_find_a_banks_imported_questions(client, imported, own_bank):
     assert "5 imported questions" in page
     assert reverse("imported_questions", args=[own_bank.slug]) in page
     assert f"?bank={own_bank.slug}" not in page  # no engine questions to practise there
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "matches"),
+    [
+        ("hand", "hand", True), ("*hand*", "her hand", True), ("h*d", "hd", True),
+        ("h*d", "hand!", False), ("*", "x", True), ("a*b*c", "abxc", True), ("a*b*c", "acb", False),
+    ],
+)  # fmt: skip
+def test_short_answers_match_with_wildcards(pattern, text, matches):
+    assert wildcard_match(pattern, text) is matches
+
+
+def test_many_wildcards_take_no_exponential_time():
+    """A key of 1,000 stars and letters against 200 characters that never match: at most
+    pattern x text steps (a regular expression would backtrack for ages)."""
+    assert not wildcard_match("*a" * 1000 + "b", "a" * 200)
