@@ -32,6 +32,12 @@ MAX_TEXT_LENGTH = {"id": 100, "title": 200, "source": 300}  # the model fields' 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024
 MAX_IMPORT_SCENARIOS = 500  # documents in one bank file (python -m bench.imports: under 5 s)
 MAX_BANK_TITLE = 200  # Bank.title
+# A Moodle XML file (quizzes/instructors/moodle.py): the bank file's byte limit, and
+MAX_MOODLE_QUESTIONS = 500  # questions in one file
+MAX_MOODLE_TEXT = 20_000  # characters of one question's text or feedback (as HTML)
+MAX_MOODLE_ANSWERS = 50  # answers of one question
+MAX_MOODLE_ANSWER_TEXT = 2_000  # characters of one answer or its feedback
+MAX_MOODLE_TAGS = 20  # tags of one question, each up to 100 characters
 MAX_BANK_DESCRIPTION = 10_000  # a bank's description, typed or imported
 # A card made in the app's card form (rules/forms.py).
 MAX_MANA_COST_LENGTH = 60

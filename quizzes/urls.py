@@ -9,6 +9,7 @@ from quizzes.exams import views as exams
 from quizzes.instructors import exam_views as exam_pages
 from quizzes.instructors import views as instructors
 from quizzes.lti import views as lti
+from quizzes.practice import imported
 from quizzes.practice import views as practice
 
 urlpatterns = [
@@ -16,6 +17,16 @@ urlpatterns = [
     path("practice/", practice.practice, name="practice"),
     path("practice/answer/", practice.answer, name="answer"),
     path("practice/banks/", practice.practice_banks, name="practice_banks"),
+    path(
+        "practice/banks/<bounded_slug:slug>/imported/",
+        imported.imported_questions,
+        name="imported_questions",
+    ),
+    path(
+        "practice/banks/<bounded_slug:slug>/imported/<id:pk>/",
+        imported.imported_question,
+        name="imported_question",
+    ),
     path("practice/answers/<id:pk>/", practice.feedback, name="feedback"),
     path("progress/", practice.progress, name="progress"),
     path("account/api-tokens/", api_pages.api_tokens, name="api_tokens"),
@@ -65,6 +76,7 @@ urlpatterns += [
         instructors.bank_import_job,
         name="bank_import_job",
     ),
+    path("banks/<bounded_slug:slug>/moodle/", instructors.bank_moodle, name="bank_moodle"),
     path(
         "banks/<bounded_slug:slug>/scenarios/new/",
         instructors.scenario_edit,

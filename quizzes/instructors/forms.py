@@ -94,6 +94,17 @@ class ImportForm(forms.Form):
         return self.cleaned_data["on_existing"] or REPLACE
 
 
+class MoodleImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Moodle XML file"),
+        help_text=_(
+            "Multiple choice, true/false, numerical and short-answer questions are imported "
+            "with their key (no board: the engine does not rule them). Nothing is imported "
+            "unless every question can be: every problem is listed with the question's name."
+        ),
+    )
+
+
 class CohortForm(forms.ModelForm):
     def clean_name(self) -> str:
         return plain_name(self.cleaned_data["name"], _("The name"))

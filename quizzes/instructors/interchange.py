@@ -26,10 +26,10 @@ from config.inputs import plain_name
 from quizzes import limits, rulings
 from quizzes.instructors import bank_cards, banks
 from quizzes.instructors.saving import do_create_scenarios, do_save_scenario
-from quizzes.models import Bank, Question, Scenario
+from quizzes.models import Bank, ImportedQuestion, Question, Scenario
 from quizzes.rulings import Catalog, ScenarioError, checks, documents, preview
 from quizzes.rulings.checks import EngineCheck
-from quizzes.rulings.kinds import MoodleQuestion
+from quizzes.rulings.kinds import MoodleQuestion, moodle_grade
 from rules.cards import catalog_for
 from rules.models import Rule
 
@@ -478,7 +478,21 @@ def moodle_questions(question: Question, catalog: Catalog) -> list[MoodleQuestio
     return rulings.kind_of(question.kind).moodle(ruling, question.scenario.title, html)
 
 
-def _question_xml(item: MoodleQuestion) -> str:
+def _tags_xml(tags: list[str]) -> list[str]:
+    if not tags:
+        return []
+    items = [f"      <tag><text>{_xml_text(tag)}</text></tag>" for tag in tags]
+    return ["    <tags>", *items, "    </tags>"]
+
+
+def question_tags(question: Question) -> list[str]:
+    """Moodle tags for a Tutor question: each rule it cites (`rule:701.23a`) and its judge
+    level (`level:L1`), so a Moodle quiz can draw questions by rule or by level."""
+    numbers = sorted({rule.number for rule in question.rules.all()})
+    return [*(f"rule:{number}" for number in numbers), f"level:{question.level}"]
+
+
+def _question_xml(item: MoodleQuestion, tags: list[str] | None = None) -> str:
     lines = [
         f'  <question type="{item.kind}">',
         f"    <name><text>{_xml_text(item.name)}</text></name>",
@@ -504,6 +518,45 @@ def _question_xml(item: MoodleQuestion) -> str:
         if item.kind == "numerical":
             lines.append("      <tolerance>0</tolerance>")
         lines.append("    </answer>")
+    lines += _tags_xml(tags or [])
+    lines.append("  </question>")
+    return "\n".join(lines)
+
+
+def _imported_xml(question: ImportedQuestion, name: str) -> str:
+    """An imported question as Moodle XML again (its text and answers as they were stored)."""
+    lines = [
+        f'  <question type="{question.kind}">',
+        f"    <name><text>{_xml_text(name)}</text></name>",
+        f'    <questiontext format="html"><text>{_cdata(question.text)}</text></questiontext>',
+        f'    <generalfeedback format="html"><text>{_cdata(question.feedback)}</text>'
+        "</generalfeedback>",
+        "    <defaultgrade>1</defaultgrade>",
+        "    <penalty>0.3333333</penalty>",
+        "    <hidden>0</hidden>",
+    ]
+    choices = question.kind == ImportedQuestion.Kind.MULTICHOICE
+    if choices:
+        lines += [
+            f"    <single>{'true' if question.single else 'false'}</single>",
+            "    <shuffleanswers>true</shuffleanswers>",
+            "    <answernumbering>abc</answernumbering>",
+        ]
+    if question.kind == ImportedQuestion.Kind.SHORTANSWER:
+        lines.append(f"    <usecase>{1 if question.case_sensitive else 0}</usecase>")
+    for answer in question.answers:
+        fraction = moodle_grade(float(answer["fraction"])) or "0"
+        body = _cdata(answer["text"]) if choices else _xml_text(answer["text"])
+        text_format = "html" if choices else "moodle_auto_format"
+        lines.append(f'    <answer fraction="{fraction}" format="{text_format}">')
+        lines.append(f"      <text>{body}</text>")
+        if question.kind == ImportedQuestion.Kind.NUMERICAL:
+            lines.append(f"      <tolerance>{answer.get('tolerance') or 0:g}</tolerance>")
+        if answer.get("feedback"):
+            feedback = _cdata(answer["feedback"])
+            lines.append(f'      <feedback format="html"><text>{feedback}</text></feedback>')
+        lines.append("    </answer>")
+    lines += _tags_xml(list(question.tags))
     lines.append("  </question>")
     return "\n".join(lines)
 
@@ -511,15 +564,17 @@ def _question_xml(item: MoodleQuestion) -> str:
 MOODLE_NAME_LENGTH = 255  # the question table's name column
 
 
-def _named_uniquely(made_by_question) -> list[MoodleQuestion]:
-    """Every Moodle question with a name of its own in the bank: a repeated name takes its Tutor
-    question's key, then a number if even that repeats (a quiz lists questions by name)."""
+def _named_uniquely(made_by_question) -> list[tuple[MoodleQuestion, list[str]]]:
+    """Every Moodle question with a name of its own in the bank, with its question's tags: a
+    repeated name takes its Tutor question's key, then a number if even that repeats (a quiz
+    lists questions by name)."""
     counts: dict[str, int] = {}
     for _question, made in made_by_question:
         for item in made:
             counts[item.name] = counts.get(item.name, 0) + 1
     named, taken = [], set()
     for question, made in made_by_question:
+        tags = question_tags(question) if made else []
         for item in made:
             name = item.name
             if counts[name] > 1:
@@ -529,13 +584,33 @@ def _named_uniquely(made_by_question) -> list[MoodleQuestion]:
             while name in taken:
                 name, number = f"{base} ({number})", number + 1
             taken.add(name)
-            named.append(replace(item, name=name))
+            named.append((replace(item, name=name), tags))
     return named
 
 
-def export_moodle(bank: Bank, catalog: Catalog | None = None) -> str:
-    """The bank as Moodle XML (one category named after the bank); each question with its
-    scenario's catalog (`rulings.catalog_of`) unless `catalog` is given."""
+@dataclass
+class MoodleExport:
+    xml: str
+    exported: int  # Moodle questions written (a Tutor question may make several)
+    skipped: list[tuple[str, str]]  # (the question's key, why it was left out), in words
+
+
+def _skip_reason(question: Question, error: ScenarioError | None) -> str:
+    if error is not None:
+        return _("the engine can't rule its scenario (%(error)s)") % {"error": error}
+    if question.kind == Question.Kind.LEGAL_SET:
+        return _(
+            "a legal-set question has no single key: Moodle's question types can't mark a "
+            "set of cards that is one of several right ones"
+        )
+    return _("Moodle has no question type for its answer")
+
+
+def moodle_export(bank: Bank, catalog: Catalog | None = None) -> MoodleExport:
+    """The bank as Moodle XML (one category named after the bank), each question tagged with its
+    rules and level, and the questions left out with the reason in words (also in a comment).
+    Each question with its scenario's catalog (`rulings.catalog_of`) unless `catalog` is given.
+    The bank's imported questions follow as they were imported."""
     blocks = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         "<quiz>",
@@ -544,18 +619,37 @@ def export_moodle(bank: Bank, catalog: Catalog | None = None) -> str:
         "  </question>",
     ]
     skipped, made_by_question = [], []
-    questions = Question.objects.filter(bank=bank, is_active=True).select_related("scenario")
+    questions = (
+        Question.objects.filter(bank=bank, is_active=True)
+        .select_related("scenario")
+        .prefetch_related("rules")
+    )
     for question in questions.order_by("scenario__title", "position", "id"):
+        error = None
         try:
             made = moodle_questions(question, catalog or rulings.catalog_of(question.scenario))
-        except ScenarioError:
-            made = []
+        except ScenarioError as failed:
+            made, error = [], failed
         if not made:
-            skipped.append(question.key or str(question.pk))
+            skipped.append((question.key or str(question.pk), _skip_reason(question, error)))
         made_by_question.append((question, made))
-    blocks.extend(_question_xml(item) for item in _named_uniquely(made_by_question))
-    if skipped:
-        names = ", ".join(skipped).replace("--", "- -")
-        blocks.append(f"  <!-- not exported (no single key, e.g. pick a legal set): {names} -->")
+    named = _named_uniquely(made_by_question)
+    blocks.extend(_question_xml(item, tags) for item, tags in named)
+    taken = {item.name for item, _tags in named}
+    imported = list(ImportedQuestion.objects.filter(bank=bank).order_by("position", "id"))
+    for question in imported:
+        name, number = question.name, 2
+        while name in taken:
+            name, number = f"{question.name[: MOODLE_NAME_LENGTH - 6]} ({number})", number + 1
+        taken.add(name)
+        blocks.append(_imported_xml(question, name))
+    for key, reason in skipped:
+        said = "".join(ch for ch in f"{key}: {reason}" if ch in "\t\n\r" or ord(ch) >= 0x20)
+        blocks.append(f"  <!-- not exported: {said.replace('--', '- -')} -->")
     blocks.append("</quiz>")
-    return "\n".join(blocks) + "\n"
+    return MoodleExport("\n".join(blocks) + "\n", len(named) + len(imported), skipped)
+
+
+def export_moodle(bank: Bank, catalog: Catalog | None = None) -> str:
+    """`moodle_export`'s XML."""
+    return moodle_export(bank, catalog).xml

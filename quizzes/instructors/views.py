@@ -29,6 +29,7 @@ from quizzes.instructors import (
     importing,
     interchange,
     lint,
+    moodle,
     saving,
     sharing,
 )
@@ -48,6 +49,7 @@ from quizzes.instructors.forms import (
     CoOwnerForm,
     ImportForm,
     JoinForm,
+    MoodleImportForm,
     ScenarioDocumentForm,
 )
 from quizzes.models import Bank, Cohort, Scenario
@@ -353,6 +355,32 @@ def bank_export_moodle(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     response = HttpResponse(interchange.export_moodle(bank), content_type="application/xml")
     response["Content-Disposition"] = f'attachment; filename="{bank.slug}-moodle.xml"'
     return response
+
+
+@require_http_methods(["GET", "POST"])
+@instructor_required
+def bank_moodle(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """Moodle XML both ways: what the export leaves out and why (the download stays on the
+    bank's page too), and the import form. POST: every question checked, then all saved, or
+    every problem listed (each with its question's name) and nothing saved."""
+    bank = _bank(request, slug)
+    form = MoodleImportForm(request.POST or None, request.FILES or None)
+    context: dict[str, Any] = {"bank": bank, "form": form, "problems": [], "more": 0}
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        content = upload.read(limits.MAX_IMPORT_BYTES + 1)
+        try:
+            plan = moodle.check_moodle(request.user, bank, content, upload.name)
+        except interchange.InterchangeError as error:
+            context |= {"problems": error.problems, "more": error.more}
+        else:
+            saved = moodle.do_import_moodle(request.user, bank, plan)
+            return redirect(
+                reverse("imported_questions", args=[bank.slug]) + f"?added={len(saved)}"
+            )
+    context["export"] = interchange.moodle_export(bank)
+    status = 400 if form.is_bound else 200
+    return render(request, "instructors/bank_moodle.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('quizzes', '0005_lti_platform_cohort_grade_target'),
+        ('quizzes', '0006_imported_question'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -59,3 +59,6 @@ __all__ += ["LtiCohort", "LtiGradeTarget", "LtiPlatform"]
 from quizzes.models.imports import ImportJob  # noqa: E402
 
 __all__ += ["ImportJob"]
+from quizzes.models.imported import ImportedQuestion  # noqa: E402
+
+__all__ += ["ImportedQuestion"]

@@ -33,11 +33,11 @@ from itertools import chain
 from statistics import fmean
 from typing import TypeVar
 
-from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from quizzes import limits
-from quizzes.models import Bank, Question, Response, Scenario, Variant
+from quizzes.models import Bank, ImportedQuestion, Question, Response, Scenario, Variant
 from quizzes.practice import adaptive, deciding, topics
 from quizzes.practice.selection_sql import (
     ANSWER,
@@ -140,13 +140,16 @@ def servable(questions: QuerySet[Question]) -> QuerySet[Question]:
 
 
 def banks_to_practise(user) -> QuerySet[Bank]:
-    """The banks `user` may practise, with how many questions each serves (one query)."""
+    """The banks `user` may practise, with how many questions each serves and how many it has
+    imported from Moodle XML (one query)."""
     served = available_questions(user).filter(bank=OuterRef("pk")).order_by()
     count = served.values("bank").annotate(n=Count("pk")).values("n")
+    imported = ImportedQuestion.objects.filter(bank=OuterRef("pk")).order_by()
+    imported_count = imported.values("bank").annotate(n=Count("pk")).values("n")
     return (
         Bank.objects.visible_to(user)
-        .annotate(question_count=Subquery(count))
-        .filter(question_count__gt=0)
+        .annotate(question_count=Subquery(count), imported_count=Subquery(imported_count))
+        .filter(Q(question_count__gt=0) | Q(imported_count__gt=0))
         .select_related("owner")
         .order_by("title", "id")
     )

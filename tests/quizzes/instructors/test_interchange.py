@@ -246,7 +246,10 @@ def test_the_key_is_the_engines(every_kind):
 
 def test_legal_set_questions_are_listed_as_not_exported(every_kind):
     xml = interchange.export_moodle(every_kind)
-    assert "<!-- not exported (no single key, e.g. pick a legal set): legal-set -->" in xml
+    assert (
+        "<!-- not exported: legal-set: a legal-set question has no single key: Moodle's "
+        "question types can't mark a set of cards that is one of several right ones -->"
+    ) in xml
 
 
 def test_the_moodle_view_downloads(teacher_client, every_kind):
