@@ -235,6 +235,8 @@ class CardDefinition:
     # A split card (709): each half's name and mana cost; its characteristics off the stack
     # combine both halves' (709.4): both names (709.4a), the total mana value, both colors (709.4b).
     halves: tuple[tuple[str, str], ...] = ()
+    # A creature's printed toughness ("2", "*", "1+*"): lethal damage is read against it (704.5g).
+    toughness: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -782,7 +784,8 @@ DAMAGE_COUNTS = ("revealed_with_chosen_name",)
 def _parse_damage(value: Any, where: str) -> dict[str, Any]:
     """{"to": "target" | PLAYER_REF, "amount": N, "for_each": "revealed_with_chosen_name"}
     (Thought Hemorrhage: "deals 3 damage to that player for each card with the chosen name
-    revealed this way"); a bare number is that much damage to the target."""
+    revealed this way"); a bare number is that much damage to the target; "amount": "X" is the
+    spell's X."""
     if isinstance(value, int) and not isinstance(value, bool):
         value = {"to": "target", "amount": value}
     if set(value) - DAMAGE_KEYS:
@@ -795,7 +798,10 @@ def _parse_damage(value: Any, where: str) -> dict[str, Any]:
         raise ScenarioError(f"{where}.for_each", f"must be one of {list(DAMAGE_COUNTS)}")
     return {
         "to": to,
-        "amount": _parse_count(value.get("amount"), f"{where}.amount"),
+        # "deals X damage": the X chosen as the spell was cast (107.3a).
+        "amount": "X"
+        if value.get("amount") == "X"
+        else _parse_count(value.get("amount"), f"{where}.amount"),
         "for_each": for_each,
     }
 
@@ -1230,6 +1236,7 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         additional_cost_parts=parse_cost(additional_cost, name, f"{where}.additional_cost"),
         x_is=_parse_x_is(x_is_raw, f"{where}.x_is") if not printed_x or additional_cost else None,
         halves=_parse_halves(raw.get("halves"), name, f"{where}.halves"),
+        toughness=str(raw.get("toughness", "")),
     )
 
 

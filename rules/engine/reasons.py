@@ -548,6 +548,27 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(count)s revealed cards have the chosen name: %(amount)s damage is dealt to "
         "%(player)s, who loses that much life."
     ),
+    "damage_x_not_chosen": gettext_noop(
+        "The damage is X, and X isn't fixed here, so how much damage is dealt isn't known."
+    ),
+    "lethal_damage": gettext_noop(
+        "%(amount)s damage is marked on %(card)s, whose toughness is %(toughness)s: that is "
+        "lethal damage, so it is destroyed and put into its owner's graveyard."
+    ),
+    "damage_not_lethal": gettext_noop(
+        "%(amount)s damage is marked on %(card)s, whose toughness is %(toughness)s: that isn't "
+        "lethal damage, so it stays on the battlefield."
+    ),
+    "lethal_damage_indestructible": gettext_noop(
+        "%(card)s is dealt lethal damage, but it has indestructible, so it isn't destroyed."
+    ),
+    "indestructible_not_destroyed": gettext_noop(
+        "%(card)s has indestructible, so it isn't destroyed."
+    ),
+    "damage_not_modelled": gettext_noop(
+        "Whether %(amount)s damage destroys %(card)s rests on what the engine doesn't model "
+        "here (its toughness, or damage to a permanent that isn't a creature)."
+    ),
     "moved_with_all": gettext_noop(
         "%(card)s is one of the permanents the effect puts into the %(zone)s."
     ),

@@ -424,6 +424,18 @@ def _pay_choosing_part(
             )
 
 
+def _on_stack(
+    card: CardInstance | None, definition: CardDefinition, controller: str
+) -> CardInstance:
+    """The spell being cast as its costs are paid: on the stack (601.2a), so it can't pay a
+    cost of its own such as "discard a card" from the hand it was cast from."""
+    if card is not None:
+        return replace(card, zone="stack")
+    return CardInstance.fast(
+        "", definition.name, controller, controller, "stack", 0, definition, False, False, True
+    )
+
+
 def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition) -> None:
     """Kicker is an additional cost paid as the spell is cast (702.33a, 601.2f): a kicker such
     as "Sacrifice a creature" moves what it says (mana needs nothing more here)."""
@@ -432,9 +444,7 @@ def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition
         return
     controller = run.step.by or ""
     parts = parse_cost(kicker, definition.name, f"{definition.name}.keywords.kicker")
-    source = card or CardInstance.fast(
-        "", definition.name, controller, controller, "stack", 0, definition, False, False, True
-    )
+    source = _on_stack(card, definition, controller)
     chosen = list(run.choices.get(controller, {}).get("cost", []))
     run.consumed.add((controller, "cost"))
     for part in parts:
@@ -461,9 +471,7 @@ def _pay_additional_cost(run: _Run, card: CardInstance | None, definition: CardD
     if not parts:
         return
     controller = run.step.by or ""
-    source = card or CardInstance.fast(
-        "", definition.name, controller, controller, "stack", 0, definition, False, False, True
-    )
+    source = _on_stack(card, definition, controller)
     where = f"{run.path}.cast"
     if not run.in_history:
         for part in parts:
@@ -1790,6 +1798,11 @@ def _move_all_permanents(
             continue
         if not spec["filter"].matches(card.definition, {}):
             continue
+        if rule == "701.8a" and "indestructible" in card.definition.keywords:
+            run.result.zone_after[card.label] = Verdict(
+                "battlefield", "702.12b", because("indestructible_not_destroyed", card=card.name)
+            )
+            continue
         run.move(card, zone, rule, because("moved_with_all", card=card.name, zone=zone))
         moved.append(card)
     run.that_many = len(moved)
@@ -1807,6 +1820,11 @@ def _do_destroy(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     if not targets:
         raise ScenarioError(path, "the effect destroys a target but no card was targeted")
     card = targets[0]
+    if "indestructible" in card.definition.keywords:
+        run.result.zone_after[card.label] = Verdict(
+            "battlefield", "702.12b", because("indestructible_not_destroyed", card=card.name)
+        )
+        return
     run.move(
         card,
         "graveyard",
@@ -2096,17 +2114,30 @@ def _life_not_modelled(run: _Run, text: str) -> None:
 
 
 def _do_damage(run: _Run, spec: Mapping[str, Any], path: str) -> None:
-    """Damage dealt to a player causes that much life loss (120.3a); damage to a permanent
-    changes no life total."""
+    """Damage dealt to a player causes that much life loss (120.3a); damage dealt to a creature
+    is marked on it, and lethal damage destroys it as state-based actions are checked (120.3e,
+    704.5g) unless it is indestructible (702.12b)."""
     if "value" in spec:
         _life_not_modelled(run, str(spec["value"]))
         return
+    base: int | None
+    if spec["amount"] == "X":
+        x = run.x_from_cost if run.x_from_cost is not None else _spell_x(run)
+        base = x if isinstance(x, int) else None
+    else:
+        base = spec["amount"]
     if spec["to"] == "target":
         players = run.player_targets()[:1]
+        if not players:
+            for card in run.card_targets()[:1]:
+                _damage_permanent(run, card, base)
     else:
         players = run.players_for(spec["to"], path)
     for player in players:
-        amount, count = spec["amount"], None
+        if base is None:
+            run.result.life_unknown[player] = because("damage_x_not_chosen")
+            continue
+        amount, count = base, None
         if spec["for_each"] == "revealed_with_chosen_name":
             hand = run.zones[(run.revealed_hand or player, "hand")]
             names = run.chosen or []
@@ -2122,6 +2153,43 @@ def _do_damage(run: _Run, spec: Mapping[str, Any], path: str) -> None:
             else because("damage_to_player", player=player, amount=amount)
         )
         _change_life(run, player, -amount, "120.3a", reason)
+
+
+def _damage_permanent(run: _Run, card: CardInstance, amount: int | None) -> None:
+    """Damage to a targeted permanent (the scenario marks no damage on it before the step)."""
+    definition = card.definition
+    if card.zone != "battlefield":
+        return
+    if amount is None:
+        run.maybe_move(card, {"graveyard"}, "107.3a", because("damage_x_not_chosen"))
+        return
+    toughness = definition.toughness
+    if "Creature" not in definition.types or not toughness.isdigit() or toughness == "0":
+        run.maybe_move(
+            card,
+            {"graveyard"},
+            "120.3e",
+            because("damage_not_modelled", amount=amount, card=card.name),
+        )
+        return
+    if amount < int(toughness):
+        run.result.zone_after[card.label] = Verdict(
+            "battlefield",
+            "704.5g",
+            because("damage_not_lethal", amount=amount, card=card.name, toughness=toughness),
+        )
+    elif "indestructible" in definition.keywords:
+        run.result.zone_after[card.label] = Verdict(
+            "battlefield", "702.12b", because("lethal_damage_indestructible", card=card.name)
+        )
+    else:
+        run.move(
+            card,
+            "graveyard",
+            "704.5g",
+            because("lethal_damage", amount=amount, card=card.name, toughness=toughness),
+        )
+    run.result.explanation.append(f"{amount} damage is dealt to {card.name}.")
 
 
 def _do_lose_life(run: _Run, spec: Mapping[str, Any], path: str) -> None:

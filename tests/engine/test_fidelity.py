@@ -692,3 +692,99 @@ def test_an_additional_cost_and_a_derived_x_are_read_as_printed(scenario: str) -
 
 def _raw_catalog() -> list[dict[str, Any]]:
     return [c for path in CATALOG_DIR.glob("*.json") for c in json.loads(path.read_text())]
+
+
+# ---------------------------------------------------------------- paying from the hand
+
+
+def test_the_spell_being_cast_cant_pay_its_own_discard_cost() -> None:
+    # 601.2a: the card is on the stack before its costs are paid (601.2h), so "discard a card"
+    # takes another card of the hand, and with one other card that card for certain.
+    spec = _load("tormenting-voice-discards-another-card")
+    spec["zones"]["Alice"]["hand"] = ["Tormenting Voice#voice", "Island#island", "Swamp#swamp"]
+    spec["expect"] = []
+    outcome = resolve(spec)
+    assert outcome.find("zone_after", card="island").value == "hand or graveyard"
+    assert outcome.find("zone_after", card="swamp").value == "hand or graveyard"
+    assert outcome.find("zone_after", card="voice").value == "graveyard"
+
+
+# ---------------------------------------------------------------- damage to a creature
+
+
+def _bolt_at(toughness: int, amount: int, keywords: list[str]) -> dict[str, Any]:
+    return {
+        "format": "scenario/1",
+        "id": "damage-property",
+        "players": ["Alice", "Nadia"],
+        "cards": [
+            {
+                "name": "Test Burn",
+                "mana_cost": "{R}",
+                "types": ["Instant"],
+                "oracle": f"Test Burn deals {amount} damage to any target.",
+                "spell": [{"damage": amount}],
+            },
+            {
+                "name": "Test Wall",
+                "mana_cost": "{1}",
+                "types": ["Creature"],
+                "power": "0",
+                "toughness": str(toughness),
+                "keywords": keywords,
+            },
+        ],
+        "zones": {
+            "Alice": {"hand": ["Test Burn#burn"]},
+            "Nadia": {"battlefield": ["Test Wall#wall"]},
+        },
+        "resolve": {"cast": "burn", "by": "Alice", "targets": ["wall"]},
+        "expect": [],
+    }
+
+
+@given(toughness=st.integers(1, 8), amount=st.integers(0, 10), indestructible=st.booleans())
+@settings(max_examples=40, deadline=None)
+def test_damage_destroys_a_creature_exactly_when_it_is_lethal(
+    toughness: int, amount: int, indestructible: bool
+) -> None:
+    spec = _bolt_at(toughness, amount, ["indestructible"] if indestructible else [])
+    outcome = resolve(spec)
+    lethal = amount >= toughness
+    verdict = outcome.find("zone_after", card="wall")
+    assert verdict.value == ("graveyard" if lethal and not indestructible else "battlefield")
+    assert verdict.rule == ("702.12b" if lethal and indestructible else "704.5g")
+    assert evaluate_claim(spec, {"claim": "life_total", "player": "Nadia"}).value == 20
+
+
+def test_damage_to_a_creature_whose_toughness_isnt_a_number_is_not_taken_as_decided() -> None:
+    # Tarmogoyf's "*/1+*" is a characteristic-defining ability the engine doesn't compute.
+    spec = _bolt_at(1, 3, [])
+    spec["cards"][1]["toughness"] = "1+*"
+    verdict = resolve(spec).find("zone_after", card="wall")
+    assert verdict.value == "battlefield or graveyard"
+    assert "doesn't model" in verdict.reason
+
+
+def test_x_damage_without_a_chosen_x_gives_no_life_total() -> None:
+    spec = _load("blaze-x-damage")
+    del spec["resolve"]["x"]
+    spec["expect"] = []
+    with pytest.raises(ScenarioError, match="X isn't fixed"):
+        evaluate_claim(spec, {"claim": "life_total", "player": "Nadia"})
+
+
+@given(x=st.integers(0, 20))
+@settings(max_examples=15, deadline=None)
+def test_x_damage_to_a_player_is_the_chosen_x(x: int) -> None:
+    spec = _load("blaze-x-damage")
+    spec["resolve"]["x"] = x
+    spec["expect"] = []
+    assert evaluate_claim(spec, {"claim": "life_total", "player": "Nadia"}).value == 20 - x
+
+
+def test_destroy_leaves_an_indestructible_permanent() -> None:
+    spec = _bolt_at(2, 0, ["indestructible"])
+    spec["cards"][0]["spell"] = [{"destroy": {"what": "target"}}]
+    verdict = resolve(spec).find("zone_after", card="wall")
+    assert (verdict.value, verdict.rule) == ("battlefield", "702.12b")
