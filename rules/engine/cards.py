@@ -299,6 +299,60 @@ _ENTERS_TAPPED = re.compile(r"\benters?(?: the battlefield)? tapped\b")
 _SELF_WORDS = r"(?:this (?:land|creature|artifact|enchantment|permanent)|{name}|it)"
 
 
+BASIC_LAND_TYPES = ("Plains", "Island", "Swamp", "Mountain", "Forest")
+_COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_UNLESS_CONTROL = re.compile(
+    r"enters(?: the battlefield)? tapped unless you control (a|an|one|two|three|four|five)"
+    r"(?: (or more|or fewer))? (other )?([^.]+)\.",
+    re.IGNORECASE,
+)
+_TYPE_WORDS = {
+    "land": ("types", "Land"),
+    "creature": ("types", "Creature"),
+    "artifact": ("types", "Artifact"),
+    "enchantment": ("types", "Enchantment"),
+    "planeswalker": ("types", "Planeswalker"),
+}
+_SUPERTYPE_WORDS = {"basic": "Basic", "legendary": "Legendary", "snow": "Snow"}
+
+
+@lru_cache(maxsize=1024)
+def enters_untapped_if(oracle: str) -> Mapping[str, Any] | None:
+    """ "This land enters tapped unless you control a Plains or an Island" (a check land),
+    "… unless you control two or fewer other lands" (a fast land), "… two or more other lands",
+    "… two or more basic lands": {"count", "compare" ("at_least" | "at_most"), "other", "filter"}
+    when the condition counts permanents its controller controls, else None (not modelled)."""
+    match = _UNLESS_CONTROL.search(re.sub(r"\([^)]*\)", "", oracle))
+    if match is None:
+        return None
+    count = _COUNT_WORDS[match.group(1).lower()]
+    compare = "at_most" if match.group(2) == "or fewer" else "at_least"
+    raw: dict[str, list[str]] = {}
+    alternatives = re.split(r",? or (?:an? )?|, (?:an? )?", match.group(4).strip())
+    for words in alternatives:
+        *qualities, noun = words.split()
+        noun = noun if noun == "Plains" else noun.removesuffix("s")
+        for quality in qualities:
+            if quality.lower() not in _SUPERTYPE_WORDS or len(alternatives) > 1:
+                return None
+            raw.setdefault("supertypes", []).append(_SUPERTYPE_WORDS[quality.lower()])
+        if noun.lower() in _TYPE_WORDS:
+            key, value = _TYPE_WORDS[noun.lower()]
+        elif noun in BASIC_LAND_TYPES:
+            key, value = "subtypes", noun
+        else:
+            return None
+        raw.setdefault(key, []).append(value)
+    if "types" in raw and "subtypes" in raw:
+        return None  # "a Forest or a creature": an any-of across kinds the filter can't say
+    return {
+        "count": count,
+        "compare": compare,
+        "other": bool(match.group(3)),
+        "filter": parse_filter(raw, "enters tapped unless"),
+    }
+
+
 @lru_cache(maxsize=4096)
 def enters_tapped_of(oracle: str, name: str) -> str:
     """See `CardDefinition.enters_tapped`: the first line of its text that says so decides."""

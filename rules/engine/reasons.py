@@ -573,6 +573,18 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(card)s is one of the permanents the effect puts into the %(zone)s."
     ),
     "if_it_enters": gettext_noop("If it is put onto the battlefield: %(reason)s"),
+    "enters_unless_met": gettext_noop(
+        "As %(card)s enters, %(player)s controls %(count)s of the permanents its "
+        "enters-tapped-unless condition counts: the condition is met, so it enters untapped."
+    ),
+    "enters_unless_failed": gettext_noop(
+        "As %(card)s enters, %(player)s controls %(count)s of the permanents its "
+        "enters-tapped-unless condition counts: the condition isn't met, so it enters tapped."
+    ),
+    "enters_unless_open": gettext_noop(
+        "Whether %(card)s enters tapped depends on which permanents %(player)s still controls "
+        "as it enters, which isn't fixed here."
+    ),
     "untapped_condition_met": gettext_noop(
         "%(player)s controls %(count)s of the permanents the condition counts (%(amount)s "
         "needed), so %(card)s is untapped."

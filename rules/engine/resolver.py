@@ -12,7 +12,7 @@ from functools import partial
 from itertools import zip_longest
 from typing import Any
 
-from .cards import Ability, CardDefinition, Instruction, TargetSpec
+from .cards import Ability, CardDefinition, Instruction, TargetSpec, enters_untapped_if
 from .costs import MOVES, CostPart, parse_cost
 from .effects import (
     ActiveEffect,
@@ -135,6 +135,8 @@ class _Run:
         # The creatures a cost sacrificed (or, not fixed, each that could be the one), and the
         # X derived from them ("X is 2 plus the sacrificed creature's mana value").
         self.sacrificed: tuple[CardInstance, ...] = ()
+        # How many of `sacrificed` a cost sacrifices (all of them once the choice is fixed).
+        self.sacrifice_count = 0
         self.x_from_cost: int | tuple[int, ...] | None = None
         self.that_many: int | None = None  # how many the last "all" instruction moved
 
@@ -394,6 +396,7 @@ def _pay_choosing_part(
         run.sacrificed = (
             tuple(c for c in usable if c.label in certain) if certain else tuple(usable)
         )
+        run.sacrifice_count = part.count
     for other in usable:
         if part.kind == "tap_other":
             if other.label in certain:
@@ -2255,7 +2258,7 @@ def _tap_or_untap(run: _Run, spec: Mapping[str, Any], state: str) -> None:
         else:
             value, reason = "tapped or untapped", because("untapped_condition_open", **params)
         if value is None:
-            before = _entering_state(card, run.put_tapped.get(card.label))
+            before = _entering_state(card, run.put_tapped.get(card.label), run)
             value = before.value
         if run.possible.get(card.label, {"battlefield"}) != {"battlefield"}:
             reason = because("if_it_enters", reason=reason)
@@ -2397,10 +2400,10 @@ def _record_entering(run: _Run) -> None:
         put_tapped = run.put_tapped.get(label)
         certain = len(zones) == 1  # the battlefield is the one place it can end
         # Cards of one name that may enter alike share a verdict (a 60-card library of lands).
-        key = ("entering", card.name, put_tapped, certain)
+        key = ("entering", card.name, card.controller, put_tapped, certain)
         verdict = shared.get(key)
         if verdict is None:
-            verdict = _entering_state(card, put_tapped)
+            verdict = _entering_state(card, put_tapped, run)
             if not certain:
                 reason = because("if_it_enters", reason=verdict.reason)
                 verdict = Verdict(verdict.value, verdict.rule, reason)
@@ -2408,10 +2411,16 @@ def _record_entering(run: _Run) -> None:
         tapped_after[label] = verdict
 
 
-def _entering_state(card: CardInstance, put_tapped: Reason | None) -> Verdict:
+def _entering_state(
+    card: CardInstance, put_tapped: Reason | None, run: _Run | None = None
+) -> Verdict:
     if put_tapped is not None:
         return Verdict("tapped", "110.5b", put_tapped)
     own = card.definition.enters_tapped
+    if own == "condition" and run is not None:
+        condition = enters_untapped_if(card.definition.oracle)
+        if condition is not None:
+            return _enters_unless_you_control(run, card, condition)
     if own == "always":
         return Verdict("tapped", "614.1d", because("enters_tapped_own_text", card=card.name))
     if own == "choice":
@@ -2423,6 +2432,45 @@ def _entering_state(card: CardInstance, put_tapped: Reason | None) -> Verdict:
             "tapped or untapped", "614.1d", because("enters_tapped_not_modelled", card=card.name)
         )
     return Verdict("untapped", "110.5b", because("enters_untapped", card=card.name))
+
+
+def _enters_unless_you_control(
+    run: _Run, card: CardInstance, condition: Mapping[str, Any]
+) -> Verdict:
+    """ "This land enters tapped unless you control a Plains or an Island" / "two or fewer other
+    lands" (614.1d): counted as it enters among the permanents its controller already controls;
+    a card entering at the same time isn't counted (the check lands' and fast lands' rulings),
+    and one a cost or choice of the step may have removed counts only as possible."""
+    player = card.controller
+    certain = possible = 0
+    pool = {c.label for c in run.sacrificed}
+    in_pool = 0  # matching cards a cost may have sacrificed: exactly sacrifice_count of pool did
+    for other in run.state.permanents():
+        if other.controller != player or other.label == card.label:
+            continue
+        if not condition["filter"].matches(other.definition, {}):
+            continue
+        zones = run.possible.get(other.label, {"battlefield"})
+        if zones != {"battlefield"} and "battlefield" in zones and other.label in pool:
+            in_pool += 1
+            continue
+        possible += "battlefield" in zones
+        certain += zones == {"battlefield"}
+    if in_pool:
+        gone = run.sacrifice_count
+        certain += in_pool - min(gone, in_pool)
+        possible += in_pool - max(0, gone - (len(pool) - in_pool))
+    amount = condition["count"]
+    if condition["compare"] == "at_least":
+        met, failed = certain >= amount, possible < amount
+    else:
+        met, failed = possible <= amount, certain > amount
+    params = {"card": card.name, "player": player}
+    if met:
+        return Verdict("untapped", "614.1d", because("enters_unless_met", count=certain, **params))
+    if failed:
+        return Verdict("tapped", "614.1d", because("enters_unless_failed", count=certain, **params))
+    return Verdict("tapped or untapped", "614.1d", because("enters_unless_open", **params))
 
 
 def _merge_runs(runs: list[_Run]) -> Resolution:

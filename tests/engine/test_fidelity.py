@@ -28,7 +28,7 @@ from rules.engine import (
     parse_card_definition,
     resolve,
 )
-from rules.engine.cards import CATALOG_DIR, enters_tapped_of
+from rules.engine.cards import CATALOG_DIR, enters_tapped_of, enters_untapped_if
 
 HERE = Path(__file__).resolve().parent
 SCENARIOS = HERE / "fidelity_scenarios"
@@ -77,6 +77,101 @@ def test_a_refused_scenario_is_refused_in_words(path: Path) -> None:
 )
 def test_a_cards_own_enters_tapped_is_read_from_its_text(oracle: str, expected: str) -> None:
     assert enters_tapped_of(oracle, "Odd Land") == expected
+
+
+@pytest.mark.parametrize(
+    ("oracle", "count", "compare", "matches", "misses"),
+    [
+        (
+            "This land enters tapped unless you control a Forest or a Plains.",
+            1,
+            "at_least",
+            ["Forest", "Plains", "Savannah", "Tundra"],
+            ["Island", "Underground Sea"],
+        ),
+        (
+            "This land enters tapped unless you control two or fewer other lands.",
+            2,
+            "at_most",
+            ["Forest", "Tundra"],
+            ["Grizzly Bears"],
+        ),
+        (
+            "This land enters tapped unless you control two or more other lands.",
+            2,
+            "at_least",
+            ["Island"],
+            ["Sol Ring"],
+        ),
+        (
+            "This land enters tapped unless you control two or more basic lands.",
+            2,
+            "at_least",
+            ["Island", "Snow-Covered Forest"],
+            ["Tundra"],
+        ),
+        (
+            "This land enters tapped unless you control an Island or a Swamp.",
+            1,
+            "at_least",
+            ["Underground Sea"],
+            ["Plains"],
+        ),
+    ],
+)
+def test_an_enters_tapped_unless_you_control_condition_is_read_from_its_text(
+    oracle: str, count: int, compare: str, matches: list[str], misses: list[str]
+) -> None:
+    condition = enters_untapped_if(oracle)
+    assert condition is not None
+    assert (condition["count"], condition["compare"]) == (count, compare)
+    catalog = default_catalog()
+    assert all(condition["filter"].matches(catalog.get(n), {}) for n in matches)
+    assert not any(condition["filter"].matches(catalog.get(n), {}) for n in misses)
+
+
+@pytest.mark.parametrize(
+    "oracle",
+    [
+        "This land enters tapped unless a player has 13 or less life.",
+        "This land enters tapped unless you control a legendary green creature.",
+        "As this land enters, you may reveal a Forest or Island card from your hand. If you "
+        "don't, this land enters tapped.",
+    ],
+)
+def test_a_condition_the_engine_cant_count_stays_not_modelled(oracle: str) -> None:
+    assert enters_untapped_if(oracle) is None
+    assert enters_tapped_of(oracle, "Odd Land") == "condition"
+
+
+def _fast_land(other_lands: int, fast: bool) -> dict[str, Any]:
+    spec = _load("blooming-marsh-fourth-land")
+    if not fast:
+        spec["cards"][0]["oracle"] = spec["cards"][0]["oracle"].replace("fewer", "more")
+    spec["zones"]["Alice"]["battlefield"] = ["Forest"] * other_lands + ["Grizzly Bears"]
+    spec["expect"] = []
+    return spec
+
+
+@given(other_lands=st.integers(0, 6), fast=st.booleans())
+@settings(max_examples=30, deadline=None)
+def test_a_fast_or_slow_land_enters_tapped_exactly_when_its_count_fails(
+    other_lands: int, fast: bool
+) -> None:
+    spec = _fast_land(other_lands, fast)
+    claim = {"claim": "tapped_after", "card": "marsh", "given": {"Alice": {"find": ["marsh"]}}}
+    untapped = other_lands <= 2 if fast else other_lands >= 2
+    verdict = evaluate_claim(spec, claim)
+    assert verdict.value == ("untapped" if untapped else "tapped")
+    assert verdict.rule == "614.1d"
+
+
+def test_put_onto_the_battlefield_tapped_wins_over_a_met_condition() -> None:
+    # Even with the condition met, an effect that puts it there tapped taps it (110.5b).
+    spec = _fast_land(0, True)
+    spec["cards"][1]["spell"][0]["search"]["tapped"] = True
+    claim = {"claim": "tapped_after", "card": "marsh", "given": {"Alice": {"find": ["marsh"]}}}
+    assert evaluate_claim(spec, claim).value == "tapped"
 
 
 def _passage(other_lands: int, find: list[str] | None) -> dict[str, Any]:
