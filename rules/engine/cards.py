@@ -235,6 +235,8 @@ class CardDefinition:
     # A split card (709): each half's name and mana cost; its characteristics off the stack
     # combine both halves' (709.4): both names (709.4a), the total mana value, both colors (709.4b).
     halves: tuple[tuple[str, str], ...] = ()
+    # A creature's printed toughness ("2", "*", "1+*"): lethal damage is read against it (704.5g).
+    toughness: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -295,6 +297,60 @@ class CardDefinition:
 
 _ENTERS_TAPPED = re.compile(r"\benters?(?: the battlefield)? tapped\b")
 _SELF_WORDS = r"(?:this (?:land|creature|artifact|enchantment|permanent)|{name}|it)"
+
+
+BASIC_LAND_TYPES = ("Plains", "Island", "Swamp", "Mountain", "Forest")
+_COUNT_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_UNLESS_CONTROL = re.compile(
+    r"enters(?: the battlefield)? tapped unless you control (a|an|one|two|three|four|five)"
+    r"(?: (or more|or fewer))? (other )?([^.]+)\.",
+    re.IGNORECASE,
+)
+_TYPE_WORDS = {
+    "land": ("types", "Land"),
+    "creature": ("types", "Creature"),
+    "artifact": ("types", "Artifact"),
+    "enchantment": ("types", "Enchantment"),
+    "planeswalker": ("types", "Planeswalker"),
+}
+_SUPERTYPE_WORDS = {"basic": "Basic", "legendary": "Legendary", "snow": "Snow"}
+
+
+@lru_cache(maxsize=1024)
+def enters_untapped_if(oracle: str) -> Mapping[str, Any] | None:
+    """ "This land enters tapped unless you control a Plains or an Island" (a check land),
+    "… unless you control two or fewer other lands" (a fast land), "… two or more other lands",
+    "… two or more basic lands": {"count", "compare" ("at_least" | "at_most"), "other", "filter"}
+    when the condition counts permanents its controller controls, else None (not modelled)."""
+    match = _UNLESS_CONTROL.search(re.sub(r"\([^)]*\)", "", oracle))
+    if match is None:
+        return None
+    count = _COUNT_WORDS[match.group(1).lower()]
+    compare = "at_most" if match.group(2) == "or fewer" else "at_least"
+    raw: dict[str, list[str]] = {}
+    alternatives = re.split(r",? or (?:an? )?|, (?:an? )?", match.group(4).strip())
+    for words in alternatives:
+        *qualities, noun = words.split()
+        noun = noun if noun == "Plains" else noun.removesuffix("s")
+        for quality in qualities:
+            if quality.lower() not in _SUPERTYPE_WORDS or len(alternatives) > 1:
+                return None
+            raw.setdefault("supertypes", []).append(_SUPERTYPE_WORDS[quality.lower()])
+        if noun.lower() in _TYPE_WORDS:
+            key, value = _TYPE_WORDS[noun.lower()]
+        elif noun in BASIC_LAND_TYPES:
+            key, value = "subtypes", noun
+        else:
+            return None
+        raw.setdefault(key, []).append(value)
+    if "types" in raw and "subtypes" in raw:
+        return None  # "a Forest or a creature": an any-of across kinds the filter can't say
+    return {
+        "count": count,
+        "compare": compare,
+        "other": bool(match.group(3)),
+        "filter": parse_filter(raw, "enters tapped unless"),
+    }
 
 
 @lru_cache(maxsize=4096)
@@ -782,7 +838,8 @@ DAMAGE_COUNTS = ("revealed_with_chosen_name",)
 def _parse_damage(value: Any, where: str) -> dict[str, Any]:
     """{"to": "target" | PLAYER_REF, "amount": N, "for_each": "revealed_with_chosen_name"}
     (Thought Hemorrhage: "deals 3 damage to that player for each card with the chosen name
-    revealed this way"); a bare number is that much damage to the target."""
+    revealed this way"); a bare number is that much damage to the target; "amount": "X" is the
+    spell's X."""
     if isinstance(value, int) and not isinstance(value, bool):
         value = {"to": "target", "amount": value}
     if set(value) - DAMAGE_KEYS:
@@ -795,7 +852,10 @@ def _parse_damage(value: Any, where: str) -> dict[str, Any]:
         raise ScenarioError(f"{where}.for_each", f"must be one of {list(DAMAGE_COUNTS)}")
     return {
         "to": to,
-        "amount": _parse_count(value.get("amount"), f"{where}.amount"),
+        # "deals X damage": the X chosen as the spell was cast (107.3a).
+        "amount": "X"
+        if value.get("amount") == "X"
+        else _parse_count(value.get("amount"), f"{where}.amount"),
         "for_each": for_each,
     }
 
@@ -1230,6 +1290,7 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         additional_cost_parts=parse_cost(additional_cost, name, f"{where}.additional_cost"),
         x_is=_parse_x_is(x_is_raw, f"{where}.x_is") if not printed_x or additional_cost else None,
         halves=_parse_halves(raw.get("halves"), name, f"{where}.halves"),
+        toughness=str(raw.get("toughness", "")),
     )
 
 

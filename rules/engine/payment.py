@@ -118,6 +118,8 @@ def eligible(
     for other in pool:
         if part.kind == "tap_other" and other.tapped:
             continue  # "tap an untapped creature you control"
+        if card.zone == "stack" and other.label == card.label:
+            continue  # the spell paying its own cost is on the stack (601.2a), not in hand
         if part.other and other.label == card.label:
             continue  # "another": not the source
         if part.filter is not None and not part.filter.matches(other.definition, _NO_NAMES):

@@ -548,10 +548,43 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(count)s revealed cards have the chosen name: %(amount)s damage is dealt to "
         "%(player)s, who loses that much life."
     ),
+    "damage_x_not_chosen": gettext_noop(
+        "The damage is X, and X isn't fixed here, so how much damage is dealt isn't known."
+    ),
+    "lethal_damage": gettext_noop(
+        "%(amount)s damage is marked on %(card)s, whose toughness is %(toughness)s: that is "
+        "lethal damage, so it is destroyed and put into its owner's graveyard."
+    ),
+    "damage_not_lethal": gettext_noop(
+        "%(amount)s damage is marked on %(card)s, whose toughness is %(toughness)s: that isn't "
+        "lethal damage, so it stays on the battlefield."
+    ),
+    "lethal_damage_indestructible": gettext_noop(
+        "%(card)s is dealt lethal damage, but it has indestructible, so it isn't destroyed."
+    ),
+    "indestructible_not_destroyed": gettext_noop(
+        "%(card)s has indestructible, so it isn't destroyed."
+    ),
+    "damage_not_modelled": gettext_noop(
+        "Whether %(amount)s damage destroys %(card)s rests on what the engine doesn't model "
+        "here (its toughness, or damage to a permanent that isn't a creature)."
+    ),
     "moved_with_all": gettext_noop(
         "%(card)s is one of the permanents the effect puts into the %(zone)s."
     ),
     "if_it_enters": gettext_noop("If it is put onto the battlefield: %(reason)s"),
+    "enters_unless_met": gettext_noop(
+        "As %(card)s enters, %(player)s controls %(count)s of the permanents its "
+        "enters-tapped-unless condition counts: the condition is met, so it enters untapped."
+    ),
+    "enters_unless_failed": gettext_noop(
+        "As %(card)s enters, %(player)s controls %(count)s of the permanents its "
+        "enters-tapped-unless condition counts: the condition isn't met, so it enters tapped."
+    ),
+    "enters_unless_open": gettext_noop(
+        "Whether %(card)s enters tapped depends on which permanents %(player)s still controls "
+        "as it enters, which isn't fixed here."
+    ),
     "untapped_condition_met": gettext_noop(
         "%(player)s controls %(count)s of the permanents the condition counts (%(amount)s "
         "needed), so %(card)s is untapped."

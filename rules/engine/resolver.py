@@ -12,7 +12,7 @@ from functools import partial
 from itertools import zip_longest
 from typing import Any
 
-from .cards import Ability, CardDefinition, Instruction, TargetSpec
+from .cards import Ability, CardDefinition, Instruction, TargetSpec, enters_untapped_if
 from .costs import MOVES, CostPart, parse_cost
 from .effects import (
     ActiveEffect,
@@ -135,6 +135,8 @@ class _Run:
         # The creatures a cost sacrificed (or, not fixed, each that could be the one), and the
         # X derived from them ("X is 2 plus the sacrificed creature's mana value").
         self.sacrificed: tuple[CardInstance, ...] = ()
+        # How many of `sacrificed` a cost sacrifices (all of them once the choice is fixed).
+        self.sacrifice_count = 0
         self.x_from_cost: int | tuple[int, ...] | None = None
         self.that_many: int | None = None  # how many the last "all" instruction moved
 
@@ -394,6 +396,7 @@ def _pay_choosing_part(
         run.sacrificed = (
             tuple(c for c in usable if c.label in certain) if certain else tuple(usable)
         )
+        run.sacrifice_count = part.count
     for other in usable:
         if part.kind == "tap_other":
             if other.label in certain:
@@ -424,6 +427,18 @@ def _pay_choosing_part(
             )
 
 
+def _on_stack(
+    card: CardInstance | None, definition: CardDefinition, controller: str
+) -> CardInstance:
+    """The spell being cast as its costs are paid: on the stack (601.2a), so it can't pay a
+    cost of its own such as "discard a card" from the hand it was cast from."""
+    if card is not None:
+        return replace(card, zone="stack")
+    return CardInstance.fast(
+        "", definition.name, controller, controller, "stack", 0, definition, False, False, True
+    )
+
+
 def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition) -> None:
     """Kicker is an additional cost paid as the spell is cast (702.33a, 601.2f): a kicker such
     as "Sacrifice a creature" moves what it says (mana needs nothing more here)."""
@@ -432,9 +447,7 @@ def _pay_kicker(run: _Run, card: CardInstance | None, definition: CardDefinition
         return
     controller = run.step.by or ""
     parts = parse_cost(kicker, definition.name, f"{definition.name}.keywords.kicker")
-    source = card or CardInstance.fast(
-        "", definition.name, controller, controller, "stack", 0, definition, False, False, True
-    )
+    source = _on_stack(card, definition, controller)
     chosen = list(run.choices.get(controller, {}).get("cost", []))
     run.consumed.add((controller, "cost"))
     for part in parts:
@@ -461,9 +474,7 @@ def _pay_additional_cost(run: _Run, card: CardInstance | None, definition: CardD
     if not parts:
         return
     controller = run.step.by or ""
-    source = card or CardInstance.fast(
-        "", definition.name, controller, controller, "stack", 0, definition, False, False, True
-    )
+    source = _on_stack(card, definition, controller)
     where = f"{run.path}.cast"
     if not run.in_history:
         for part in parts:
@@ -1790,6 +1801,11 @@ def _move_all_permanents(
             continue
         if not spec["filter"].matches(card.definition, {}):
             continue
+        if rule == "701.8a" and "indestructible" in card.definition.keywords:
+            run.result.zone_after[card.label] = Verdict(
+                "battlefield", "702.12b", because("indestructible_not_destroyed", card=card.name)
+            )
+            continue
         run.move(card, zone, rule, because("moved_with_all", card=card.name, zone=zone))
         moved.append(card)
     run.that_many = len(moved)
@@ -1807,6 +1823,11 @@ def _do_destroy(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     if not targets:
         raise ScenarioError(path, "the effect destroys a target but no card was targeted")
     card = targets[0]
+    if "indestructible" in card.definition.keywords:
+        run.result.zone_after[card.label] = Verdict(
+            "battlefield", "702.12b", because("indestructible_not_destroyed", card=card.name)
+        )
+        return
     run.move(
         card,
         "graveyard",
@@ -2096,17 +2117,30 @@ def _life_not_modelled(run: _Run, text: str) -> None:
 
 
 def _do_damage(run: _Run, spec: Mapping[str, Any], path: str) -> None:
-    """Damage dealt to a player causes that much life loss (120.3a); damage to a permanent
-    changes no life total."""
+    """Damage dealt to a player causes that much life loss (120.3a); damage dealt to a creature
+    is marked on it, and lethal damage destroys it as state-based actions are checked (120.3e,
+    704.5g) unless it is indestructible (702.12b)."""
     if "value" in spec:
         _life_not_modelled(run, str(spec["value"]))
         return
+    base: int | None
+    if spec["amount"] == "X":
+        x = run.x_from_cost if run.x_from_cost is not None else _spell_x(run)
+        base = x if isinstance(x, int) else None
+    else:
+        base = spec["amount"]
     if spec["to"] == "target":
         players = run.player_targets()[:1]
+        if not players:
+            for card in run.card_targets()[:1]:
+                _damage_permanent(run, card, base)
     else:
         players = run.players_for(spec["to"], path)
     for player in players:
-        amount, count = spec["amount"], None
+        if base is None:
+            run.result.life_unknown[player] = because("damage_x_not_chosen")
+            continue
+        amount, count = base, None
         if spec["for_each"] == "revealed_with_chosen_name":
             hand = run.zones[(run.revealed_hand or player, "hand")]
             names = run.chosen or []
@@ -2122,6 +2156,43 @@ def _do_damage(run: _Run, spec: Mapping[str, Any], path: str) -> None:
             else because("damage_to_player", player=player, amount=amount)
         )
         _change_life(run, player, -amount, "120.3a", reason)
+
+
+def _damage_permanent(run: _Run, card: CardInstance, amount: int | None) -> None:
+    """Damage to a targeted permanent (the scenario marks no damage on it before the step)."""
+    definition = card.definition
+    if card.zone != "battlefield":
+        return
+    if amount is None:
+        run.maybe_move(card, {"graveyard"}, "107.3a", because("damage_x_not_chosen"))
+        return
+    toughness = definition.toughness
+    if "Creature" not in definition.types or not toughness.isdigit() or toughness == "0":
+        run.maybe_move(
+            card,
+            {"graveyard"},
+            "120.3e",
+            because("damage_not_modelled", amount=amount, card=card.name),
+        )
+        return
+    if amount < int(toughness):
+        run.result.zone_after[card.label] = Verdict(
+            "battlefield",
+            "704.5g",
+            because("damage_not_lethal", amount=amount, card=card.name, toughness=toughness),
+        )
+    elif "indestructible" in definition.keywords:
+        run.result.zone_after[card.label] = Verdict(
+            "battlefield", "702.12b", because("lethal_damage_indestructible", card=card.name)
+        )
+    else:
+        run.move(
+            card,
+            "graveyard",
+            "704.5g",
+            because("lethal_damage", amount=amount, card=card.name, toughness=toughness),
+        )
+    run.result.explanation.append(f"{amount} damage is dealt to {card.name}.")
 
 
 def _do_lose_life(run: _Run, spec: Mapping[str, Any], path: str) -> None:
@@ -2187,7 +2258,7 @@ def _tap_or_untap(run: _Run, spec: Mapping[str, Any], state: str) -> None:
         else:
             value, reason = "tapped or untapped", because("untapped_condition_open", **params)
         if value is None:
-            before = _entering_state(card, run.put_tapped.get(card.label))
+            before = _entering_state(card, run.put_tapped.get(card.label), run)
             value = before.value
         if run.possible.get(card.label, {"battlefield"}) != {"battlefield"}:
             reason = because("if_it_enters", reason=reason)
@@ -2329,10 +2400,10 @@ def _record_entering(run: _Run) -> None:
         put_tapped = run.put_tapped.get(label)
         certain = len(zones) == 1  # the battlefield is the one place it can end
         # Cards of one name that may enter alike share a verdict (a 60-card library of lands).
-        key = ("entering", card.name, put_tapped, certain)
+        key = ("entering", card.name, card.controller, put_tapped, certain)
         verdict = shared.get(key)
         if verdict is None:
-            verdict = _entering_state(card, put_tapped)
+            verdict = _entering_state(card, put_tapped, run)
             if not certain:
                 reason = because("if_it_enters", reason=verdict.reason)
                 verdict = Verdict(verdict.value, verdict.rule, reason)
@@ -2340,10 +2411,16 @@ def _record_entering(run: _Run) -> None:
         tapped_after[label] = verdict
 
 
-def _entering_state(card: CardInstance, put_tapped: Reason | None) -> Verdict:
+def _entering_state(
+    card: CardInstance, put_tapped: Reason | None, run: _Run | None = None
+) -> Verdict:
     if put_tapped is not None:
         return Verdict("tapped", "110.5b", put_tapped)
     own = card.definition.enters_tapped
+    if own == "condition" and run is not None:
+        condition = enters_untapped_if(card.definition.oracle)
+        if condition is not None:
+            return _enters_unless_you_control(run, card, condition)
     if own == "always":
         return Verdict("tapped", "614.1d", because("enters_tapped_own_text", card=card.name))
     if own == "choice":
@@ -2355,6 +2432,45 @@ def _entering_state(card: CardInstance, put_tapped: Reason | None) -> Verdict:
             "tapped or untapped", "614.1d", because("enters_tapped_not_modelled", card=card.name)
         )
     return Verdict("untapped", "110.5b", because("enters_untapped", card=card.name))
+
+
+def _enters_unless_you_control(
+    run: _Run, card: CardInstance, condition: Mapping[str, Any]
+) -> Verdict:
+    """ "This land enters tapped unless you control a Plains or an Island" / "two or fewer other
+    lands" (614.1d): counted as it enters among the permanents its controller already controls;
+    a card entering at the same time isn't counted (the check lands' and fast lands' rulings),
+    and one a cost or choice of the step may have removed counts only as possible."""
+    player = card.controller
+    certain = possible = 0
+    pool = {c.label for c in run.sacrificed}
+    in_pool = 0  # matching cards a cost may have sacrificed: exactly sacrifice_count of pool did
+    for other in run.state.permanents():
+        if other.controller != player or other.label == card.label:
+            continue
+        if not condition["filter"].matches(other.definition, {}):
+            continue
+        zones = run.possible.get(other.label, {"battlefield"})
+        if zones != {"battlefield"} and "battlefield" in zones and other.label in pool:
+            in_pool += 1
+            continue
+        possible += "battlefield" in zones
+        certain += zones == {"battlefield"}
+    if in_pool:
+        gone = run.sacrifice_count
+        certain += in_pool - min(gone, in_pool)
+        possible += in_pool - max(0, gone - (len(pool) - in_pool))
+    amount = condition["count"]
+    if condition["compare"] == "at_least":
+        met, failed = certain >= amount, possible < amount
+    else:
+        met, failed = possible <= amount, certain > amount
+    params = {"card": card.name, "player": player}
+    if met:
+        return Verdict("untapped", "614.1d", because("enters_unless_met", count=certain, **params))
+    if failed:
+        return Verdict("tapped", "614.1d", because("enters_unless_failed", count=certain, **params))
+    return Verdict("tapped or untapped", "614.1d", because("enters_unless_open", **params))
 
 
 def _merge_runs(runs: list[_Run]) -> Resolution:
