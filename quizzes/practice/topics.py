@@ -44,6 +44,39 @@ SEARCH_AND_ITS_NEIGHBOURS = (
 )
 PLAN = SEARCH_AND_ITS_NEIGHBOURS
 
+# The sections of the Comprehensive Rules beyond search (issue 22). Not in the default plan: the
+# Level 1 and Level 2 plans weigh them (shares here are placeholders until those plans set them).
+BEYOND_SEARCH = (
+    Topic("casting", ("601.", "602.", "118."), 0.0),  # casting a spell and its total cost
+    Topic("triggers", ("603.",), 0.0),  # triggered abilities
+    Topic("replacements", ("614.", "615.", "616."), 0.0),  # replacement and prevention effects
+    Topic("sba", ("704.",), 0.0),  # state-based actions
+    Topic("layers", ("613.",), 0.0),  # continuous effects and their layers
+    Topic(
+        "turns",
+        (
+            "117.",
+            "500.",
+            "501.",
+            "502.",
+            "503.",
+            "504.",
+            "505.",
+            "506.",
+            "507.",
+            "508.",
+            "509.",
+            "510.",
+            "511.",
+            "512.",
+            "513.",
+            "514.",
+            "703.",
+        ),
+        0.0,
+    ),  # turn structure and priority
+)
+
 
 def topics_of(numbers: Iterable[str], plan: tuple[Topic, ...] = PLAN) -> set[str]:
     """The topics of the plan a question linking rules `numbers` is about."""
