@@ -241,6 +241,8 @@ class CardDefinition:
     @property
     def names(self) -> tuple[str, ...]:
         """Every name the card has: its own, or each half's (709.4a)."""
+        if not self.halves:
+            return (self.name,)
         return (self.name, *(name for name, _ in self.halves))
 
     @property

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 from itertools import zip_longest
 from typing import Any
 
@@ -1291,8 +1291,11 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
     if space.performed == "no":
         return
     split_zones = _split_zones(space, destination)
-    maybe_reasons: dict[tuple[str, str], Reason] = {}
+    # Cards of one name in one zone, found by one rule, that may be found: the zones they may
+    # end in and the verdict saying so, made once (a 60-card library of lands).
+    maybe_found: dict[tuple[str, str, str], tuple[set[str], Verdict]] = {}
     card_of, finds, must_find = run.state.card, space.finds, space.must_find
+    possible, zone_after = run.possible, run.result.zone_after
     performed = space.performed == "yes"
     to_destination = {destination}  # maybe_move never keeps or changes it
     # Sorted, not the frozenset's hash order: outcomes stay the same from one process to the next.
@@ -1319,11 +1322,17 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
         elif certain:
             run.possible[label] = {"set_aside"}
         else:
-            reason = maybe_reasons.get((card.name, card.zone))
-            if reason is None:
-                key = "may_be_chosen" if card.zone == OUTSIDE else "may_be_found"
-                reason = maybe_reasons[card.name, card.zone] = because(key, card=card.name)
-            run.maybe_move(card, to_destination, verdict.rule, reason)
+            group = (card.name, card.zone, verdict.rule)
+            known = maybe_found.get(group)
+            if known is not None and label not in possible:
+                # What maybe_move would record for a card nothing else has moved.
+                possible[label] = set(known[0])
+                zone_after[label] = known[1]
+                continue
+            key = "may_be_chosen" if card.zone == OUTSIDE else "may_be_found"
+            run.maybe_move(card, to_destination, verdict.rule, because(key, card=card.name))
+            if known is None and possible[label] == {card.zone, destination}:
+                maybe_found[group] = (possible[label], zone_after[label])
 
 
 def _apply_rest(
@@ -2390,48 +2399,84 @@ def _record_entering(run: _Run) -> None:
     """A card put onto the battlefield in this step is a new permanent: untapped unless the
     effect or its own text says it enters tapped (110.5b, 614.1d). An untap or tap instruction
     of the step has already said what it does (it wins: it happens after the card entered)."""
-    card_of, tapped_after, shared = run.state.card, run.result.tapped_after, run.shared_verdicts
-    for label, zones in run.possible.items():
+    possible = run.possible
+    if not possible:
+        return
+    card_of, tapped_after = run.state.card, run.result.tapped_after
+    put_tapped_of = run.put_tapped.get
+    # Cards of one name and controller that may enter alike share a verdict (a 60-card
+    # library of lands asks a handful).
+    alike: dict[tuple[str, str, Reason | None, bool], Verdict] = {}
+    for label, zones in possible.items():
         if "battlefield" not in zones or label in tapped_after:
             continue
         card = card_of(label)
         if card is None or card.zone == "battlefield":
             continue
-        put_tapped = run.put_tapped.get(label)
+        put_tapped = put_tapped_of(label)
         certain = len(zones) == 1  # the battlefield is the one place it can end
-        # Cards of one name that may enter alike share a verdict (a 60-card library of lands).
-        key = ("entering", card.name, card.controller, put_tapped, certain)
-        verdict = shared.get(key)
+        key = (card.name, card.controller, put_tapped, certain)
+        verdict = alike.get(key)
         if verdict is None:
-            verdict = _entering_state(card, put_tapped, run)
-            if not certain:
-                reason = because("if_it_enters", reason=verdict.reason)
-                verdict = Verdict(verdict.value, verdict.rule, reason)
-            shared[key] = verdict
+            verdict = alike[key] = _entering(run, card, put_tapped, certain)
         tapped_after[label] = verdict
+
+
+def _entering(run: _Run, card: CardInstance, put_tapped: Reason | None, certain: bool) -> Verdict:
+    own = card.definition.enters_tapped
+    if own != "condition" or put_tapped is not None:
+        # Depends on the card's name and text and the effect's words only, never on the
+        # board: made once per process.
+        return _entering_verdict(card.name, own, put_tapped, certain)
+    # "Unless you control ...": counted on this board for this controller, so shared within
+    # the step only.
+    key = ("entering", card.name, card.controller, certain)
+    verdict = run.shared_verdicts.get(key)
+    if verdict is None:
+        verdict = _maybe_entering(_entering_state(card, None, run), certain)
+        run.shared_verdicts[key] = verdict
+    return verdict
+
+
+@lru_cache(maxsize=1024)
+def _entering_verdict(name: str, own: str, put_tapped: Reason | None, certain: bool) -> Verdict:
+    """`_entering_state` of a card whose state as it enters doesn't depend on the board."""
+    return _maybe_entering(_own_entering_state(name, own, put_tapped), certain)
+
+
+def _maybe_entering(verdict: Verdict, certain: bool) -> Verdict:
+    if certain:
+        return verdict
+    return Verdict(verdict.value, verdict.rule, because("if_it_enters", reason=verdict.reason))
 
 
 def _entering_state(
     card: CardInstance, put_tapped: Reason | None, run: _Run | None = None
 ) -> Verdict:
-    if put_tapped is not None:
-        return Verdict("tapped", "110.5b", put_tapped)
     own = card.definition.enters_tapped
-    if own == "condition" and run is not None:
+    if put_tapped is None and own == "condition" and run is not None:
         condition = enters_untapped_if(card.definition.oracle)
         if condition is not None:
             return _enters_unless_you_control(run, card, condition)
+    return _own_entering_state(card.name, own, put_tapped)
+
+
+def _own_entering_state(name: str, own: str, put_tapped: Reason | None) -> Verdict:
+    """As it enters, from the effect's words ("put it onto the battlefield tapped") and the
+    card's own text alone."""
+    if put_tapped is not None:
+        return Verdict("tapped", "110.5b", put_tapped)
     if own == "always":
-        return Verdict("tapped", "614.1d", because("enters_tapped_own_text", card=card.name))
+        return Verdict("tapped", "614.1d", because("enters_tapped_own_text", card=name))
     if own == "choice":
         return Verdict(
-            "tapped or untapped", "614.1d", because("enters_tapped_unless_paid", card=card.name)
+            "tapped or untapped", "614.1d", because("enters_tapped_unless_paid", card=name)
         )
     if own == "condition":
         return Verdict(
-            "tapped or untapped", "614.1d", because("enters_tapped_not_modelled", card=card.name)
+            "tapped or untapped", "614.1d", because("enters_tapped_not_modelled", card=name)
         )
-    return Verdict("untapped", "110.5b", because("enters_untapped", card=card.name))
+    return Verdict("untapped", "110.5b", because("enters_untapped", card=name))
 
 
 def _enters_unless_you_control(
