@@ -402,6 +402,7 @@ def next_question(
     bank: Bank | None = None,
     review: bool = False,
     seed: int | None = None,
+    plan: topics.Plan = topics.DEFAULT_PLAN,
 ) -> Pick:
     """The question to serve next, and the skill and target it was chosen for, and why; with
     `level` or `bank` (one the learner may see: the practice filter looks it up) only their
@@ -415,6 +416,7 @@ def next_question(
     questions = questions.serving(seed) if seed is not None else questions
     questions = questions.of_level(level) if level else questions
     questions = questions.in_bank(bank.pk) if bank is not None else questions
+    questions = questions.about(list(plan.only.prefixes)) if plan.only else questions
     if rule is not None:
         theta = skills.mean_theta([rule.pk])
         target = adaptive.target_difficulty(theta)
@@ -445,10 +447,10 @@ def next_question(
             return Pick(question, theta, target, due_rule, why=Why.REVIEW, rule_numbers=numbers)
     theta = skills.mean_theta()
     target = adaptive.target_difficulty(theta)
-    plan = topics.balance([answer.rule_numbers for answer in recent])
-    full = topics.prefixes(plan.full)
-    if recent and plan.absent:
-        question = _of_absent_topic(questions.not_about(full), recent, plan, user, target)
+    balance = topics.balance([answer.rule_numbers for answer in recent], plan.topics)
+    full = topics.prefixes(balance.full)
+    if recent and balance.absent:
+        question = _of_absent_topic(questions.not_about(full), recent, balance, user, target)
         if question is not None:
             return Pick(question, theta, target, why=Why.TOPIC)
     levels = _mixed(questions.not_about(full), recent, True)
@@ -459,7 +461,7 @@ def next_question(
 
 
 def _of_absent_topic(
-    questions: Questions, recent: list[Answered], plan: topics.Balance, user, target: float
+    questions: Questions, recent: list[Answered], balance: topics.Balance, user, target: float
 ) -> Question | None:
     """An unseen question on a topic of the plan none of the last answers was about, nearest
     the target, as the mix's first wish would have it (no recent board, family, kind nor
@@ -469,7 +471,7 @@ def _of_absent_topic(
     families = {a.family_id for a in recent[:FAMILY_GAP] if a.family_id is not None}
     kinds = {answer.kind for answer in recent[:KIND_GAP]}
     recent_rules = frozenset().union(*(answer.rule_ids for answer in recent[:RULE_GAP]))
-    about = questions.about(topics.prefixes(plan.absent)).without_rules(recent_rules)
+    about = questions.about(topics.prefixes(balance.absent)).without_rules(recent_rules)
     about = about.not_from_scenarios(scenarios).not_from_families(families).not_of_kinds(kinds)
     question = _nearest_unseen(about, user.pk, target)
     if question is None or mark_if_past_limits(question.scenario):
