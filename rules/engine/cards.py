@@ -237,6 +237,9 @@ class CardDefinition:
     halves: tuple[tuple[str, str], ...] = ()
     # A creature's printed toughness ("2", "*", "1+*"): lethal damage is read against it (704.5g).
     toughness: str = ""
+    # Printed power and a planeswalker's printed loyalty, read by state-based actions (704.5i).
+    power: str = ""
+    loyalty: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -1291,6 +1294,8 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         x_is=_parse_x_is(x_is_raw, f"{where}.x_is") if not printed_x or additional_cost else None,
         halves=_parse_halves(raw.get("halves"), name, f"{where}.halves"),
         toughness=str(raw.get("toughness", "")),
+        power=str(raw.get("power", "")),
+        loyalty=str(raw.get("loyalty", "")),
     )
 
 
