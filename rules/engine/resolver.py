@@ -27,6 +27,7 @@ from .mana import mana_produced
 from .payment import check_cost, eligible
 from .reasons import Phrase, Reason, because
 from .scenario import Choices, Fact, Scenario, Step, definition_of
+from . import sba
 from .search import (
     SearchSpace,
     check_found_set,
@@ -2370,6 +2371,7 @@ def _play(
     if step.kind != "cast" or not kick_is_open(scenario, step, choices):
         run = _Run(scenario, step, effects, facts, choices, path)
         _resolve_step(run)
+        _auras_left_unattached(run)
         _record_entering(run)
         if path == "resolve":
             _check_unused_finds(run)
@@ -2379,11 +2381,42 @@ def _play(
         line = {**choices, step.by: {**choices.get(step.by, {}), "kicked": kicked}}
         run = _Run(scenario, step, effects, facts, line, path)
         _resolve_step(run)
+        _auras_left_unattached(run)
         _record_entering(run)
         if path == "resolve":
             _check_unused_finds(run)
         runs.append(run)
     return _merge_runs(runs)
+
+
+def _auras_left_unattached(run: _Run) -> None:
+    """State-based actions after the step (704.3): an Aura whose permanent left the battlefield
+    is attached to nothing and goes to its owner's graveyard (704.5m); when the permanent only
+    may leave (a line of play not fixed), so may the Aura."""
+    for aura in run.state.cards:
+        if aura.zone != "battlefield" or "Aura" not in aura.definition.subtypes:
+            continue
+        host = run.state.card(aura.attached_to) if aura.attached_to else None
+        if host is None or run.possible.get(aura.label, {"battlefield"}) != {"battlefield"}:
+            continue
+        host_zones = run.possible.get(host.label, {host.zone})
+        if "battlefield" in host_zones and len(host_zones) == 1:
+            continue
+        board = sba.Board(
+            (),
+            (
+                sba.from_definition(aura.label, aura.definition, aura.owner, attached_to=host.label),
+                sba.from_definition(host.label, host.definition, host.owner, zone="graveyard"),
+            ),
+        )
+        if not any(a.subject == aura.label and a.rule == "704.5m" for a in sba.check(board)):
+            continue
+        if "battlefield" in host_zones:
+            reason = because("aura_host_may_leave", card=aura.name, card_host=host.name)
+            run.maybe_move(aura, {"graveyard"}, "704.5m", reason)
+        else:
+            reason = because("aura_host_left", card=aura.name, card_host=host.name)
+            run.move(aura, "graveyard", "704.5m", reason)
 
 
 def _record_entering(run: _Run) -> None:

@@ -220,3 +220,72 @@ def test_a_check_does_not_depend_on_the_order_it_looks_at_permanents(board, data
     shuffled = data.draw(st.permutations(board.permanents))
     other = Board(board.players, tuple(shuffled))
     assert set(check(board, keep)) == set(check(other, keep))
+
+
+# Through a scenario: state-based actions after the step resolves (704.3, 704.5m).
+from rules.engine import evaluate_claim, resolve  # noqa: E402
+
+from .builders import card, cast, scenario  # noqa: E402
+
+_LOCAL = [
+    card(
+        "Murder",
+        types=["Instant"],
+        mana_cost="{1}{B}{B}",
+        oracle="Destroy target creature.",
+        targets=[{"kind": "permanent", "filter": {"types": ["Creature"]}}],
+        spell=[{"destroy": {"what": "target"}}],
+    ),
+    card(
+        "Hill Giant",
+        types=["Creature"],
+        mana_cost="{3}{R}",
+        subtypes=["Giant"],
+        toughness="3",
+        power="3",
+    ),
+    card(
+        "Pacifism",
+        types=["Enchantment"],
+        subtypes=["Aura"],
+        mana_cost="{1}{W}",
+        oracle="Enchant creature\nEnchanted creature can't attack or block.",
+    ),
+]
+
+
+def _murder_the_giant() -> dict:
+    return scenario(
+        cards=_LOCAL,
+        zones={
+            "Alice": {"hand": ["Murder"]},
+            "Nadia": {
+                "battlefield": [
+                    "Hill Giant#giant",
+                    {"card": "Pacifism", "label": "pacifism", "attached_to": "giant"},
+                ]
+            },
+        },
+        resolve=cast("Murder", "Alice", targets=["giant"]),
+    )
+
+
+def test_an_aura_whose_creature_is_destroyed_goes_to_the_graveyard():
+    """704.5m through `resolve`: Murder destroys Nadia's Hill Giant; Pacifism, attached to it,
+    is attached to nothing when state-based actions are checked and goes to her graveyard."""
+    outcome = resolve(_murder_the_giant())
+    giant = outcome.find("zone_after", card="giant")
+    pacifism = outcome.find("zone_after", card="pacifism")
+    assert giant.value == "graveyard"
+    assert (pacifism.value, pacifism.rule) == ("graveyard", "704.5m")
+    assert "Hill Giant" in pacifism.reason
+
+
+def test_an_aura_stays_when_its_creature_stays():
+    spec = _murder_the_giant()
+    spec["zones"]["Nadia"]["battlefield"][0] = "Hill Giant#giant"
+    spec["cards"][1]["oracle"] = "Indestructible"
+    spec["cards"][1]["keywords"] = {"indestructible": True}
+    assert evaluate_claim(spec, {"claim": "zone_after", "card": "giant"}).rule == "702.12b"
+    stays = evaluate_claim(spec, {"claim": "zone_after", "card": "pacifism"})
+    assert (stays.value, stays.rule) == ("battlefield", "400.7")
