@@ -26,8 +26,10 @@ from .filters import shares_a_name
 from .mana import mana_produced
 from .payment import check_cost, eligible
 from .reasons import Phrase, Reason, because
+from .sba import Board as SbaBoard
+from .sba import check as state_based_actions
+from .sba import from_definition as permanent_of
 from .scenario import Choices, Fact, Scenario, Step, definition_of
-from . import sba
 from .search import (
     SearchSpace,
     check_found_set,
@@ -2402,14 +2404,10 @@ def _auras_left_unattached(run: _Run) -> None:
         host_zones = run.possible.get(host.label, {host.zone})
         if "battlefield" in host_zones and len(host_zones) == 1:
             continue
-        board = sba.Board(
-            (),
-            (
-                sba.from_definition(aura.label, aura.definition, aura.owner, attached_to=host.label),
-                sba.from_definition(host.label, host.definition, host.owner, zone="graveyard"),
-            ),
-        )
-        if not any(a.subject == aura.label and a.rule == "704.5m" for a in sba.check(board)):
+        attached = permanent_of(aura.label, aura.definition, aura.owner, attached_to=host.label)
+        gone = permanent_of(host.label, host.definition, host.owner, zone="graveyard")
+        actions = state_based_actions(SbaBoard((), (attached, gone)))
+        if not any(a.subject == aura.label and a.rule == "704.5m" for a in actions):
             continue
         if "battlefield" in host_zones:
             reason = because("aura_host_may_leave", card=aura.name, card_host=host.name)
