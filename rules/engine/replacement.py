@@ -6,7 +6,7 @@ effect applied, the player who chose and the rule behind each step.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -46,6 +46,8 @@ class Replacement:
     self_replacement: bool = False
     # Dredge can't replace a draw unless the library holds at least this many cards (702.52b).
     needs_library: int = 0
+    # "you may ... instead" (dredge): the affected player may decline it.
+    optional: bool = False
 
     def applies_to(self, event: Event, library_sizes: Mapping[str, int]) -> bool:
         """Whether this effect would modify the event as it now stands."""
@@ -129,18 +131,23 @@ def apply_replacements(
     effects: Sequence[Replacement],
     choose: Choice = first_listed,
     library_sizes: Mapping[str, int] | None = None,
+    declined: Collection[str] = (),
 ) -> ReplacementOutcome:
     """Apply replacement effects to one event until none is left to apply (616.1).
 
     Self-replacement effects must be chosen first (616.1a); otherwise any applicable effect may
-    be chosen (616.1e). Each effect gets only one opportunity to affect the event or the events
+    be chosen (616.1e). An optional effect named in `declined` is not applied. Each effect gets
+    only one opportunity to affect the event or the events
     that replace it (614.5), so the loop ends after at most len(effects) steps."""
     sizes = library_sizes or {}
     names = [effect.name for effect in effects]
     if len(set(names)) != len(names):
         raise ScenarioError("replacements", f"effects need distinct names: {names}")
+    forced = [e.name for e in effects if e.name in declined and not e.optional]
+    if forced:
+        raise ScenarioError("declined", f"only an optional effect may be declined: {forced}")
     chooser = chooser_of(event)
-    used: set[str] = set()
+    used: set[str] = set(declined)
     steps: list[Step] = []
     current = event
     while True:
@@ -192,4 +199,5 @@ def dredge(card: str, owner: str, amount: int) -> Replacement:
         {"kind": "draw", "whose": "you"},
         {"kind": "dredge", "details": {"mill": amount, "returns": card}},
         needs_library=amount,
+        optional=True,
     )

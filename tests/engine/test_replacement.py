@@ -102,6 +102,19 @@ def test_dredge_needs_enough_cards_in_the_library():
     assert outcome.final.kind == "draw"
 
 
+def test_dredge_is_optional_and_only_an_optional_effect_may_be_declined():
+    """702.52a ("you may mill N cards instead"): Nadia may decline dredge and draw; Rest in
+    Peace's effect is not optional."""
+    imp = dredge("Stinkweed Imp", "Nadia", 5)
+    kept = apply_replacements(
+        Event("draw", player="Nadia"), [imp], library_sizes={"Nadia": 9}, declined={imp.name}
+    )
+    assert kept.final.kind == "draw" and not kept.replaced
+    rest = graveyard_to_exile("Rest in Peace", "Omar")
+    with pytest.raises(ScenarioError):
+        apply_replacements(Event("move", card="x", owner="Nadia"), [rest], declined={rest.name})
+
+
 def test_rest_in_peace_exiles_the_controllers_own_milled_cards_too():
     """Rest in Peace's text covers every graveyard ("a card or token ... from anywhere"), so
     even its controller's milled cards are exiled; Leyline of the Void spares its
