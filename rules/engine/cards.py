@@ -141,6 +141,7 @@ STATIC_KINDS = frozenset(
         "cost_modifier",
         "enters_with_counters",
         "enters_mill",
+        "graveyard_replacement",
         "other",
     }
 )
@@ -968,6 +969,13 @@ def parse_static(raw: Any, path: str) -> StaticAbility:
         )
     if not isinstance(spec, dict):
         raise ScenarioError(f"{path}.{kind}", "must be an object")
+    if kind == "graveyard_replacement":
+        # Rest in Peace ("If a card or token would be put into a graveyard from anywhere, exile
+        # it instead.": whose "any") or Leyline of the Void (an opponent's graveyard: "opponents").
+        whose = spec.get("whose", "any")
+        if set(spec) - {"whose"} or whose not in ("any", "opponents"):
+            raise ScenarioError(f"{path}.{kind}", 'must be {"whose": "any" or "opponents"}')
+        return StaticAbility(kind, {"whose": whose})
     if kind == "mana_replacement":
         # Mana Reflection: "If you tap a permanent for mana, it produces twice as much."
         who = spec.get("who", "you")

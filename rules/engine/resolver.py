@@ -26,6 +26,8 @@ from .filters import shares_a_name
 from .mana import mana_produced
 from .payment import check_cost, eligible
 from .reasons import Phrase, Reason, because
+from .replacement import Event as ReplacementEvent
+from .replacement import apply_replacements, graveyard_to_exile
 from .sba import Board as SbaBoard
 from .sba import check as state_based_actions
 from .sba import from_definition as permanent_of
@@ -180,8 +182,40 @@ class _Run:
             return [cards[0].controller if ref == "controller_of_target" else cards[0].owner]
         raise ScenarioError(path, f"unknown player reference {ref!r}")
 
+    def exiled_instead(self, card: CardInstance) -> Reason | None:
+        """A graveyard replacement in force (Rest in Peace, Leyline of the Void) exiles the card
+        instead (614.1a): the reason, or None. Checked before the card leaves, so Rest in Peace
+        itself is exiled when it is destroyed (its ruling)."""
+        effects = [
+            graveyard_to_exile(
+                e.source_label,
+                e.controller,
+                "opponent" if e.spec["whose"] == "opponents" else "any",
+            )
+            for e in self.effects
+            if e.kind == "graveyard_replacement"
+        ]
+        if not effects:
+            return None
+        controller = card.controller if card.zone == "battlefield" else ""
+        event = ReplacementEvent(
+            "move",
+            card=card.label,
+            owner=card.owner,
+            controller=controller,
+            from_zone=card.zone,
+            to_zone="graveyard",
+        )
+        outcome = apply_replacements(event, effects)
+        if outcome.final.to_zone != "exile":
+            return None
+        source = next(e.source_name for e in self.effects if e.source_label == outcome.order[0])
+        return because("exiled_instead", card=card.name, source=source)
+
     def move(self, card: CardInstance, zone: str, rule: str, reason: str) -> None:
         """Move a card for certain (zone lists change) and record where it ends."""
+        if zone == "graveyard" and (instead := self.exiled_instead(card)) is not None:
+            zone, rule, reason = "exile", "614.1a", instead
         if card.zone == "battlefield" and zone != "battlefield":
             # A permanent that leaves stops applying its static abilities at once (611.3b):
             # Splinter exiling Mindlock Orb lets the search that follows happen.
@@ -245,6 +279,8 @@ class _Run:
 
     def maybe_move(self, card: CardInstance, zones: set[str], rule: str, reason: str) -> None:
         """Record that a card may end in any of `zones` (the line of play isn't fixed)."""
+        if "graveyard" in zones and (instead := self.exiled_instead(card)) is not None:
+            zones, rule, reason = (zones - {"graveyard"}) | {"exile"}, "614.1a", instead
         label = card.label
         current = self.possible.get(label)
         if current is None:

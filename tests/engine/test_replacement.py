@@ -190,3 +190,85 @@ def test_every_effect_applies_at_most_once_and_the_process_ends(chosen, owner, o
     unused = [e for e in chosen if e.name not in outcome.order]
     assert not any(e.applies_to(outcome.final, {}) for e in unused)
     assert outcome.chooser == owner
+
+
+# Through a scenario: Rest in Peace in the catalog, applied by the resolver (614.1a).
+from rules.engine import evaluate_claim, resolve  # noqa: E402
+
+from .builders import cast, scenario  # noqa: E402
+
+
+def _with_rest_in_peace(resolve_step: dict, nadia: dict) -> dict:
+    return scenario(
+        zones={
+            "Alice": {"battlefield": ["Rest in Peace#rip"], "hand": ["Assassin's Trophy"]},
+            "Nadia": nadia,
+        },
+        active="Alice",
+        resolve=resolve_step,
+    )
+
+
+def test_rest_in_peace_exiles_milled_cards():
+    """614.1a and Rest in Peace's text: Thought Scour mills two cards of Alice's own library;
+    they are exiled instead, and Thought Scour itself is exiled too as it resolves."""
+    spec = _with_rest_in_peace(
+        cast("Thought Scour", "Nadia", targets=["Alice"]),
+        {"hand": ["Thought Scour#scour"], "library": ["Island"]},
+    )
+    spec["zones"]["Alice"]["library"] = ["Forest#f1", "Forest#f2", "Plains#p3"]
+    outcome = resolve(spec)
+    for label in ("f1", "f2"):
+        verdict = outcome.find("zone_after", card=label)
+        assert (verdict.value, verdict.rule) == ("exile", "614.1a")
+        assert "Rest in Peace" in verdict.reason
+    assert outcome.find("zone_after", card="scour").value == "exile"
+    assert evaluate_claim(spec, {"claim": "zone_after", "card": "p3"}).value == "library"
+
+
+def test_rest_in_peace_destroyed_by_a_spell_is_exiled_and_the_spell_goes_to_the_graveyard():
+    """Rest in Peace ruling (2018-03-16): "If Rest in Peace is destroyed by a spell, Rest in
+    Peace will be exiled and then the spell will be put into its owner's graveyard." """
+    spec = scenario(
+        zones={
+            "Alice": {"battlefield": ["Rest in Peace#rip"]},
+            "Nadia": {"hand": ["Assassin's Trophy#trophy"], "library": ["Plains"]},
+        },
+        active="Nadia",
+        resolve=cast("Assassin's Trophy", "Nadia", targets=["rip"]),
+    )
+    outcome = resolve(spec)
+    rip = outcome.find("zone_after", card="rip")
+    assert (rip.value, rip.rule) == ("exile", "614.1a")
+    assert outcome.find("zone_after", card="trophy").value == "graveyard"
+
+
+def test_without_rest_in_peace_the_milled_cards_go_to_the_graveyard():
+    spec = _with_rest_in_peace(
+        cast("Thought Scour", "Nadia", targets=["Alice"]),
+        {"hand": ["Thought Scour#scour"], "library": ["Island"]},
+    )
+    spec["zones"]["Alice"]["battlefield"] = []
+    spec["zones"]["Alice"]["library"] = ["Forest#f1", "Forest#f2"]
+    assert resolve(spec).find("zone_after", card="f1").value == "graveyard"
+
+
+def test_an_aura_left_unattached_under_rest_in_peace_is_exiled():
+    """704.5m then 614.1a: the Aura would go to its owner's graveyard as a state-based action;
+    Rest in Peace exiles it instead, as it exiles the destroyed land."""
+    spec = _with_rest_in_peace(
+        {"activate": "quarter", "by": "Alice", "targets": ["host"], "ability": 1},
+        {
+            "battlefield": [
+                "Forest#host",
+                {"card": "Wild Growth", "label": "growth", "attached_to": "host"},
+            ],
+            "library": ["Plains"],
+        },
+    )
+    spec["zones"]["Alice"]["battlefield"].append("Ghost Quarter#quarter")
+    outcome = resolve(spec)
+    assert outcome.find("zone_after", card="host").value == "exile"
+    growth = outcome.find("zone_after", card="growth")
+    assert (growth.value, growth.rule) == ("exile", "614.1a")
+    assert outcome.find("zone_after", card="quarter").value == "exile"
