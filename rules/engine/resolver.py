@@ -26,6 +26,11 @@ from .filters import shares_a_name
 from .mana import mana_produced
 from .payment import check_cost, eligible
 from .reasons import Phrase, Reason, because
+from .replacement import Event as ReplacementEvent
+from .replacement import apply_replacements, graveyard_to_exile
+from .sba import Board as SbaBoard
+from .sba import check as state_based_actions
+from .sba import from_definition as permanent_of
 from .scenario import Choices, Fact, Scenario, Step, definition_of
 from .search import (
     SearchSpace,
@@ -177,8 +182,40 @@ class _Run:
             return [cards[0].controller if ref == "controller_of_target" else cards[0].owner]
         raise ScenarioError(path, f"unknown player reference {ref!r}")
 
+    def exiled_instead(self, card: CardInstance) -> Reason | None:
+        """A graveyard replacement in force (Rest in Peace, Leyline of the Void) exiles the card
+        instead (614.1a): the reason, or None. Checked before the card leaves, so Rest in Peace
+        itself is exiled when it is destroyed (its ruling)."""
+        effects = [
+            graveyard_to_exile(
+                e.source_label,
+                e.controller,
+                "opponent" if e.spec["whose"] == "opponents" else "any",
+            )
+            for e in self.effects
+            if e.kind == "graveyard_replacement"
+        ]
+        if not effects:
+            return None
+        controller = card.controller if card.zone == "battlefield" else ""
+        event = ReplacementEvent(
+            "move",
+            card=card.label,
+            owner=card.owner,
+            controller=controller,
+            from_zone=card.zone,
+            to_zone="graveyard",
+        )
+        outcome = apply_replacements(event, effects)
+        if outcome.final.to_zone != "exile":
+            return None
+        source = next(e.source_name for e in self.effects if e.source_label == outcome.order[0])
+        return because("exiled_instead", card=card.name, source=source)
+
     def move(self, card: CardInstance, zone: str, rule: str, reason: str) -> None:
         """Move a card for certain (zone lists change) and record where it ends."""
+        if zone == "graveyard" and (instead := self.exiled_instead(card)) is not None:
+            zone, rule, reason = "exile", "614.1a", instead
         if card.zone == "battlefield" and zone != "battlefield":
             # A permanent that leaves stops applying its static abilities at once (611.3b):
             # Splinter exiling Mindlock Orb lets the search that follows happen.
@@ -242,6 +279,8 @@ class _Run:
 
     def maybe_move(self, card: CardInstance, zones: set[str], rule: str, reason: str) -> None:
         """Record that a card may end in any of `zones` (the line of play isn't fixed)."""
+        if "graveyard" in zones and (instead := self.exiled_instead(card)) is not None:
+            zones, rule, reason = (zones - {"graveyard"}) | {"exile"}, "614.1a", instead
         label = card.label
         current = self.possible.get(label)
         if current is None:
@@ -2379,6 +2418,7 @@ def _play(
     if step.kind != "cast" or not kick_is_open(scenario, step, choices):
         run = _Run(scenario, step, effects, facts, choices, path)
         _resolve_step(run)
+        _auras_left_unattached(run)
         _record_entering(run)
         if path == "resolve":
             _check_unused_finds(run)
@@ -2388,11 +2428,38 @@ def _play(
         line = {**choices, step.by: {**choices.get(step.by, {}), "kicked": kicked}}
         run = _Run(scenario, step, effects, facts, line, path)
         _resolve_step(run)
+        _auras_left_unattached(run)
         _record_entering(run)
         if path == "resolve":
             _check_unused_finds(run)
         runs.append(run)
     return _merge_runs(runs)
+
+
+def _auras_left_unattached(run: _Run) -> None:
+    """State-based actions after the step (704.3): an Aura whose permanent left the battlefield
+    is attached to nothing and goes to its owner's graveyard (704.5m); when the permanent only
+    may leave (a line of play not fixed), so may the Aura."""
+    for aura in run.state.cards:
+        if aura.zone != "battlefield" or "Aura" not in aura.definition.subtypes:
+            continue
+        host = run.state.card(aura.attached_to) if aura.attached_to else None
+        if host is None or run.possible.get(aura.label, {"battlefield"}) != {"battlefield"}:
+            continue
+        host_zones = run.possible.get(host.label, {host.zone})
+        if "battlefield" in host_zones and len(host_zones) == 1:
+            continue
+        attached = permanent_of(aura.label, aura.definition, aura.owner, attached_to=host.label)
+        gone = permanent_of(host.label, host.definition, host.owner, zone="graveyard")
+        actions = state_based_actions(SbaBoard((), (attached, gone)))
+        if not any(a.subject == aura.label and a.rule == "704.5m" for a in actions):
+            continue
+        if "battlefield" in host_zones:
+            reason = because("aura_host_may_leave", card=aura.name, card_host=host.name)
+            run.maybe_move(aura, {"graveyard"}, "704.5m", reason)
+        else:
+            reason = because("aura_host_left", card=aura.name, card_host=host.name)
+            run.move(aura, "graveyard", "704.5m", reason)
 
 
 def _record_entering(run: _Run) -> None:
