@@ -101,8 +101,10 @@ def record(
             )
             # then the question's row: the first row lock (the order every transaction that
             # learns keeps), held until the commit, so taken as late as may be
-            locked = recording.lock_question(question.pk, user.pk, response.pk)
-            _learn(user, question, verdict, locked, now)
+            locked, masteries, linked = recording.lock_question_and_masteries(
+                question.pk, user.pk, response.pk
+            )
+            _learn(user, question, verdict, locked, masteries, linked, now)
     except IntegrityError:
         first = _first_response(attempt, question, presentation)
         if first is None:
@@ -124,7 +126,15 @@ def _first_response(
     return Response.objects.filter(attempt=attempt, question=question).first()
 
 
-def _learn(user, question: Question, verdict: Grade, locked: recording.LockedQuestion, now) -> None:
+def _learn(
+    user,
+    question: Question,
+    verdict: Grade,
+    locked: recording.LockedQuestion,
+    masteries: list[tuple[Mastery, str]],
+    linked: dict[int, str],
+    now,
+) -> None:
     """Elo and an FSRS review on each rule of the question, each by the parts that decide it
     (quizzes/practice/deciding.py: a part counts for the rules it cites alone), and the
     question's difficulty by the whole answer.
@@ -137,12 +147,10 @@ def _learn(user, question: Question, verdict: Grade, locked: recording.LockedQue
     """
     first_attempt = not locked.answered_before
     difficulty, answer_count = locked.difficulty, locked.answer_count
-    if locked.masteries_exist:
-        masteries = recording.locked_masteries(user.pk, question.pk)
-    else:  # a first answer on one of its rules, or a question linking none
-        # the through table alone, each rule's number with it: no ordering by the numbers
-        links = Question.rules.through.objects.filter(question_id=question.pk)
-        numbers = dict(links.values_list("rule_id", "rule__number"))
+    # `masteries`: read locked with the question when the learner has each; else a first answer
+    # on one of its rules (`linked`: the rules the question links), or a question linking none
+    if not locked.masteries_exist:
+        numbers = dict(linked)
         some_missing = bool(numbers)  # it links rules, and the learner lacks a mastery of one
         if not numbers:
             cited = Rule.objects.cited(verdict.rule_numbers).order_by()

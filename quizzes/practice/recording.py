@@ -40,6 +40,36 @@ FROM quizzes_mastery m
 WHERE m.user_id = %s
   AND m.rule_id IN (SELECT qr.rule_id FROM quizzes_question_rules qr WHERE qr.question_id = %s)
 ORDER BY m.rule_id"""
+# the question's row alone when the learner has no mastery of its rules yet, with the rules it
+# links (each with its number): only its row is locked, the links' rows are not
+QUESTION_AND_RULES = """
+SELECT q.difficulty, q.answer_count,
+  EXISTS(SELECT 1 FROM quizzes_response r
+         WHERE r.question_id = q.id AND r.user_id = %s AND r.id <> %s),
+  (SELECT COUNT(*) FROM quizzes_question_rules qr WHERE qr.question_id = q.id),
+  (SELECT COUNT(*) FROM quizzes_question_rules qr
+   INNER JOIN quizzes_mastery m ON m.rule_id = qr.rule_id AND m.user_id = %s
+   WHERE qr.question_id = q.id),
+  qr.rule_id, (SELECT r.number FROM rules_rule r WHERE r.id = qr.rule_id)
+FROM quizzes_question q
+LEFT JOIN quizzes_question_rules qr ON qr.question_id = q.id
+WHERE q.id = %s"""
+# both in one round trip when the learner has a mastery of one of its rules at least (every
+# answer but a rule's first): the rows locked in the same order, the question's with the first
+QUESTION_AND_MASTERIES = f"""
+SELECT q.difficulty, q.answer_count,
+  EXISTS(SELECT 1 FROM quizzes_response r
+         WHERE r.question_id = q.id AND r.user_id = %s AND r.id <> %s),
+  (SELECT COUNT(*) FROM quizzes_question_rules qr WHERE qr.question_id = q.id),
+  (SELECT COUNT(*) FROM quizzes_question_rules qr
+   INNER JOIN quizzes_mastery m ON m.rule_id = qr.rule_id AND m.user_id = %s
+   WHERE qr.question_id = q.id),
+  {MASTERY.sql}, (SELECT r.number FROM rules_rule r WHERE r.id = m.rule_id)
+FROM quizzes_question q
+INNER JOIN quizzes_mastery m ON m.user_id = %s
+  AND m.rule_id IN (SELECT qr.rule_id FROM quizzes_question_rules qr WHERE qr.question_id = q.id)
+WHERE q.id = %s
+ORDER BY m.rule_id"""
 SAVE_LEARNED = (
     f"UPDATE quizzes_mastery SET {', '.join(f'{_quote(name)} = %s' for name in LEARNED)}"
     " WHERE id = %s"
@@ -49,8 +79,11 @@ COUNT_ANSWER = (
 )
 
 
-def _locking(query: str) -> str:
-    return f"{query} FOR UPDATE" if connection.features.has_select_for_update else query
+def _locking(query: str, of: str = "") -> str:
+    """`query` locking the rows it reads (of the table aliased `of` alone, when given)."""
+    if not connection.features.has_select_for_update:
+        return query
+    return f"{query} FOR UPDATE OF {of}" if of else f"{query} FOR UPDATE"
 
 
 @dataclass(frozen=True)
@@ -76,6 +109,31 @@ def lock_question(question_id: int, user_id: int, response_id: int) -> LockedQue
     return LockedQuestion(
         float(difficulty), int(answer_count), bool(answered), int(rule_count), int(mastery_count)
     )
+
+
+def _locked_question(row: tuple) -> LockedQuestion:
+    difficulty, answer_count, answered, rule_count, mastery_count = row[:5]
+    return LockedQuestion(
+        float(difficulty), int(answer_count), bool(answered), int(rule_count), int(mastery_count)
+    )
+
+
+def lock_question_and_masteries(
+    question_id: int, user_id: int, response_id: int
+) -> tuple[LockedQuestion, list[tuple[Mastery, str]], dict[int, str]]:
+    """`lock_question` and, when the learner has a mastery of each of its rules,
+    `locked_masteries`; else no masteries (the caller creates the missing ones) but the rules
+    the question links, each id with its number. One query when the learner has a mastery of
+    each, or of none; two when of some."""
+    parameters = [user_id, response_id, user_id, user_id, question_id]
+    found = sql.rows(_locking(QUESTION_AND_MASTERIES), parameters, prepared=True)
+    if found and _locked_question(found[0]).masteries_exist:
+        masteries = [(MASTERY.read(row, 5), row[5 + len(MASTERY)]) for row in found]
+        return _locked_question(found[0]), masteries, {}
+    parameters = [user_id, response_id, user_id, question_id]
+    rows = sql.rows(_locking(QUESTION_AND_RULES, of="q"), parameters, prepared=True)
+    linked = {row[5]: row[6] for row in rows if row[5] is not None}
+    return _locked_question(rows[0]), [], linked
 
 
 def locked_masteries(user_id: int, question_id: int) -> list[tuple[Mastery, str]]:

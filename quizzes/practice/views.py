@@ -57,8 +57,10 @@ def _paused_by_exam(
 @require_GET
 @login_required
 def practice(request: HtmxHttpRequest) -> HttpResponse:
-    sittings, _cards = proctor.unfinished_sittings_and_cards(request.user.pk)
-    if paused := _paused_by_exam(request, sittings=sittings):
+    now = timezone.now()
+    # what selection reads of the learner, whether an exam sitting of theirs is unfinished too
+    learner = selection.Learner.of(request.user, now)
+    if learner.sitting_unfinished and (paused := _paused_by_exam(request)):
         return paused
     filter_form = PracticeFilterForm(request.GET, user=request.user)
     context: dict[str, Any] = {"question": None, "filter_form": filter_form}
@@ -76,6 +78,8 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
         bank=chosen["bank"],
         review=chosen["review"],
         seed=rulings.new_seed(),  # its stored variant read with the question: no query of its own
+        now=now,
+        learner=learner,
     )
     context |= {
         "rule": chosen["rule"],

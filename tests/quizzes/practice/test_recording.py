@@ -177,3 +177,49 @@ def test_an_answer_counted_as_the_orm_counts_it(asked, scenario, bank):
     assert Question.objects.values_list("answer_count", "difficulty").get(pk=asked.pk) == (
         Question.objects.values_list("answer_count", "difficulty").get(pk=other.pk)
     )
+
+
+def test_the_question_and_its_masteries_in_one_read_as_apart(
+    asked, learner, other_learner, rules, scenario, bank
+):
+    """`lock_question_and_masteries` reads what `lock_question` and `locked_masteries` read,
+    the masteries only when the learner has one of each of the question's rules."""
+
+    def apart(question, user, response_id=0):
+        locked = recording.lock_question(question.pk, user.pk, response_id)
+        masteries = recording.locked_masteries(user.pk, question.pk)
+        linked = dict(question.rules.values_list("id", "number"))
+        if locked.masteries_exist:
+            return locked, masteries, {}
+        return locked, [], linked
+
+    def together(question, user, response_id=0):
+        return recording.lock_question_and_masteries(question.pk, user.pk, response_id)
+
+    def same(question, user, response_id=0):
+        (locked, masteries, linked), (expected, expected_masteries, expected_linked) = (
+            together(question, user, response_id),
+            apart(question, user, response_id),
+        )
+        assert locked == expected and linked == expected_linked
+        assert [(fields(m), n) for m, n in masteries] == [
+            (fields(m), n) for m, n in expected_masteries
+        ]
+        return locked, masteries, linked
+
+    bare = make_question(scenario, bank)
+    numbers = {rule.pk: rule.number for rule in rules}
+    assert same(asked, learner) == (expected_lock(asked, learner), [], numbers)
+    assert same(bare, learner)[1:] == ([], {})
+    first = respond(learner, asked)
+    Mastery.objects.create(user=learner, rule=rules[1], theta=0.5, answers=2)
+    locked, masteries, linked = same(asked, learner, first.pk)  # one of three: none read
+    assert not locked.masteries_exist and masteries == [] and linked == numbers
+    Mastery.objects.create(user=learner, rule=rules[0])
+    Mastery.objects.create(user=learner, rule=rules[2])
+    Mastery.objects.create(user=other_learner, rule=rules[0])
+    respond(learner, asked)
+    locked, masteries, linked = same(asked, learner, first.pk)
+    assert locked.masteries_exist and locked.answered_before and linked == {}
+    assert [m.rule_id for m, _n in masteries] == sorted(rule.pk for rule in rules)
+    assert all(m.user_id == learner.pk for m, _n in masteries)
