@@ -18,11 +18,7 @@ from django_htmx.http import reswap, retarget
 from config import sql
 from quizzes import rulings
 from quizzes.exams import proctor
-from quizzes.models import (
-    ExamSitting,
-    Presentation,
-    Response,
-)
+from quizzes.models import Presentation, Response
 from quizzes.practice import answer_lookup, answers, reports, selection
 from quizzes.practice.forms import AnswerForm, PracticeFilterForm
 from quizzes.practice.pages import feedback_context, question_context
@@ -40,12 +36,9 @@ def practice_banks(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "quizzes/practice_banks.html", {"banks": banks})
 
 
-def _paused_by_exam(
-    request: HtmxHttpRequest, status: int = 200, sittings: list[ExamSitting] | None = None
-) -> HttpResponse | None:
-    """While the learner sits an exam, practice (feedback at once, on the exam's pool) waits.
-    `sittings`: the learner's unfinished ones, when just read (default: read now)."""
-    sitting = proctor.running_sitting(request.user, sittings=sittings)
+def _paused_by_exam(request: HtmxHttpRequest, status: int = 200) -> HttpResponse | None:
+    """While the learner sits an exam, practice (feedback at once, on the exam's pool) waits."""
+    sitting = proctor.running_sitting(request.user)
     if sitting is None:
         return None
     page = render(request, "quizzes/practice_paused.html", {"sitting": sitting}, status=status)
