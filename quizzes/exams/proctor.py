@@ -61,7 +61,6 @@ from quizzes.models import (
 )
 from quizzes.models.exams import rule_is_under
 from quizzes.practice import answers, selection
-from rules import cards
 from rules.models import Rule, number_order
 
 # A form sent in the last seconds still counts when it arrives just after the deadline.
@@ -279,22 +278,6 @@ def unfinished_sittings(user_id: int) -> list[ExamSitting]:
         ' WHERE a."user_id" = %s AND a."finished_at" IS NULL ORDER BY a."started_at" DESC'
     )
     return [_sitting_of(row) for row in sql.rows(query, [user_id], prepared=True)]
-
-
-def unfinished_sittings_and_cards(user_id: int) -> tuple[list[ExamSitting], tuple]:
-    """`unfinished_sittings(user_id)` and the card table's generation (`rules.cards.generation`)
-    in one query: the practice page needs both (whether it pauses; the catalog its variant is
-    drawn with), and a query of its own cost more than the answer. A row even with no sitting
-    (the outer join's, its sitting's columns NULL)."""
-    query = (
-        f"SELECT {SITTING.sql}, {ATTEMPT.sql}, {cards.GENERATION_COLUMNS} FROM (SELECT 1) page"
-        ' LEFT JOIN ("quizzes_examsitting" es INNER JOIN "quizzes_attempt" a'
-        ' ON a."id" = es."attempt_id") ON a."user_id" = %s AND a."finished_at" IS NULL'
-        ' ORDER BY a."started_at" DESC'
-    )
-    found = sql.rows(query, [user_id], prepared=True)
-    sittings = [_sitting_of(row) for row in found if row[0] is not None]
-    return sittings, cards.generation_of(*found[0][-2:])
 
 
 def _sitting_of(row: tuple) -> ExamSitting:

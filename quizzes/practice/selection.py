@@ -42,6 +42,7 @@ from quizzes.practice import adaptive, deciding, topics
 from quizzes.practice.selection_sql import (
     ANSWER,
     MASTERY,
+    SITTING,
     LearnerRow,
     Questions,
     learner_rows,
@@ -316,12 +317,15 @@ class Learner:
     due: dict[int, datetime.datetime]
     bank_ids: frozenset[int]
     numbers: dict[int, str] = field(default_factory=dict)  # of the rules missed or due, by id
+    # an exam sitting of theirs is unfinished (its time may be up): practice may pause
+    sitting_unfinished: bool = False
 
     @classmethod
     def of(cls, user, now=None) -> Learner:
         """`now`: the moment by which a due rule's number is read (default: now)."""
         answers: dict[int, tuple[LearnerRow, dict[int, str]]] = {}
         theta, due, bank_ids, numbers = {}, {}, set(), {}
+        sitting_unfinished = False
         missed_at = tuple(index + 1 for index in MISSED_AT)
         moment = now or timezone.now()
         for row in learner_rows(user.pk, RECENT, missed_at, moment, topics.WINDOW):
@@ -335,6 +339,8 @@ class Learner:
                 theta[row.rule_id] = row.theta
                 if row.due is not None:
                     due[row.rule_id] = row.due
+            elif row.source == SITTING:
+                sitting_unfinished = True
             else:
                 bank_ids.add(row.pk)
         latest_first = sorted(answers.values(), key=lambda answer: answer[0].place)
@@ -351,7 +357,7 @@ class Learner:
             )
             for row, rules in latest_first
         ]
-        return cls(recent, theta, due, frozenset(bank_ids), numbers)
+        return cls(recent, theta, due, frozenset(bank_ids), numbers, sitting_unfinished)
 
     def questions(self) -> Questions:
         """`available_questions`, the banks given by id; still walking the difficulty index."""
@@ -403,14 +409,15 @@ def next_question(
     review: bool = False,
     seed: int | None = None,
     plan: topics.Plan = topics.DEFAULT_PLAN,
+    learner: Learner | None = None,
 ) -> Pick:
     """The question to serve next, and the skill and target it was chosen for, and why; with
     `level` or `bank` (one the learner may see: the practice filter looks it up) only their
     questions; with `review`, only questions on rules due for review (none when none is due);
     with `seed`, the question comes with its stored variant of that seed (`Pick.variant`), read
-    in the query that finds it."""
+    in the query that finds it. `learner`: `Learner.of(user, now)` when just read."""
     now = now or timezone.now()
-    skills = Learner.of(user, now)
+    skills = learner or Learner.of(user, now)
     recent = skills.recent
     questions = skills.questions()
     questions = questions.serving(seed) if seed is not None else questions

@@ -18,11 +18,7 @@ from django_htmx.http import reswap, retarget
 from config import sql
 from quizzes import rulings
 from quizzes.exams import proctor
-from quizzes.models import (
-    ExamSitting,
-    Presentation,
-    Response,
-)
+from quizzes.models import Presentation, Response
 from quizzes.practice import answer_lookup, answers, reports, selection, topics
 from quizzes.practice.forms import AnswerForm, PracticeFilterForm
 from quizzes.practice.pages import feedback_context, question_context
@@ -41,12 +37,9 @@ def practice_banks(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "quizzes/practice_banks.html", {"banks": banks})
 
 
-def _paused_by_exam(
-    request: HtmxHttpRequest, status: int = 200, sittings: list[ExamSitting] | None = None
-) -> HttpResponse | None:
-    """While the learner sits an exam, practice (feedback at once, on the exam's pool) waits.
-    `sittings`: the learner's unfinished ones, when just read (default: read now)."""
-    sitting = proctor.running_sitting(request.user, sittings=sittings)
+def _paused_by_exam(request: HtmxHttpRequest, status: int = 200) -> HttpResponse | None:
+    """While the learner sits an exam, practice (feedback at once, on the exam's pool) waits."""
+    sitting = proctor.running_sitting(request.user)
     if sitting is None:
         return None
     page = render(request, "quizzes/practice_paused.html", {"sitting": sitting}, status=status)
@@ -58,8 +51,10 @@ def _paused_by_exam(
 @require_GET
 @login_required
 def practice(request: HtmxHttpRequest) -> HttpResponse:
-    sittings, _cards = proctor.unfinished_sittings_and_cards(request.user.pk)
-    if paused := _paused_by_exam(request, sittings=sittings):
+    now = timezone.now()
+    # what selection reads of the learner, whether an exam sitting of theirs is unfinished too
+    learner = selection.Learner.of(request.user, now)
+    if learner.sitting_unfinished and (paused := _paused_by_exam(request)):
         return paused
     data = request.GET.copy()
     if "plan" not in data:  # the study plan last chosen stays chosen (kept in the session)
@@ -84,6 +79,8 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
         review=chosen["review"],
         seed=rulings.new_seed(),  # its stored variant read with the question: no query of its own
         plan=plan,
+        now=now,
+        learner=learner,
     )
     context |= {
         "rule": chosen["rule"],
