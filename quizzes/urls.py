@@ -16,6 +16,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("practice/", practice.practice, name="practice"),
     path("practice/answer/", practice.answer, name="answer"),
+    path("practice/plan/", practice.choose_plan, name="choose_plan"),
     path("practice/banks/", practice.practice_banks, name="practice_banks"),
     path(
         "practice/banks/<bounded_slug:slug>/imported/",

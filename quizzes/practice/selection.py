@@ -402,12 +402,14 @@ def next_question(
     bank: Bank | None = None,
     review: bool = False,
     seed: int | None = None,
+    plan: tuple[topics.Topic, ...] = topics.PLAN,
 ) -> Pick:
     """The question to serve next, and the skill and target it was chosen for, and why; with
     `level` or `bank` (one the learner may see: the practice filter looks it up) only their
     questions; with `review`, only questions on rules due for review (none when none is due);
     with `seed`, the question comes with its stored variant of that seed (`Pick.variant`), read
-    in the query that finds it."""
+    in the query that finds it. `plan`: the learner's study plan (its topics weigh the mix; a
+    one-topic plan serves that topic's questions, and any while it has none)."""
     now = now or timezone.now()
     skills = Learner.of(user, now)
     recent = skills.recent
@@ -445,10 +447,15 @@ def next_question(
             return Pick(question, theta, target, due_rule, why=Why.REVIEW, rule_numbers=numbers)
     theta = skills.mean_theta()
     target = adaptive.target_difficulty(theta)
-    plan = topics.balance([answer.rule_numbers for answer in recent])
-    full = topics.prefixes(plan.full)
-    if recent and plan.absent:
-        question = _of_absent_topic(questions.not_about(full), recent, plan, user, target)
+    if len(plan) == 1:  # one topic: its questions, or (none yet) the mix of all
+        on_topic = _mixed(questions.about(topics.prefixes(plan)), recent, True)
+        levels = chain(on_topic, _mixed(questions, recent, True))
+        question, seen = _nearest(levels, user, target)
+        return Pick(question, theta, target, why=_seen_or_new(seen))
+    balance = topics.balance([answer.rule_numbers for answer in recent], plan)
+    full = topics.prefixes(balance.full)
+    if recent and balance.absent:
+        question = _of_absent_topic(questions.not_about(full), recent, balance, user, target)
         if question is not None:
             return Pick(question, theta, target, why=Why.TOPIC)
     levels = _mixed(questions.not_about(full), recent, True)

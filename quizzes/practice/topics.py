@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,69 @@ BEYOND_SEARCH = (
         0.0,
     ),  # turn structure and priority
 )
+
+
+def _weighed(shares: dict[str, float]) -> tuple[Topic, ...]:
+    """The topics named, in the order of `shares`, each with its share of this plan."""
+    known = {topic.slug: topic for topic in SEARCH_AND_ITS_NEIGHBOURS + BEYOND_SEARCH}
+    return tuple(replace(known[slug], share=share) for slug, share in shares.items())
+
+
+# Level 1 (Judge Foundry's study guide): casting and costs, priority and the turn, triggers,
+# replacements, state-based actions, layers, keyword actions and combat; no multiplayer.
+LEVEL_1 = _weighed(
+    {
+        "casting": 0.14,
+        "turns": 0.14,
+        "triggers": 0.10,
+        "replacements": 0.10,
+        "sba": 0.10,
+        "layers": 0.06,
+        "search": 0.08,
+        "mana": 0.08,
+        "mill": 0.04,
+        "hidden-zones": 0.04,
+        "prohibitions": 0.04,
+        "shuffling": 0.03,
+        "alternative-costs": 0.03,
+        "dredge": 0.02,
+    }
+)
+# Level 2 rules: the whole book, layers and replacements weighed up, multiplayer in.
+LEVEL_2 = _weighed(
+    {
+        "casting": 0.10,
+        "turns": 0.10,
+        "triggers": 0.10,
+        "replacements": 0.10,
+        "layers": 0.10,
+        "sba": 0.08,
+        "search": 0.08,
+        "mana": 0.06,
+        "hidden-zones": 0.05,
+        "prohibitions": 0.05,
+        "mill": 0.04,
+        "alternative-costs": 0.04,
+        "multiplayer": 0.04,
+        "shuffling": 0.03,
+        "dredge": 0.03,
+    }
+)
+PLANS = {"search": SEARCH_AND_ITS_NEIGHBOURS, "level-1": LEVEL_1, "level-2": LEVEL_2}
+TOPIC_PLAN = "topic-"  # "topic-dredge": the one-topic plan of dredge
+
+
+def every_topic() -> tuple[Topic, ...]:
+    return SEARCH_AND_ITS_NEIGHBOURS + BEYOND_SEARCH
+
+
+def plan_named(name: str) -> tuple[Topic, ...]:
+    """The plan a learner chose ("search", "level-1", "level-2", "topic-<slug>"); the default
+    for a name that is none of them (a stale session)."""
+    if name.startswith(TOPIC_PLAN):
+        slug = name.removeprefix(TOPIC_PLAN)
+        return tuple(replace(t, share=1.0) for t in every_topic() if t.slug == slug) or PLAN
+    return PLANS.get(name, PLAN)
 
 
 def topics_of(numbers: Iterable[str], plan: tuple[Topic, ...] = PLAN) -> set[str]:

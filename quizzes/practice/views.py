@@ -23,7 +23,7 @@ from quizzes.models import (
     Presentation,
     Response,
 )
-from quizzes.practice import answer_lookup, answers, reports, selection
+from quizzes.practice import answer_lookup, answers, plans, reports, selection, topics
 from quizzes.practice.forms import AnswerForm, PracticeFilterForm
 from quizzes.practice.pages import feedback_context, question_context
 from quizzes.views import HtmxHttpRequest
@@ -69,6 +69,8 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
         return render(request, "quizzes/practice.html", context, status=404 if unknown else 400)
     chosen = filter_form.cleaned_data
     filters = filter_form.query()
+    plan_name = plans.chosen(request.session)
+    context |= {"plans": plans.choices(), "plan_name": plan_name}
     pick = selection.next_question(
         request.user,
         chosen["rule"],
@@ -76,6 +78,7 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
         bank=chosen["bank"],
         review=chosen["review"],
         seed=rulings.new_seed(),  # its stored variant read with the question: no query of its own
+        plan=topics.plan_named(plan_name),
     )
     context |= {
         "rule": chosen["rule"],
@@ -104,6 +107,17 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
             request.user, chosen["rule"], level=chosen["level"], bank=chosen["bank"]
         )
     return render(request, "quizzes/practice.html", context)
+
+
+@require_POST
+@login_required
+def choose_plan(request: HtmxHttpRequest) -> HttpResponse:
+    """The learner's study plan, kept for their session; back to practice."""
+    name = request.POST.get("plan", "")[:40]
+    if name not in dict(plans.choices()):
+        return HttpResponseBadRequest(_("No such study plan."))
+    request.session[plans.SESSION_KEY] = name
+    return redirect("practice")
 
 
 @require_POST
