@@ -65,3 +65,18 @@ def test_chosen_and_target_are_words_not_names(language, chosen, target):
         said_target = say(because("undefined_quality_target"))
     assert chosen in said_chosen and "„" not in said_chosen and "«" not in said_chosen
     assert target in said_target
+
+
+@pytest.mark.django_db
+def test_the_board_shows_german_type_lines(client, learner, bank, no_variants):
+    from django.conf import settings
+    from django.urls import reverse
+
+    from tests.factories import RuleFactory, ScenarioFactory
+    from tests.quizzes.conftest import land_tutor_spec, make_question
+
+    make_question(ScenarioFactory(spec=land_tutor_spec()), bank, rules=[RuleFactory()])
+    client.force_login(learner)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    html = client.get(reverse("practice")).content.decode()
+    assert "Standardland — Wald" in html and "Basic Land" not in html
