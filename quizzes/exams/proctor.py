@@ -31,7 +31,7 @@ import math
 import operator
 import random
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import reduce
 from typing import Any
 
@@ -60,7 +60,7 @@ from quizzes.models import (
     SittingQuota,
 )
 from quizzes.models.exams import rule_is_under
-from quizzes.practice import answers, selection
+from quizzes.practice import answers, selection, topics
 from rules.models import Rule, number_order
 
 # A form sent in the last seconds still counts when it arrives just after the deadline.
@@ -628,6 +628,7 @@ class Report:
     by_area: list[Tally]
     needed: int
     time_used: datetime.timedelta
+    by_topic: list[Tally] = field(default_factory=list)  # name: the one-topic plan to practise
 
     @property
     def answered(self) -> int:
@@ -656,10 +657,12 @@ def report(sitting: ExamSitting) -> Report:
     rule_right: dict[str, int] = defaultdict(int)
     rule_asked: dict[str, int] = defaultdict(int)
     titles: dict[str, str] = {}
+    numbers_of: dict[int, set[str]] = defaultdict(set)
     for question_id, number, title in cited:
         titles[number] = title
         rule_asked[number] += 1
         rule_right[number] += int(correct[question_id])
+        numbers_of[question_id].add(number)
     area_right: dict[str, int] = defaultdict(int)
     area_asked: dict[str, int] = defaultdict(int)
     for result in results:
@@ -676,4 +679,28 @@ def report(sitting: ExamSitting) -> Report:
         by_area=[Tally(area, area, area_right[area], area_asked[area]) for area in area_asked],
         needed=needed_to_pass(sitting.pass_mark, sitting.question_count),
         time_used=(attempt.finished_at or timezone.now()) - attempt.started_at,
+        by_topic=_by_topic(correct, numbers_of),
     )
+
+
+def _by_topic(correct: dict[int, bool], numbers_of: dict[int, set[str]]) -> list[Tally]:
+    """Right out of asked per study topic (a question counts for each topic its rules are
+    about), weakest first, each named by the one-topic plan that practises it."""
+    every = tuple(topics.TOPICS.values())
+    right: dict[str, int] = defaultdict(int)
+    asked: dict[str, int] = defaultdict(int)
+    for question_id, was_right in correct.items():
+        for slug in topics.topics_of(numbers_of[question_id], every):
+            asked[slug] += 1
+            right[slug] += int(was_right)
+    tallies = [
+        Tally(
+            topics.ONLY + t.slug,
+            str(topics.TOPIC_TITLES[t.slug]),
+            right[t.slug],
+            asked[t.slug],
+        )
+        for t in every
+        if asked[t.slug]
+    ]
+    return sorted(tallies, key=lambda tally: tally.percent)

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from quizzes.rulings.claims import counters_text
 from quizzes.rulings.names import has_translation, localized
+from quizzes.rulings.type_lines import localized_type_line
 
 ZONE_ORDER = ("battlefield", "hand", "library", "graveyard", "exile", "outside")
 ZONE_TITLES = {
@@ -112,6 +113,8 @@ class CardView:
     states: tuple[str, ...] = ()
     alt_cost: str = ""
     oracle_language: str = ""  # set when the text is not in the reader's language (English)
+    type_line_shown: str = ""  # the type line in the reader's language where it has one
+    type_language: str = ""  # "en" when the type line shown stays English
     name_language: str = ""  # set when the name has none in the reader's language (English)
     invented: bool = False  # an illustrative card of the scenario's own, not a real card
 
@@ -305,15 +308,21 @@ def _invented(view: CardView) -> CardView:
     type_line = _("%(type_line)s (a card invented for this example)") % {
         "type_line": view.type_line
     }
-    return replace(view, invented=True, type_line=type_line)
+    shown = _("%(type_line)s (a card invented for this example)") % {
+        "type_line": view.type_line_shown
+    }
+    return replace(view, invented=True, type_line=type_line, type_line_shown=shown)
 
 
 def _definition_view(definition: Any, **place: Any) -> CardView:
     """A card's face (name, cost, type, text) where `place` puts it."""
+    shown_type, type_language = localized_type_line(definition.type_line)
     return CardView(
         name=localized(definition.name),
         name_language="" if has_translation(definition.name) else "en",
         type_line=definition.type_line,
+        type_line_shown=shown_type,
+        type_language=type_language,
         mana_cost=definition.mana_cost,
         oracle=definition.oracle,
         # The catalog holds English oracle text only: marked as such on another language's page.

@@ -11,6 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext, pgettext_lazy
 
 from quizzes.rulings.names import localized
+from quizzes.rulings.type_lines import TYPES as TYPE_LINE_WORDS
 from rules.engine.reasons import AND, OR, Phrase
 
 COLORS = {
@@ -124,13 +125,41 @@ def _kinds(wanted: Any) -> str:
         )
         if part
     )
+    supertypes = " ".join(str(SUPERTYPES.get(s, s)) for s in _printed_order(wanted))
+    if compound := _printed_compound(wanted):  # "Standardland", not "Standard Land"
+        supertypes, kinds = "", compound
     text = gettext("%(colors)s %(supertypes)s %(kinds)s card") % {
         "colors": " ".join(str(COLORS[c]) for c in wanted.colors),
-        "supertypes": " ".join(str(SUPERTYPES.get(s, s)) for s in wanted.supertypes),
+        "supertypes": supertypes,
         "kinds": kinds,
     }
     # A word left out leaves its space: "Karte ( Land)" is "Karte (Land)".
     return " ".join(text.split()).replace("( ", "(").replace(" )", ")").replace(" ()", "")
+
+
+def _supertype_order(supertype: str) -> int:
+    """As printed: "Basic Snow Land", "Legendary Snow Creature"."""
+    order = ("Basic", "Legendary", "Snow")
+    return order.index(supertype) if supertype in order else len(order)
+
+
+def _printed_order(wanted: Any) -> tuple[str, ...]:
+    """English keeps the filter's order; German and Italian read the supertypes as printed."""
+    if translation.get_language() in (None, "en"):
+        return tuple(wanted.supertypes)
+    return tuple(sorted(wanted.supertypes, key=_supertype_order))
+
+
+def _printed_compound(wanted: Any) -> str:
+    """German prints supertype and type as one word ("Standardland", "verschneites
+    Standardland"): that word for a filter of supertypes and one type, no subtype."""
+    if translation.get_language() != "de" or not wanted.supertypes or wanted.subtypes:
+        return ""
+    if len(wanted.types) != 1:
+        return ""
+    key = " ".join((*sorted(wanted.supertypes, key=_supertype_order), *wanted.types))
+    printed = TYPE_LINE_WORDS["de"].get(key, "")
+    return printed[:1].lower() + printed[1:] if " " in printed else printed
 
 
 def _or(words: dict[str, Any], names: tuple[str, ...]) -> str:

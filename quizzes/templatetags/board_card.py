@@ -48,8 +48,8 @@ def board_card(context: template.Context, card: Any) -> SafeString:
     if card.mana_cost:
         parts.append(f'<span class="card-cost">{escape(card.mana_cost)}</span>')
     parts.append(
-        f'\n    <span class="card-type"{_lang(card.oracle_language)}>'
-        f"{escape(card.type_line)}</span>\n    "
+        f'\n    <span class="card-type"{_lang(card.type_language)}>'
+        f"{escape(card.type_line_shown or card.type_line)}</span>\n    "
     )
     if card.controlled_by_other:
         controlled = gettext("controlled by %(controller)s") % {

@@ -214,9 +214,14 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "Only the top %(top)s cards of %(whose)s's library are searched, and this card is below "
         "them."
     ),
-    "undefined_quality": gettext_noop(
-        "The search is for a card with the same name as the %(word)s card, but no card was "
-        "%(word)s: an undefined quality, so nothing can be found."
+    # One message per reference: "chosen" and "target" are words, not names to quote.
+    "undefined_quality_chosen": gettext_noop(
+        "The search is for a card with the same name as the chosen card, but no card was "
+        "chosen: an undefined quality, so nothing can be found."
+    ),
+    "undefined_quality_target": gettext_noop(
+        "The search is for a card with the same name as the target card, but there was no "
+        "target card: an undefined quality, so nothing can be found."
     ),
     "no_match": gettext_noop("%(card)s is not %(description)s."),
     "quantity_every_one": gettext_noop(

@@ -143,7 +143,7 @@ def _branch(
         for card in cards:
             if undefined:
                 if undefined_quality is None:
-                    reason = because("undefined_quality", word=reference)
+                    reason = because(f"undefined_quality_{reference}")
                     undefined_quality = Verdict("cannot", "701.23c", reason)
                 finds[card.label] = undefined_quality
                 continue

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from quizzes.exams import proctor
 from quizzes.models import Attempt, ExamSitting, Question
+from quizzes.practice.views import PLAN_KEY
 from tests.quizzes.exams.test_exams import RIGHT, blueprint_of, fill, question_url
 
 pytestmark = pytest.mark.django_db
@@ -86,3 +87,39 @@ def test_a_timed_sitting_still_ends(learner, bank, search_rule, no_variants):
     Attempt.objects.filter(pk=sitting.pk).update(deadline=timezone.now() - datetime.timedelta(1))
     sitting.attempt.refresh_from_db()
     assert proctor.close_if_over(sitting)
+
+
+def test_the_level_exams_are_in_the_content_as_judge_foundry_sets_them():
+    import json
+    from pathlib import Path
+
+    from django.conf import settings
+
+    path = Path(settings.BASE_DIR) / "quizzes" / "content" / "blueprints.json"
+    rows = {row["slug"]: row for row in json.loads(path.read_text(encoding="utf-8"))}
+    level_1, level_2 = rows["level-1-practice"], rows["level-2-rules-practice"]
+    for row, mark in ((level_1, 0.7), (level_2, 0.8)):
+        assert sum(area["count"] for area in row["areas"]) == 25
+        assert row["pass_mark"] == mark and row["time_limit_minutes"] is None
+        assert len(row["areas"]) >= 6
+    assert {"search-and-its-neighbours", "searching-quick-check"} <= set(rows)
+
+
+def test_a_multi_answer_question_says_select_all_that_apply(logged_in, learner, bank, search_rule):
+    fill(bank, search_rule, 2, kind=Question.Kind.MULTIPLE_CHOICE)
+    sitting = proctor.start(learner, blueprint_of(("701.23", 2), minutes=None))
+    html = logged_in.get(question_url(sitting)).content.decode()
+    assert "Select all that apply." in html
+
+
+def test_the_report_gives_each_topic_with_a_button_to_practise_it(logged_in, untimed):
+    logged_in.post(question_url(untimed, 1), RIGHT)
+    logged_in.post(reverse("exam_finish", args=[untimed.pk]))
+    html = logged_in.get(reverse("exam_sitting", args=[untimed.pk])).content.decode()
+    assert "Per topic" in html and "Searching and failing to find" in html
+    assert f'href="{reverse("practice")}?plan=topic-search"' in html
+    report = proctor.report(ExamSitting.objects.get(pk=untimed.pk))
+    (search,) = report.by_topic
+    assert (search.name, search.right, search.asked) == ("topic-search", 1, 3)
+    logged_in.get(reverse("practice"), {"plan": search.name})
+    assert logged_in.session[PLAN_KEY] == "topic-search"
