@@ -8,6 +8,13 @@ Cases:
   explorer-4p       four players (60-card libraries, 15-card hands, 20-card graveyards), an
                     Aven Mindcensor out and Veteran Explorer dying
 
+Sections (pure engine modules, timed the same way, one call at a time):
+  sba-board         state-based actions (704) on a four-player board of 48 permanents: lethal
+                    damage, Auras left on dying creatures, tokens, duplicate legends, a player
+                    at 0 life; `sba.run` checks until nothing applies (two checks act)
+  dredge-leyline    replacement effects (616.1): a draw replaced by dredge 5 under Leyline of
+                    the Void and Rest in Peace, then each of the five milled cards' moves
+
 "resolve (dict)" is `resolve(spec)` from the JSON dict, parse included; "resolve (parsed)" is
 `resolve(scenario)` of an already-parsed Scenario. Each is timed with `time.perf_counter_ns`
 one call at a time; the report gives the median and the 95th percentile per call.
@@ -26,7 +33,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rules.engine import parse_scenario, resolve
+from rules.engine import parse_scenario, resolve, sba
+from rules.engine import replacement as repl
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_SPLINTER = REPO.parent / "shared/spec/examples/splinter-howling-mine.json"
@@ -188,6 +196,85 @@ def measure(name: str, text: str, repetitions: int, warmup: int) -> dict[str, An
     }
 
 
+def sba_board() -> sba.Board:
+    """Four players, twelve permanents each: every third creature dies, its Aura follows it one
+    check later, tokens cease to exist one check after dying, each player has two legends."""
+    permanents = []
+    for player in PLAYERS:
+        for index in range(8):
+            permanents.append(
+                sba.Permanent(
+                    f"{player}-c{index}",
+                    "Hill Giant",
+                    player,
+                    types=frozenset({"Creature"}),
+                    toughness=3,
+                    damage=3 if index % 3 == 0 else 1,
+                    token=index % 2 == 0,
+                )
+            )
+        for index in range(2):
+            permanents.append(
+                sba.Permanent(
+                    f"{player}-a{index}",
+                    "Pacifism",
+                    player,
+                    types=frozenset({"Enchantment", "Aura"}),
+                    enchant="creature",
+                    attached_to=f"{player}-c{index * 3}",
+                )
+            )
+        for index in range(2):
+            permanents.append(
+                sba.Permanent(
+                    f"{player}-l{index}",
+                    "Liliana of the Veil",
+                    player,
+                    types=frozenset({"Planeswalker"}),
+                    supertypes=frozenset({"Legendary"}),
+                    counters={"loyalty": 3},
+                )
+            )
+    players = tuple(sba.Player(name, life=0 if name == "Dan" else 20) for name in PLAYERS)
+    return sba.Board(players, tuple(permanents))
+
+
+def dredge_under_leyline() -> int:
+    """A dredge draw and the five moves of its mill; returns the cards exiled."""
+    effects = [
+        repl.graveyard_to_exile("Leyline of the Void", "Bob", whose="opponent"),
+        repl.graveyard_to_exile("Rest in Peace", "Carol"),
+        repl.dredge("Golgari Thug", "Alice", 5),
+    ]
+    draw = repl.apply_replacements(
+        repl.Event("draw", player="Alice"), effects, library_sizes={"Alice": 40}
+    )
+    moves = repl.mill_events("Alice", [f"card{i}" for i in range(draw.final.details["mill"])])
+    return sum(repl.apply_replacements(m, effects).final.to_zone == "exile" for m in moves)
+
+
+def measure_sections(repetitions: int, warmup: int) -> list[dict[str, Any]]:
+    """The pure section modules: state-based actions and replacement effects."""
+    board = sba_board()
+    checks = len(sba.run(board).checks)
+    rows = [
+        {
+            "case": "sba-board",
+            "section": "704",
+            "permanents": len(board.permanents),
+            "checks": checks,
+            **summary(time_calls(lambda: sba.run(board), repetitions, warmup)),
+        },
+        {
+            "case": "dredge-leyline",
+            "section": "614-616",
+            "exiled": dredge_under_leyline(),
+            **summary(time_calls(dredge_under_leyline, repetitions, warmup)),
+        },
+    ]
+    return rows
+
+
 def report_text(results: list[dict[str, Any]]) -> str:
     header = (
         f"{'case':<18}{'cards':>6}{'claims':>7}  {'json.loads':>16}  {'resolve (dict)':>18}"
@@ -217,10 +304,16 @@ def main(argv: list[str] | None = None) -> int:
     results = [
         measure(name, text, options.repetitions, options.warmup) for name, text in cases().items()
     ]
+    sections = measure_sections(options.repetitions, options.warmup)
     if options.json:
-        print(json.dumps({"python": sys.version.split()[0], "results": results}, indent=2))
+        report = {"python": sys.version.split()[0], "results": results, "sections": sections}
+        print(json.dumps(report, indent=2))
     else:
         print(report_text(results))
+        print("\nsections, median / p95 per call, microseconds")
+        for row in sections:
+            median, p95 = row["median_us"], row["p95_us"]
+            print(f"{row['case']:<18}{row['section']:>8}  {median:>8.1f} / {p95:>7.1f}")
     return 0
 
 

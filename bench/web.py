@@ -101,8 +101,15 @@ class Client:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
             headers["HX-Request"] = "true"
-        self.connection.request(method, path, body=data, headers=headers)
-        response = self.connection.getresponse()
+        try:
+            self.connection.request(method, path, body=data, headers=headers)
+            response = self.connection.getresponse()
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # the server closed the kept-alive connection while it sat idle longer than its
+            # keepalive (a slow warm-up on a loaded machine): reconnect once, as a browser does
+            self.connection.close()
+            self.connection.request(method, path, body=data, headers=headers)
+            response = self.connection.getresponse()
         text = response.read().decode("utf-8", "replace")
         for header, value in response.getheaders():
             if header.lower() == "set-cookie":

@@ -61,7 +61,6 @@ from quizzes.models import (
 )
 from quizzes.models.exams import rule_is_under
 from quizzes.practice import answers, selection
-from rules import cards
 from rules.models import Rule, number_order
 
 # A form sent in the last seconds still counts when it arrives just after the deadline.
@@ -198,8 +197,59 @@ def draw(user, blueprint: ExamBlueprint, rng: random.Random | None = None) -> li
         for question_id, _scenario, version_id in picked:
             taken.add(question_id)
             drawn.append(Drawn(question_id, area.title, version_id))
+    drawn += _filled(available, areas, rule_ids, taken, sum(area.count for area in areas))
     rng.shuffle(drawn)
     return drawn
+
+
+def _filled(
+    available: QuerySet[Question],
+    areas: list[BlueprintArea],
+    rule_ids: dict[int, set[int]],
+    taken: set[int],
+    wanted: int,
+) -> list[Drawn]:
+    """When an area's rules have too few questions, the sitting still asks `wanted`: the rest
+    come from the other areas' rules, each labelled with the area it is really on (so the
+    report and `shortfalls` say honestly which part of the exam was short)."""
+    missing = wanted - len(taken)
+    every_rule = set().union(*rule_ids.values()) if rule_ids else set()
+    if missing <= 0 or not every_rule:
+        return []
+    through = Question.rules.through
+    on_rules = through.objects.filter(rule_id__in=every_rule).values("question_id")
+    extra = list(
+        available.filter(pk__in=on_rules)
+        .exclude(pk__in=taken)
+        .order_by("?")
+        .values_list("pk", "scenario__current_version_id")[:missing]
+    )
+    rules_of: dict[int, set[int]] = defaultdict(set)
+    for question_id, rule_id in through.objects.filter(
+        question_id__in=[pk for pk, _version in extra], rule_id__in=every_rule
+    ).values_list("question_id", "rule_id"):
+        rules_of[question_id].add(rule_id)
+    filled = []
+    for question_id, version_id in extra:
+        area = next(area for area in areas if rules_of[question_id] & rule_ids.get(area.pk, set()))
+        taken.add(question_id)
+        filled.append(Drawn(question_id, area.title, version_id))
+    return filled
+
+
+def shortfalls(sitting: ExamSitting) -> list[tuple[str, int, int]]:
+    """(area, asked for, drawn) for each area of the sitting's blueprint its bank could not
+    fill: the sitting page says so rather than pass a short exam off as the blueprint."""
+    if sitting.blueprint is None:
+        return []
+    drawn: dict[str, int] = defaultdict(int)
+    for area in sitting.items.values_list("area", flat=True):
+        drawn[area] += 1
+    return [
+        (area.title, area.count, drawn[area.title])
+        for area in sitting.blueprint.areas.all()
+        if drawn[area.title] < area.count
+    ]
 
 
 def running_sitting(
@@ -228,22 +278,6 @@ def unfinished_sittings(user_id: int) -> list[ExamSitting]:
         ' WHERE a."user_id" = %s AND a."finished_at" IS NULL ORDER BY a."started_at" DESC'
     )
     return [_sitting_of(row) for row in sql.rows(query, [user_id], prepared=True)]
-
-
-def unfinished_sittings_and_cards(user_id: int) -> tuple[list[ExamSitting], tuple]:
-    """`unfinished_sittings(user_id)` and the card table's generation (`rules.cards.generation`)
-    in one query: the practice page needs both (whether it pauses; the catalog its variant is
-    drawn with), and a query of its own cost more than the answer. A row even with no sitting
-    (the outer join's, its sitting's columns NULL)."""
-    query = (
-        f"SELECT {SITTING.sql}, {ATTEMPT.sql}, {cards.GENERATION_COLUMNS} FROM (SELECT 1) page"
-        ' LEFT JOIN ("quizzes_examsitting" es INNER JOIN "quizzes_attempt" a'
-        ' ON a."id" = es."attempt_id") ON a."user_id" = %s AND a."finished_at" IS NULL'
-        ' ORDER BY a."started_at" DESC'
-    )
-    found = sql.rows(query, [user_id], prepared=True)
-    sittings = [_sitting_of(row) for row in found if row[0] is not None]
-    return sittings, cards.generation_of(*found[0][-2:])
 
 
 def _sitting_of(row: tuple) -> ExamSitting:
@@ -367,11 +401,12 @@ def _retake_refusal(user, blueprint: ExamBlueprint) -> str:
 
 def _open_sitting(user, blueprint: ExamBlueprint, drawn: list[Drawn], now) -> ExamSitting:
     extra = accommodation(user, blueprint).extra_minutes
+    minutes = blueprint.time_limit_minutes
     attempt = Attempt.objects.create(
         user=user,
         kind=Attempt.Kind.EXAM,
         started_at=now,
-        deadline=now + datetime.timedelta(minutes=blueprint.time_limit_minutes + extra),
+        deadline=None if minutes is None else now + datetime.timedelta(minutes=minutes + extra),
     )
     sitting = ExamSitting.objects.create(
         attempt=attempt,
@@ -401,15 +436,21 @@ def _open_sitting(user, blueprint: ExamBlueprint, drawn: list[Drawn], now) -> Ex
 
 @dataclass(frozen=True)
 class Clock:
-    deadline: datetime.datetime
-    seconds_left: int
+    deadline: datetime.datetime | None  # None: untimed
+    seconds_left: int | None
+
+    @property
+    def timed(self) -> bool:
+        return self.seconds_left is not None
 
     @property
     def over(self) -> bool:
-        return self.seconds_left <= 0
+        return self.seconds_left is not None and self.seconds_left <= 0
 
     @property
     def label(self) -> str:
+        if self.seconds_left is None:
+            return _("Untimed: take the time you need")
         if self.over:
             return _("Time is up")
         if self.seconds_left < 60:
@@ -423,6 +464,8 @@ class Clock:
 def clock(sitting: ExamSitting, now=None) -> Clock:
     now = now or timezone.now()
     deadline = sitting.attempt.deadline
+    if deadline is None:
+        return Clock(None, None)
     return Clock(deadline, max(0, math.ceil((deadline - now).total_seconds())))
 
 
@@ -433,7 +476,8 @@ def close_if_over(
     now = now or timezone.now()
     if sitting.finished:
         return True
-    if now >= sitting.attempt.deadline + grace:
+    deadline = sitting.attempt.deadline
+    if deadline is not None and now >= deadline + grace:
         finish(sitting, now)
         return True
     return False
@@ -447,7 +491,8 @@ def record_answer(sitting: ExamSitting, item: ExamItem, answer: dict[str, Any], 
     now = now or timezone.now()
     if sitting.finished:
         raise TimeUp(_("This exam is finished."))
-    if now > sitting.attempt.deadline + ANSWER_GRACE:
+    deadline = sitting.attempt.deadline
+    if deadline is not None and now > deadline + ANSWER_GRACE:
         finish(sitting, now)
         raise TimeUp(_("Time was up before this answer arrived."))
     with transaction.atomic():

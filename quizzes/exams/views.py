@@ -138,7 +138,8 @@ def exam_sitting(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     sitting = _sitting(request, pk)
     if not proctor.close_if_over(sitting):
         statuses = proctor.item_statuses(sitting)
-        return render(request, "quizzes/exam_overview.html", _exam_nav(sitting, statuses, 0))
+        context = _exam_nav(sitting, statuses, 0) | {"shortfalls": proctor.shortfalls(sitting)}
+        return render(request, "quizzes/exam_overview.html", context)
     return render(request, "quizzes/exam_report.html", {"report": proctor.report(sitting)})
 
 

@@ -77,7 +77,7 @@ def do_save_exam(owner, data: dict, blueprint: ExamBlueprint | None = None) -> E
             blueprint = ExamBlueprint(owner=owner, slug=_unique_slug(owner, data["title"]))
         blueprint.title = data["title"]
         blueprint.description = data.get("description", "")
-        blueprint.time_limit_minutes = data["time_limit_minutes"]
+        blueprint.time_limit_minutes = data.get("time_limit_minutes")
         blueprint.pass_mark = data["pass_percent"] / 100
         blueprint.max_sittings = data.get("max_sittings")
         blueprint.retake_wait_hours = data.get("retake_wait_hours") or 0

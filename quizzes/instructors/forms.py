@@ -198,7 +198,11 @@ class ExamForm(forms.Form):
     )
     question_count = forms.IntegerField(label=_("Questions"), min_value=1, max_value=200)
     time_limit_minutes = forms.IntegerField(
-        label=_("Time limit (minutes)"), min_value=1, max_value=600
+        label=_("Time limit (minutes)"),
+        min_value=1,
+        max_value=600,
+        required=False,
+        help_text=_("Empty: untimed, as Judge Foundry's exams are."),
     )
     pass_percent = forms.IntegerField(
         label=_("Pass mark (%)"), min_value=0, max_value=100, initial=80

@@ -276,9 +276,10 @@ def _read_blueprints(
         slugs.add(blueprint["slug"])
         if not isinstance(blueprint.get("description", ""), str):
             raise ContentError(where, f"{at}.description", "must be a string")
-        minutes = blueprint.get("time_limit_minutes")
-        if not _is_int(minutes) or not 1 <= minutes <= 600:
-            raise ContentError(where, f"{at}.time_limit_minutes", "must be a whole number 1-600")
+        minutes = blueprint.setdefault("time_limit_minutes", None)  # None: untimed
+        if minutes is not None and (not _is_int(minutes) or not 1 <= minutes <= 600):
+            message = "must be a whole number 1-600, or null for an untimed exam"
+            raise ContentError(where, f"{at}.time_limit_minutes", message)
         mark = blueprint.get("pass_mark", 0.8)
         if isinstance(mark, bool) or not isinstance(mark, int | float) or not 0 < mark <= 1:
             raise ContentError(where, f"{at}.pass_mark", "must be a share above 0, at most 1")

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from quizzes.models.content import given_on_version
 from rules.numbers import is_rule_number
@@ -42,7 +42,10 @@ class ExamBlueprint(models.Model):
     title = models.CharField(max_length=200)
     description = models.TextField(blank=True)
     time_limit_minutes = models.PositiveSmallIntegerField(
-        validators=[MinValueValidator(1), MaxValueValidator(600)]
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(600)],
+        help_text="Minutes to answer in (empty: untimed, as Judge Foundry's exams are).",
     )
     pass_mark = models.FloatField(
         default=0.8,
@@ -94,6 +97,14 @@ class ExamBlueprint(models.Model):
     @property
     def pass_percent(self) -> int:
         return round(self.pass_mark * 100)
+
+    @property
+    def time_label(self) -> str:
+        """ "20 minutes", or "untimed"."""
+        minutes = self.time_limit_minutes
+        if minutes is None:
+            return gettext("untimed")
+        return ngettext("%(minutes)s minute", "%(minutes)s minutes", minutes) % {"minutes": minutes}
 
     @property
     def retake_policy(self) -> str:
@@ -165,7 +176,7 @@ class ExamSitting(models.Model):
     # Copied from the blueprint at the start, so editing it later leaves past sittings alone.
     title = models.CharField(max_length=200)
     pass_mark = models.FloatField()
-    time_limit_minutes = models.PositiveSmallIntegerField()
+    time_limit_minutes = models.PositiveSmallIntegerField(null=True, blank=True)  # None: untimed
     question_count = models.PositiveSmallIntegerField(default=0)
     right_count = models.PositiveSmallIntegerField(null=True, blank=True)
     passed = models.BooleanField(null=True, blank=True)
@@ -201,8 +212,14 @@ class ExamSitting(models.Model):
         return round(self.pass_mark * 100)
 
     @property
-    def allowed_minutes(self) -> int:
-        """The time limit with the learner's accommodation."""
+    def timed(self) -> bool:
+        return self.time_limit_minutes is not None
+
+    @property
+    def allowed_minutes(self) -> int | None:
+        """The time limit with the learner's accommodation (None: untimed)."""
+        if self.time_limit_minutes is None:
+            return None
         return self.time_limit_minutes + self.extra_minutes
 
 

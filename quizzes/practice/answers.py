@@ -101,8 +101,10 @@ def record(
             )
             # then the question's row: the first row lock (the order every transaction that
             # learns keeps), held until the commit, so taken as late as may be
-            locked = recording.lock_question(question.pk, user.pk, response.pk)
-            _learn(user, question, verdict, locked, now)
+            locked, masteries, linked = recording.lock_question_and_masteries(
+                question.pk, user.pk, response.pk
+            )
+            _learn(user, question, verdict, locked, masteries, linked, now)
     except IntegrityError:
         first = _first_response(attempt, question, presentation)
         if first is None:
@@ -124,7 +126,15 @@ def _first_response(
     return Response.objects.filter(attempt=attempt, question=question).first()
 
 
-def _learn(user, question: Question, verdict: Grade, locked: recording.LockedQuestion, now) -> None:
+def _learn(
+    user,
+    question: Question,
+    verdict: Grade,
+    locked: recording.LockedQuestion,
+    masteries: list[tuple[Mastery, str]],
+    linked: dict[int, str],
+    now,
+) -> None:
     """Elo and an FSRS review on each rule of the question, each by the parts that decide it
     (quizzes/practice/deciding.py: a part counts for the rules it cites alone), and the
     question's difficulty by the whole answer.
@@ -137,17 +147,18 @@ def _learn(user, question: Question, verdict: Grade, locked: recording.LockedQue
     """
     first_attempt = not locked.answered_before
     difficulty, answer_count = locked.difficulty, locked.answer_count
-    if locked.masteries_exist:
-        masteries = recording.locked_masteries(user.pk, question.pk)
-    else:  # a first answer on one of its rules, or a question linking none
-        # the through table alone, each rule's number with it: no ordering by the numbers
-        links = Question.rules.through.objects.filter(question_id=question.pk)
-        numbers = dict(links.values_list("rule_id", "rule__number"))
+    # `masteries`: read locked with the question when the learner has each; else a first answer
+    # on one of its rules (`linked`: the rules the question links), or a question linking none
+    if not locked.masteries_exist:
+        numbers = dict(linked)
+        some_missing = bool(numbers)  # it links rules, and the learner lacks a mastery of one
         if not numbers:
             cited = Rule.objects.cited(verdict.rule_numbers).order_by()
             numbers = dict(cited.values_list("id", "number"))
         rule_ids = sorted(numbers)
-        masteries = [(m, numbers[m.rule_id]) for m in _locked_masteries(user, rule_ids)]
+        masteries = [
+            (m, numbers[m.rule_id]) for m in _locked_masteries(user, rule_ids, some_missing)
+        ]
     outcomes = deciding.rule_outcomes(
         verdict.parts, {mastery.rule_id: number for mastery, number in masteries}, verdict.correct
     )
@@ -172,15 +183,17 @@ def _learn(user, question: Question, verdict: Grade, locked: recording.LockedQue
     recording.count_answer(question.pk, difficulty)
 
 
-def _locked_masteries(user, rule_ids: list[int]) -> list[Mastery]:
-    """The learner's masteries of `rule_ids`, created when missing, locked in rule-id order."""
+def _locked_masteries(user, rule_ids: list[int], some_missing: bool) -> list[Mastery]:
+    """The learner's masteries of `rule_ids`, created when missing, locked in rule-id order.
+    `some_missing`: known to lack one, so they are created first, with no read before (one
+    statement less: insert, then read once)."""
     locked = Mastery.objects.select_for_update().filter(user=user, rule_id__in=rule_ids)
-    masteries = list(locked.order_by("rule_id"))
-    if len(masteries) < len(rule_ids):
-        have = {mastery.rule_id for mastery in masteries}
-        Mastery.objects.bulk_create(
-            [Mastery(user=user, rule_id=rule_id) for rule_id in rule_ids if rule_id not in have],
-            ignore_conflicts=True,  # made meanwhile by another answer of this learner
-        )
+    if not some_missing:
         masteries = list(locked.order_by("rule_id"))
-    return masteries
+        if len(masteries) == len(rule_ids):
+            return masteries
+    Mastery.objects.bulk_create(
+        [Mastery(user=user, rule_id=rule_id) for rule_id in rule_ids],  # in rule-id order
+        ignore_conflicts=True,  # the ones that exist, or made meanwhile by another answer
+    )
+    return list(locked.order_by("rule_id"))

@@ -17,6 +17,7 @@ from quizzes import visibility
 from quizzes.instructors import cohorts
 from quizzes.kept import Kept
 from quizzes.models import Bank, Question
+from quizzes.practice import topics
 from quizzes.rulings import Ruling, kind_of
 from rules.models import Rule
 
@@ -109,6 +110,12 @@ class PracticeFilterForm(forms.Form):
         empty_label=_("Every bank"),
         label=_("Bank"),
     )
+    plan = forms.ChoiceField(
+        required=False,
+        choices=topics.plan_choices,
+        label=_("Study plan"),
+        help_text=_("What the mix weighs: a plan's topics by its shares, or one topic alone."),
+    )
     review = forms.BooleanField(
         required=False,
         label=_("Only rules due for review"),
@@ -167,6 +174,7 @@ class PracticeFilterForm(forms.Form):
             "level": data.get("level") or "",
             "rule": data["rule"].number if data.get("rule") else "",
             "bank": data["bank"].slug if data.get("bank") else "",
+            "plan": data.get("plan") or "",
             "review": "1" if data.get("review") else "",
         }
         return urlencode({name: value for name, value in pairs.items() if value})

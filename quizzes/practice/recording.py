@@ -23,23 +23,32 @@ _quote = connection.ops.quote_name
 MASTERY = Columns(Mastery, "m")
 LEARNED = ("theta", "answers", "correct", "fsrs_card", "due", "updated_at")
 
-QUESTION = """
+# The question's counters, whether the learner answered it before, how many rules it links and
+# of how many the learner has a mastery; then, joined, either the learner's masteries of its
+# rules (each with its rule's number, read in a subquery: a join would lock the rule's row too
+# under FOR UPDATE, for every learner of it), every row locked, the question's with the first,
+# the masteries in rule-id order (the order every transaction that learns keeps); or, when the
+# learner has none of them yet, the rules it links, the question's row alone locked.
+_QUESTION_COLUMNS = """
 SELECT q.difficulty, q.answer_count,
   EXISTS(SELECT 1 FROM quizzes_response r
          WHERE r.question_id = q.id AND r.user_id = %s AND r.id <> %s),
   (SELECT COUNT(*) FROM quizzes_question_rules qr WHERE qr.question_id = q.id),
   (SELECT COUNT(*) FROM quizzes_question_rules qr
    INNER JOIN quizzes_mastery m ON m.rule_id = qr.rule_id AND m.user_id = %s
-   WHERE qr.question_id = q.id)
-FROM quizzes_question q WHERE q.id = %s"""
-# each with its rule's number (which parts decide it: quizzes/practice/deciding.py), read in a
-# subquery: a join would lock the rule's row too under FOR UPDATE, for every learner of it
-MASTERIES = f"""
-SELECT {MASTERY.sql}, (SELECT r.number FROM rules_rule r WHERE r.id = m.rule_id)
-FROM quizzes_mastery m
-WHERE m.user_id = %s
-  AND m.rule_id IN (SELECT qr.rule_id FROM quizzes_question_rules qr WHERE qr.question_id = %s)
+   WHERE qr.question_id = q.id)"""
+QUESTION_AND_MASTERIES = f"""{_QUESTION_COLUMNS},
+  {MASTERY.sql}, (SELECT r.number FROM rules_rule r WHERE r.id = m.rule_id)
+FROM quizzes_question q
+INNER JOIN quizzes_mastery m ON m.user_id = %s
+  AND m.rule_id IN (SELECT qr.rule_id FROM quizzes_question_rules qr WHERE qr.question_id = q.id)
+WHERE q.id = %s
 ORDER BY m.rule_id"""
+QUESTION_AND_RULES = f"""{_QUESTION_COLUMNS},
+  qr.rule_id, (SELECT r.number FROM rules_rule r WHERE r.id = qr.rule_id)
+FROM quizzes_question q
+LEFT JOIN quizzes_question_rules qr ON qr.question_id = q.id
+WHERE q.id = %s"""
 SAVE_LEARNED = (
     f"UPDATE quizzes_mastery SET {', '.join(f'{_quote(name)} = %s' for name in LEARNED)}"
     " WHERE id = %s"
@@ -49,8 +58,11 @@ COUNT_ANSWER = (
 )
 
 
-def _locking(query: str) -> str:
-    return f"{query} FOR UPDATE" if connection.features.has_select_for_update else query
+def _locking(query: str, of: str = "") -> str:
+    """`query` locking the rows it reads (of the table aliased `of` alone, when given)."""
+    if not connection.features.has_select_for_update:
+        return query
+    return f"{query} FOR UPDATE OF {of}" if of else f"{query} FOR UPDATE"
 
 
 @dataclass(frozen=True)
@@ -67,24 +79,32 @@ class LockedQuestion:
         return 0 < self.rule_count == self.mastery_count
 
 
-def lock_question(question_id: int, user_id: int, response_id: int) -> LockedQuestion:
-    """The question's counters, its row locked (the first row lock an answer takes), whether
-    `user_id` answered it before `response_id` (the response just stored), how many rules it
-    links and of how many they have a mastery."""
-    row = sql.first(_locking(QUESTION), [user_id, response_id, user_id, question_id], prepared=True)
-    difficulty, answer_count, answered, rule_count, mastery_count = row
+def _locked_question(row: tuple) -> LockedQuestion:
+    difficulty, answer_count, answered, rule_count, mastery_count = row[:5]
     return LockedQuestion(
         float(difficulty), int(answer_count), bool(answered), int(rule_count), int(mastery_count)
     )
 
 
-def locked_masteries(user_id: int, question_id: int) -> list[tuple[Mastery, str]]:
-    """The learner's masteries of the question's rules, locked in rule-id order, each with its
-    rule's number."""
-    return [
-        (MASTERY.read(row), row[len(MASTERY)])
-        for row in sql.rows(_locking(MASTERIES), [user_id, question_id], prepared=True)
-    ]
+def lock_question_and_masteries(
+    question_id: int, user_id: int, response_id: int
+) -> tuple[LockedQuestion, list[tuple[Mastery, str]], dict[int, str]]:
+    """The question's counters, its row locked (the first row lock an answer takes), whether
+    `user_id` answered it before `response_id` (the response just stored), how many rules it
+    links and of how many they have a mastery; and, when they have one of each, those
+    masteries locked in rule-id order, each with its rule's number; else none (the caller
+    creates the missing ones) but the rules the question links, each id with its number.
+    One query when the learner has a mastery of each of its rules, or of none; two when of
+    some."""
+    parameters = [user_id, response_id, user_id, user_id, question_id]
+    found = sql.rows(_locking(QUESTION_AND_MASTERIES), parameters, prepared=True)
+    if found and _locked_question(found[0]).masteries_exist:
+        masteries = [(MASTERY.read(row, 5), row[5 + len(MASTERY)]) for row in found]
+        return _locked_question(found[0]), masteries, {}
+    parameters = [user_id, response_id, user_id, question_id]
+    rows = sql.rows(_locking(QUESTION_AND_RULES, of="q"), parameters, prepared=True)
+    linked = {row[5]: row[6] for row in rows if row[5] is not None}
+    return _locked_question(rows[0]), [], linked
 
 
 def insert_response(response: Response) -> Response:

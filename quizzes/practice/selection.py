@@ -42,6 +42,7 @@ from quizzes.practice import adaptive, deciding, topics
 from quizzes.practice.selection_sql import (
     ANSWER,
     MASTERY,
+    SITTING,
     LearnerRow,
     Questions,
     learner_rows,
@@ -316,12 +317,15 @@ class Learner:
     due: dict[int, datetime.datetime]
     bank_ids: frozenset[int]
     numbers: dict[int, str] = field(default_factory=dict)  # of the rules missed or due, by id
+    # an exam sitting of theirs is unfinished (its time may be up): practice may pause
+    sitting_unfinished: bool = False
 
     @classmethod
     def of(cls, user, now=None) -> Learner:
         """`now`: the moment by which a due rule's number is read (default: now)."""
         answers: dict[int, tuple[LearnerRow, dict[int, str]]] = {}
         theta, due, bank_ids, numbers = {}, {}, set(), {}
+        sitting_unfinished = False
         missed_at = tuple(index + 1 for index in MISSED_AT)
         moment = now or timezone.now()
         for row in learner_rows(user.pk, RECENT, missed_at, moment, topics.WINDOW):
@@ -335,6 +339,8 @@ class Learner:
                 theta[row.rule_id] = row.theta
                 if row.due is not None:
                     due[row.rule_id] = row.due
+            elif row.source == SITTING:
+                sitting_unfinished = True
             else:
                 bank_ids.add(row.pk)
         latest_first = sorted(answers.values(), key=lambda answer: answer[0].place)
@@ -351,7 +357,7 @@ class Learner:
             )
             for row, rules in latest_first
         ]
-        return cls(recent, theta, due, frozenset(bank_ids), numbers)
+        return cls(recent, theta, due, frozenset(bank_ids), numbers, sitting_unfinished)
 
     def questions(self) -> Questions:
         """`available_questions`, the banks given by id; still walking the difficulty index."""
@@ -402,19 +408,22 @@ def next_question(
     bank: Bank | None = None,
     review: bool = False,
     seed: int | None = None,
+    plan: topics.Plan = topics.DEFAULT_PLAN,
+    learner: Learner | None = None,
 ) -> Pick:
     """The question to serve next, and the skill and target it was chosen for, and why; with
     `level` or `bank` (one the learner may see: the practice filter looks it up) only their
     questions; with `review`, only questions on rules due for review (none when none is due);
     with `seed`, the question comes with its stored variant of that seed (`Pick.variant`), read
-    in the query that finds it."""
+    in the query that finds it. `learner`: `Learner.of(user, now)` when just read."""
     now = now or timezone.now()
-    skills = Learner.of(user, now)
+    skills = learner or Learner.of(user, now)
     recent = skills.recent
     questions = skills.questions()
     questions = questions.serving(seed) if seed is not None else questions
     questions = questions.of_level(level) if level else questions
     questions = questions.in_bank(bank.pk) if bank is not None else questions
+    questions = questions.about(list(plan.only.prefixes)) if plan.only else questions
     if rule is not None:
         theta = skills.mean_theta([rule.pk])
         target = adaptive.target_difficulty(theta)
@@ -445,10 +454,10 @@ def next_question(
             return Pick(question, theta, target, due_rule, why=Why.REVIEW, rule_numbers=numbers)
     theta = skills.mean_theta()
     target = adaptive.target_difficulty(theta)
-    plan = topics.balance([answer.rule_numbers for answer in recent])
-    full = topics.prefixes(plan.full)
-    if recent and plan.absent:
-        question = _of_absent_topic(questions.not_about(full), recent, plan, user, target)
+    balance = topics.balance([answer.rule_numbers for answer in recent], plan.topics)
+    full = topics.prefixes(balance.full)
+    if recent and balance.absent:
+        question = _of_absent_topic(questions.not_about(full), recent, balance, user, target)
         if question is not None:
             return Pick(question, theta, target, why=Why.TOPIC)
     levels = _mixed(questions.not_about(full), recent, True)
@@ -459,7 +468,7 @@ def next_question(
 
 
 def _of_absent_topic(
-    questions: Questions, recent: list[Answered], plan: topics.Balance, user, target: float
+    questions: Questions, recent: list[Answered], balance: topics.Balance, user, target: float
 ) -> Question | None:
     """An unseen question on a topic of the plan none of the last answers was about, nearest
     the target, as the mix's first wish would have it (no recent board, family, kind nor
@@ -469,7 +478,7 @@ def _of_absent_topic(
     families = {a.family_id for a in recent[:FAMILY_GAP] if a.family_id is not None}
     kinds = {answer.kind for answer in recent[:KIND_GAP]}
     recent_rules = frozenset().union(*(answer.rule_ids for answer in recent[:RULE_GAP]))
-    about = questions.about(topics.prefixes(plan.absent)).without_rules(recent_rules)
+    about = questions.about(topics.prefixes(balance.absent)).without_rules(recent_rules)
     about = about.not_from_scenarios(scenarios).not_from_families(families).not_of_kinds(kinds)
     question = _nearest_unseen(about, user.pk, target)
     if question is None or mark_if_past_limits(question.scenario):

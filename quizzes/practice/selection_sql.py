@@ -23,7 +23,7 @@ from quizzes.models import Bank, Question, Scenario, Variant
 from quizzes.practice.lookups import any_of
 
 UNSERVABLE = (Scenario.EngineStatus.INVALID.value, Scenario.EngineStatus.DISAGREES.value)
-ANSWER, MASTERY, BANK = "answer", "mastery", "bank"
+ANSWER, MASTERY, BANK, SITTING = "answer", "mastery", "bank", "sitting"
 
 
 @dataclass(frozen=True)
@@ -220,10 +220,11 @@ def visible_banks(user_id: int) -> list[tuple[str, str]]:
 
 
 class LearnerRow(NamedTuple):
-    """A row of `learner_rows`: an answer and one of its rules, a mastery, or a bank."""
+    """A row of `learner_rows`: an answer and one of its rules, a mastery, a bank, or an
+    unfinished exam sitting."""
 
-    source: str  # ANSWER, MASTERY or BANK
-    pk: int | None  # the answer's or the bank's
+    source: str  # ANSWER, MASTERY, BANK or SITTING
+    pk: int | None  # the answer's, the bank's or the sitting's (its attempt's id)
     question_id: int | None
     scenario_id: int | None
     family_id: int | None  # the answer's scenario's family (None: a scenario of no family)
@@ -249,7 +250,8 @@ def learner_rows(
     numbered: int = 0,
 ) -> list[LearnerRow]:
     """All `selection.Learner` holds, in one query: the learner's last `recent` answers (a row
-    per rule), their masteries, and the banks they may see (`Bank.objects.visible_to`); for a
+    per rule), their masteries, the banks they may see (`Bank.objects.visible_to`) and their
+    unfinished exam sittings (`exams.sittings_of(user).unfinished()`: practice pauses); for a
     wrong answer at a place in `missed_at` (1: the latest), its verdict and its rules' numbers;
     for a mastery due by `due_by`, its rule's number; for the last `numbered` answers, their
     rules' numbers (their topics: quizzes/practice/topics.py).
@@ -278,10 +280,15 @@ def learner_rows(
         ' FROM "quizzes_mastery" m WHERE m."user_id" = %s'
         " UNION ALL SELECT 'bank', b.\"id\", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
         f' NULL, NULL FROM "quizzes_bank" b WHERE {VISIBLE_BANK}'
+        " UNION ALL SELECT 'sitting', es.\"attempt_id\", NULL, NULL, NULL, NULL, NULL, NULL,"
+        ' NULL, NULL, NULL, NULL, NULL FROM "quizzes_examsitting" es'
+        ' INNER JOIN "quizzes_attempt" ea ON ea."id" = es."attempt_id"'
+        ' WHERE ea."user_id" = %s AND ea."finished_at" IS NULL'
     )
     due = sql.at(due_by) if due_by is not None else None
     params = (
-        *places, numbered, *places, user_id, recent, due, user_id, *_visible_bank_params(user_id)
+        *places, numbered, *places, user_id, recent, due, user_id, *_visible_bank_params(user_id),
+        user_id,
     )  # fmt: skip
     found = sql.rows(query, params, prepared=True)
     return [

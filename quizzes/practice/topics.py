@@ -1,4 +1,6 @@
-"""Topics of the default study plan, "Search and its neighbours" (issue 23, Build 1: a first step).
+"""Topics and the study plans that weigh them (issue 23, Build 1): "Search and its neighbours"
+(the sources' domain, the default), "Level 1 rules" and "Level 2 rules" (weights after the
+certification study guides), or one topic alone.
 
 A question is about a topic when it links a rule the topic names (by number prefix: 702.52 is
 dredge, with 702.52a and 702.52b); one question may be about several. Each topic has a share
@@ -12,7 +14,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 
 @dataclass(frozen=True)
@@ -105,3 +110,103 @@ def balance(recent_numbers: list[Iterable[str]], plan: tuple[Topic, ...] = PLAN)
 
 def prefixes(topics: Iterable[Topic]) -> list[str]:
     return sorted({prefix for topic in topics for prefix in topic.prefixes})
+
+
+TOPICS = {topic.slug: topic for topic in SEARCH_AND_ITS_NEIGHBOURS + BEYOND_SEARCH}
+TOPIC_TITLES: dict[str, Promise] = {
+    "search": _("Searching and failing to find"),
+    "hidden-zones": _("Hidden zones and revealing"),
+    "shuffling": _("Shuffling"),
+    "mill": _("Milling"),
+    "dredge": _("Dredge"),
+    "alternative-costs": _("Traps and alternative costs"),
+    "prohibitions": _("Search prohibitions and replacements"),
+    "multiplayer": _("Multiplayer"),
+    "mana": _("Mana and costs"),
+    "casting": _("Casting a spell and its total cost"),
+    "triggers": _("Triggered abilities"),
+    "replacements": _("Replacement effects"),
+    "sba": _("State-based actions"),
+    "layers": _("Layers: power and toughness"),
+    "turns": _("Turn structure and priority"),
+}
+
+
+def _weighted(shares: dict[str, float]) -> tuple[Topic, ...]:
+    return tuple(replace(TOPICS[slug], share=share) for slug, share in shares.items())
+
+
+# Judge Foundry's Level 1 study guide: casting and costs, turn structure and priority, triggers,
+# replacements, state-based actions, layer 7, keyword actions (search among them).
+LEVEL_1 = _weighted(
+    {
+        "casting": 0.14,
+        "turns": 0.10,
+        "triggers": 0.12,
+        "replacements": 0.08,
+        "sba": 0.12,
+        "layers": 0.06,
+        "search": 0.10,
+        "hidden-zones": 0.04,
+        "shuffling": 0.03,
+        "mill": 0.04,
+        "dredge": 0.03,
+        "alternative-costs": 0.04,
+        "prohibitions": 0.04,
+        "mana": 0.06,
+    }
+)
+# Level 2: the whole book, each section about as much as the others.
+LEVEL_2 = _weighted(
+    {
+        "casting": 0.10,
+        "turns": 0.05,
+        "triggers": 0.10,
+        "replacements": 0.08,
+        "sba": 0.07,
+        "layers": 0.07,
+        "search": 0.11,
+        "hidden-zones": 0.05,
+        "shuffling": 0.03,
+        "mill": 0.05,
+        "dredge": 0.05,
+        "alternative-costs": 0.06,
+        "prohibitions": 0.06,
+        "multiplayer": 0.05,
+        "mana": 0.07,
+    }
+)
+
+
+@dataclass(frozen=True)
+class Plan:
+    slug: str  # "" for the default
+    title: Promise | str
+    topics: tuple[Topic, ...]
+    only: Topic | None = None  # one topic alone: only its questions are served
+
+
+DEFAULT_PLAN = Plan("", _("Search and its neighbours"), SEARCH_AND_ITS_NEIGHBOURS)
+PLANS = {
+    plan.slug: plan
+    for plan in (
+        DEFAULT_PLAN,
+        Plan("level-1", _("Level 1 rules"), LEVEL_1),
+        Plan("level-2", _("Level 2 rules"), LEVEL_2),
+    )
+}
+ONLY = "topic-"  # "topic-dredge": dredge alone
+
+
+def plan_choices() -> list[tuple[str, Promise | str]]:
+    """The plans, then each topic alone, as the practice filter offers them."""
+    plans = [(plan.slug, plan.title) for plan in PLANS.values()]
+    return plans + [(ONLY + slug, title) for slug, title in TOPIC_TITLES.items()]
+
+
+def plan_named(slug: str) -> Plan:
+    """The plan a choice of `plan_choices` names (an unknown one: the default)."""
+    if slug.startswith(ONLY) and (topic := TOPICS.get(slug[len(ONLY) :])):
+        alone = replace(topic, share=1.0)
+        return Plan(slug, TOPIC_TITLES[topic.slug], (alone,), only=alone)
+    return PLANS.get(slug, DEFAULT_PLAN)

@@ -18,17 +18,14 @@ from django_htmx.http import reswap, retarget
 from config import sql
 from quizzes import rulings
 from quizzes.exams import proctor
-from quizzes.models import (
-    ExamSitting,
-    Presentation,
-    Response,
-)
-from quizzes.practice import answer_lookup, answers, reports, selection
+from quizzes.models import Presentation, Response
+from quizzes.practice import answer_lookup, answers, reports, selection, topics
 from quizzes.practice.forms import AnswerForm, PracticeFilterForm
 from quizzes.practice.pages import feedback_context, question_context
 from quizzes.views import HtmxHttpRequest
 
 PRESENTATION_MAX_AGE = datetime.timedelta(days=1)  # a question served is answered within a day
+PLAN_KEY = "practice_plan"  # the session's study plan (a `topics.plan_choices` value)
 
 
 @require_GET
@@ -40,12 +37,9 @@ def practice_banks(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "quizzes/practice_banks.html", {"banks": banks})
 
 
-def _paused_by_exam(
-    request: HtmxHttpRequest, status: int = 200, sittings: list[ExamSitting] | None = None
-) -> HttpResponse | None:
-    """While the learner sits an exam, practice (feedback at once, on the exam's pool) waits.
-    `sittings`: the learner's unfinished ones, when just read (default: read now)."""
-    sitting = proctor.running_sitting(request.user, sittings=sittings)
+def _paused_by_exam(request: HtmxHttpRequest, status: int = 200) -> HttpResponse | None:
+    """While the learner sits an exam, practice (feedback at once, on the exam's pool) waits."""
+    sitting = proctor.running_sitting(request.user)
     if sitting is None:
         return None
     page = render(request, "quizzes/practice_paused.html", {"sitting": sitting}, status=status)
@@ -57,10 +51,15 @@ def _paused_by_exam(
 @require_GET
 @login_required
 def practice(request: HtmxHttpRequest) -> HttpResponse:
-    sittings, _cards = proctor.unfinished_sittings_and_cards(request.user.pk)
-    if paused := _paused_by_exam(request, sittings=sittings):
+    now = timezone.now()
+    # what selection reads of the learner, whether an exam sitting of theirs is unfinished too
+    learner = selection.Learner.of(request.user, now)
+    if learner.sitting_unfinished and (paused := _paused_by_exam(request)):
         return paused
-    filter_form = PracticeFilterForm(request.GET, user=request.user)
+    data = request.GET.copy()
+    if "plan" not in data:  # the study plan last chosen stays chosen (kept in the session)
+        data["plan"] = request.session.get(PLAN_KEY, "")
+    filter_form = PracticeFilterForm(data, user=request.user)
     context: dict[str, Any] = {"question": None, "filter_form": filter_form}
     if not filter_form.is_valid():
         # an unknown rule or a bank the learner can't see is not found; a bad level is refused
@@ -69,6 +68,9 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
         return render(request, "quizzes/practice.html", context, status=404 if unknown else 400)
     chosen = filter_form.cleaned_data
     filters = filter_form.query()
+    if request.session.get(PLAN_KEY, "") != chosen["plan"]:  # written only when it changes
+        request.session[PLAN_KEY] = chosen["plan"]
+    plan = topics.plan_named(chosen["plan"])
     pick = selection.next_question(
         request.user,
         chosen["rule"],
@@ -76,12 +78,16 @@ def practice(request: HtmxHttpRequest) -> HttpResponse:
         bank=chosen["bank"],
         review=chosen["review"],
         seed=rulings.new_seed(),  # its stored variant read with the question: no query of its own
+        plan=plan,
+        now=now,
+        learner=learner,
     )
     context |= {
         "rule": chosen["rule"],
         "level": chosen["level"],
         "bank": chosen["bank"],
         "review": chosen["review"],
+        "plan": plan,
         "pick": pick,
     }
     if pick.question is not None:

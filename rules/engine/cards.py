@@ -141,6 +141,7 @@ STATIC_KINDS = frozenset(
         "cost_modifier",
         "enters_with_counters",
         "enters_mill",
+        "graveyard_replacement",
         "other",
     }
 )
@@ -237,10 +238,15 @@ class CardDefinition:
     halves: tuple[tuple[str, str], ...] = ()
     # A creature's printed toughness ("2", "*", "1+*"): lethal damage is read against it (704.5g).
     toughness: str = ""
+    # Printed power and a planeswalker's printed loyalty, read by state-based actions (704.5i).
+    power: str = ""
+    loyalty: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
         """Every name the card has: its own, or each half's (709.4a)."""
+        if not self.halves:
+            return (self.name,)
         return (self.name, *(name for name, _ in self.halves))
 
     @property
@@ -965,6 +971,13 @@ def parse_static(raw: Any, path: str) -> StaticAbility:
         )
     if not isinstance(spec, dict):
         raise ScenarioError(f"{path}.{kind}", "must be an object")
+    if kind == "graveyard_replacement":
+        # Rest in Peace ("If a card or token would be put into a graveyard from anywhere, exile
+        # it instead.": whose "any") or Leyline of the Void (an opponent's graveyard: "opponents").
+        whose = spec.get("whose", "any")
+        if set(spec) - {"whose"} or whose not in ("any", "opponents"):
+            raise ScenarioError(f"{path}.{kind}", 'must be {"whose": "any" or "opponents"}')
+        return StaticAbility(kind, {"whose": whose})
     if kind == "mana_replacement":
         # Mana Reflection: "If you tap a permanent for mana, it produces twice as much."
         who = spec.get("who", "you")
@@ -1291,6 +1304,8 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         x_is=_parse_x_is(x_is_raw, f"{where}.x_is") if not printed_x or additional_cost else None,
         halves=_parse_halves(raw.get("halves"), name, f"{where}.halves"),
         toughness=str(raw.get("toughness", "")),
+        power=str(raw.get("power", "")),
+        loyalty=str(raw.get("loyalty", "")),
     )
 
 

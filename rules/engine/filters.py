@@ -48,6 +48,8 @@ def shares_a_name(remembered: str | None, card: Characteristics) -> bool:
         return False
     if remembered == card.name:
         return True
+    if " // " not in remembered:  # one name: one of the card's halves may have it
+        return remembered in card.names
     wanted = set(remembered.split(" // "))
     return any(name in wanted for name in card.names)
 

@@ -551,6 +551,18 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "damage_x_not_chosen": gettext_noop(
         "The damage is X, and X isn't fixed here, so how much damage is dealt isn't known."
     ),
+    "exiled_instead": gettext_noop(
+        "%(source)s exiles a card that would be put into a graveyard instead, so %(card)s is "
+        "exiled."
+    ),
+    "aura_host_left": gettext_noop(
+        "%(card)s is attached to %(card_host)s, which leaves the battlefield: an Aura attached "
+        "to nothing is put into its owner's graveyard as a state-based action."
+    ),
+    "aura_host_may_leave": gettext_noop(
+        "%(card)s is attached to %(card_host)s, which may leave the battlefield here; if it "
+        "does, %(card)s is put into its owner's graveyard as a state-based action."
+    ),
     "lethal_damage": gettext_noop(
         "%(amount)s damage is marked on %(card)s, whose toughness is %(toughness)s: that is "
         "lethal damage, so it is destroyed and put into its owner's graveyard."

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 from itertools import zip_longest
 from typing import Any
 
@@ -26,6 +26,11 @@ from .filters import shares_a_name
 from .mana import mana_produced
 from .payment import check_cost, eligible
 from .reasons import Phrase, Reason, because
+from .replacement import Event as ReplacementEvent
+from .replacement import apply_replacements, graveyard_to_exile
+from .sba import Board as SbaBoard
+from .sba import check as state_based_actions
+from .sba import from_definition as permanent_of
 from .scenario import Choices, Fact, Scenario, Step, definition_of
 from .search import (
     SearchSpace,
@@ -177,8 +182,40 @@ class _Run:
             return [cards[0].controller if ref == "controller_of_target" else cards[0].owner]
         raise ScenarioError(path, f"unknown player reference {ref!r}")
 
+    def exiled_instead(self, card: CardInstance) -> Reason | None:
+        """A graveyard replacement in force (Rest in Peace, Leyline of the Void) exiles the card
+        instead (614.1a): the reason, or None. Checked before the card leaves, so Rest in Peace
+        itself is exiled when it is destroyed (its ruling)."""
+        effects = [
+            graveyard_to_exile(
+                e.source_label,
+                e.controller,
+                "opponent" if e.spec["whose"] == "opponents" else "any",
+            )
+            for e in self.effects
+            if e.kind == "graveyard_replacement"
+        ]
+        if not effects:
+            return None
+        controller = card.controller if card.zone == "battlefield" else ""
+        event = ReplacementEvent(
+            "move",
+            card=card.label,
+            owner=card.owner,
+            controller=controller,
+            from_zone=card.zone,
+            to_zone="graveyard",
+        )
+        outcome = apply_replacements(event, effects)
+        if outcome.final.to_zone != "exile":
+            return None
+        source = next(e.source_name for e in self.effects if e.source_label == outcome.order[0])
+        return because("exiled_instead", card=card.name, source=source)
+
     def move(self, card: CardInstance, zone: str, rule: str, reason: str) -> None:
         """Move a card for certain (zone lists change) and record where it ends."""
+        if zone == "graveyard" and (instead := self.exiled_instead(card)) is not None:
+            zone, rule, reason = "exile", "614.1a", instead
         if card.zone == "battlefield" and zone != "battlefield":
             # A permanent that leaves stops applying its static abilities at once (611.3b):
             # Splinter exiling Mindlock Orb lets the search that follows happen.
@@ -242,6 +279,8 @@ class _Run:
 
     def maybe_move(self, card: CardInstance, zones: set[str], rule: str, reason: str) -> None:
         """Record that a card may end in any of `zones` (the line of play isn't fixed)."""
+        if "graveyard" in zones and (instead := self.exiled_instead(card)) is not None:
+            zones, rule, reason = (zones - {"graveyard"}) | {"exile"}, "614.1a", instead
         label = card.label
         current = self.possible.get(label)
         if current is None:
@@ -1291,8 +1330,11 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
     if space.performed == "no":
         return
     split_zones = _split_zones(space, destination)
-    maybe_reasons: dict[tuple[str, str], Reason] = {}
+    # Cards of one name in one zone, found by one rule, that may be found: the zones they may
+    # end in and the verdict saying so, made once (a 60-card library of lands).
+    maybe_found: dict[tuple[str, str, str], tuple[set[str], Verdict]] = {}
     card_of, finds, must_find = run.state.card, space.finds, space.must_find
+    possible, zone_after = run.possible, run.result.zone_after
     performed = space.performed == "yes"
     to_destination = {destination}  # maybe_move never keeps or changes it
     # Sorted, not the frozenset's hash order: outcomes stay the same from one process to the next.
@@ -1319,11 +1361,17 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
         elif certain:
             run.possible[label] = {"set_aside"}
         else:
-            reason = maybe_reasons.get((card.name, card.zone))
-            if reason is None:
-                key = "may_be_chosen" if card.zone == OUTSIDE else "may_be_found"
-                reason = maybe_reasons[card.name, card.zone] = because(key, card=card.name)
-            run.maybe_move(card, to_destination, verdict.rule, reason)
+            group = (card.name, card.zone, verdict.rule)
+            known = maybe_found.get(group)
+            if known is not None and label not in possible:
+                # What maybe_move would record for a card nothing else has moved.
+                possible[label] = set(known[0])
+                zone_after[label] = known[1]
+                continue
+            key = "may_be_chosen" if card.zone == OUTSIDE else "may_be_found"
+            run.maybe_move(card, to_destination, verdict.rule, because(key, card=card.name))
+            if known is None and possible[label] == {card.zone, destination}:
+                maybe_found[group] = (possible[label], zone_after[label])
 
 
 def _apply_rest(
@@ -2370,6 +2418,7 @@ def _play(
     if step.kind != "cast" or not kick_is_open(scenario, step, choices):
         run = _Run(scenario, step, effects, facts, choices, path)
         _resolve_step(run)
+        _auras_left_unattached(run)
         _record_entering(run)
         if path == "resolve":
             _check_unused_finds(run)
@@ -2379,6 +2428,7 @@ def _play(
         line = {**choices, step.by: {**choices.get(step.by, {}), "kicked": kicked}}
         run = _Run(scenario, step, effects, facts, line, path)
         _resolve_step(run)
+        _auras_left_unattached(run)
         _record_entering(run)
         if path == "resolve":
             _check_unused_finds(run)
@@ -2386,52 +2436,114 @@ def _play(
     return _merge_runs(runs)
 
 
+def _auras_left_unattached(run: _Run) -> None:
+    """State-based actions after the step (704.3): an Aura whose permanent left the battlefield
+    is attached to nothing and goes to its owner's graveyard (704.5m); when the permanent only
+    may leave (a line of play not fixed), so may the Aura."""
+    for aura in run.state.cards:
+        if aura.zone != "battlefield" or "Aura" not in aura.definition.subtypes:
+            continue
+        host = run.state.card(aura.attached_to) if aura.attached_to else None
+        if host is None or run.possible.get(aura.label, {"battlefield"}) != {"battlefield"}:
+            continue
+        host_zones = run.possible.get(host.label, {host.zone})
+        if "battlefield" in host_zones and len(host_zones) == 1:
+            continue
+        attached = permanent_of(aura.label, aura.definition, aura.owner, attached_to=host.label)
+        gone = permanent_of(host.label, host.definition, host.owner, zone="graveyard")
+        actions = state_based_actions(SbaBoard((), (attached, gone)))
+        if not any(a.subject == aura.label and a.rule == "704.5m" for a in actions):
+            continue
+        if "battlefield" in host_zones:
+            reason = because("aura_host_may_leave", card=aura.name, card_host=host.name)
+            run.maybe_move(aura, {"graveyard"}, "704.5m", reason)
+        else:
+            reason = because("aura_host_left", card=aura.name, card_host=host.name)
+            run.move(aura, "graveyard", "704.5m", reason)
+
+
 def _record_entering(run: _Run) -> None:
     """A card put onto the battlefield in this step is a new permanent: untapped unless the
     effect or its own text says it enters tapped (110.5b, 614.1d). An untap or tap instruction
     of the step has already said what it does (it wins: it happens after the card entered)."""
-    card_of, tapped_after, shared = run.state.card, run.result.tapped_after, run.shared_verdicts
-    for label, zones in run.possible.items():
+    possible = run.possible
+    if not possible:
+        return
+    card_of, tapped_after = run.state.card, run.result.tapped_after
+    put_tapped_of = run.put_tapped.get
+    # Cards of one name and controller that may enter alike share a verdict (a 60-card
+    # library of lands asks a handful).
+    alike: dict[tuple[str, str, Reason | None, bool], Verdict] = {}
+    for label, zones in possible.items():
         if "battlefield" not in zones or label in tapped_after:
             continue
         card = card_of(label)
         if card is None or card.zone == "battlefield":
             continue
-        put_tapped = run.put_tapped.get(label)
+        put_tapped = put_tapped_of(label)
         certain = len(zones) == 1  # the battlefield is the one place it can end
-        # Cards of one name that may enter alike share a verdict (a 60-card library of lands).
-        key = ("entering", card.name, card.controller, put_tapped, certain)
-        verdict = shared.get(key)
+        key = (card.name, card.controller, put_tapped, certain)
+        verdict = alike.get(key)
         if verdict is None:
-            verdict = _entering_state(card, put_tapped, run)
-            if not certain:
-                reason = because("if_it_enters", reason=verdict.reason)
-                verdict = Verdict(verdict.value, verdict.rule, reason)
-            shared[key] = verdict
+            verdict = alike[key] = _entering(run, card, put_tapped, certain)
         tapped_after[label] = verdict
+
+
+def _entering(run: _Run, card: CardInstance, put_tapped: Reason | None, certain: bool) -> Verdict:
+    own = card.definition.enters_tapped
+    if own != "condition" or put_tapped is not None:
+        # Depends on the card's name and text and the effect's words only, never on the
+        # board: made once per process.
+        return _entering_verdict(card.name, own, put_tapped, certain)
+    # "Unless you control ...": counted on this board for this controller, so shared within
+    # the step only.
+    key = ("entering", card.name, card.controller, certain)
+    verdict = run.shared_verdicts.get(key)
+    if verdict is None:
+        verdict = _maybe_entering(_entering_state(card, None, run), certain)
+        run.shared_verdicts[key] = verdict
+    return verdict
+
+
+@lru_cache(maxsize=1024)
+def _entering_verdict(name: str, own: str, put_tapped: Reason | None, certain: bool) -> Verdict:
+    """`_entering_state` of a card whose state as it enters doesn't depend on the board."""
+    return _maybe_entering(_own_entering_state(name, own, put_tapped), certain)
+
+
+def _maybe_entering(verdict: Verdict, certain: bool) -> Verdict:
+    if certain:
+        return verdict
+    return Verdict(verdict.value, verdict.rule, because("if_it_enters", reason=verdict.reason))
 
 
 def _entering_state(
     card: CardInstance, put_tapped: Reason | None, run: _Run | None = None
 ) -> Verdict:
-    if put_tapped is not None:
-        return Verdict("tapped", "110.5b", put_tapped)
     own = card.definition.enters_tapped
-    if own == "condition" and run is not None:
+    if put_tapped is None and own == "condition" and run is not None:
         condition = enters_untapped_if(card.definition.oracle)
         if condition is not None:
             return _enters_unless_you_control(run, card, condition)
+    return _own_entering_state(card.name, own, put_tapped)
+
+
+def _own_entering_state(name: str, own: str, put_tapped: Reason | None) -> Verdict:
+    """As it enters, from the effect's words ("put it onto the battlefield tapped") and the
+    card's own text alone."""
+    if put_tapped is not None:
+        return Verdict("tapped", "110.5b", put_tapped)
     if own == "always":
-        return Verdict("tapped", "614.1d", because("enters_tapped_own_text", card=card.name))
+        return Verdict("tapped", "614.1d", because("enters_tapped_own_text", card=name))
     if own == "choice":
         return Verdict(
-            "tapped or untapped", "614.1d", because("enters_tapped_unless_paid", card=card.name)
+            "tapped or untapped", "614.1d", because("enters_tapped_unless_paid", card=name)
         )
     if own == "condition":
         return Verdict(
-            "tapped or untapped", "614.1d", because("enters_tapped_not_modelled", card=card.name)
+            "tapped or untapped", "614.1d", because("enters_tapped_not_modelled", card=name)
         )
-    return Verdict("untapped", "110.5b", because("enters_untapped", card=card.name))
+    return Verdict("untapped", "110.5b", because("enters_untapped", card=name))
 
 
 def _enters_unless_you_control(

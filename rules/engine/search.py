@@ -582,6 +582,7 @@ def plan_search(
     values of remembered names (several when a choice earlier in the effect is still open).
     """
     library_blocked = bool(prohibited) and not escape_unpaid
+    outside = _outside_only(spec)
     searched_zones = tuple(z for z in spec["zones"] if not (z == "library" and library_blocked))
     status = _status(searcher, spec, searched_zones, prohibited, escape_unpaid)
     top = portion[0] if portion and "library" in searched_zones else None
@@ -645,13 +646,13 @@ def plan_search(
                 "may",
                 verdict.rule,
                 because(
-                    "if_choosing" if _outside_only(spec) else "if_searching",
+                    "if_choosing" if outside else "if_searching",
                     clause=verdict.reason,
                     player=searcher,
                 ),
             )
         low = 0
-        if _outside_only(spec) and low < high:  # a wish's count in its own words, not a find's
+        if outside and low < high:  # a wish's count in its own words, not a find's
             count_reason = because("bounds_outside", low=low, high=high)
     if top is not None:
         portion_verdict = Verdict(
@@ -690,7 +691,7 @@ def plan_search(
     if escape_unpaid and "ignore_prohibition" in decision:
         performed = "yes" if decision["ignore_prohibition"] and performed != "no" else "no"
     reveal = spec["reveal"]
-    if _outside_only(spec):  # a wish's own instruction, not a search's (608.2c)
+    if outside:  # a wish's own instruction, not a search's (608.2c)
         revealed = Verdict(
             reveal, "608.2c", because("reveal_outside") if reveal else because("no_reveal_outside")
         )

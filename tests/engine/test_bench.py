@@ -31,6 +31,10 @@ def test_the_bench_reports_every_case_as_json(capsys: pytest.CaptureFixture[str]
         assert row["resolve_dict"]["median_us"] > 0
         assert row["resolve_parsed"]["p95_us"] > 0
         assert row["ratio_resolve_to_json_loads"] > 0
+    sections = {row["case"]: row for row in report["sections"]}
+    assert sections["sba-board"]["checks"] == 2
+    assert sections["dredge-leyline"]["exiled"] == 5
+    assert all(row["median_us"] > 0 for row in sections.values())
 
 
 def test_the_bench_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -273,32 +273,6 @@ def test_the_unfinished_sittings_by_hand_are_the_querysets(learner, other_learne
     assert proctor.unfinished_sittings(learner.pk) == []
 
 
-def test_the_unfinished_sittings_with_the_cards_are_both_queries(learner, other_learner, sitting):
-    """exams.unfinished_sittings_and_cards (one query, the practice page's) is
-    `unfinished_sittings` and the card table's generation, with a sitting running or none."""
-    from rules import cards
-    from tests.factories import CardFactory
-
-    def same(user) -> None:
-        sittings, generation = proctor.unfinished_sittings_and_cards(user.pk)
-        assert sittings == proctor.unfinished_sittings(user.pk)
-        assert [s.attempt.pk for s in sittings] == [
-            s.attempt.pk for s in proctor.unfinished_sittings(user.pk)
-        ]
-        assert generation == cards.generation_by_orm()
-
-    same(learner)
-    same(other_learner)
-    assert proctor.unfinished_sittings_and_cards(learner.pk)[0] == [sitting]
-    assert proctor.unfinished_sittings_and_cards(other_learner.pk)[0] == []
-    CardFactory()
-    same(learner)
-    same(other_learner)
-    finish_now(sitting)
-    same(learner)
-    assert proctor.unfinished_sittings_and_cards(learner.pk)[0] == []
-
-
 def test_one_open_exam_per_learner_is_a_database_constraint(learner, sitting):
     from django.db import IntegrityError, transaction
 

@@ -54,31 +54,35 @@ def expected_lock(question, user, response_id: int = 0) -> recording.LockedQuest
     )
 
 
+def locked_question(question_id: int, user_id: int, response_id: int) -> recording.LockedQuestion:
+    return recording.lock_question_and_masteries(question_id, user_id, response_id)[0]
+
+
 def test_the_question_lock_reads_what_the_orm_reads(
     asked, learner, other_learner, rules, scenario, bank
 ):
     bare = make_question(scenario, bank)
     for question in (asked, bare):
         for user in (learner, other_learner):
-            assert recording.lock_question(question.pk, user.pk, 0) == expected_lock(question, user)
+            assert locked_question(question.pk, user.pk, 0) == expected_lock(question, user)
     first = respond(learner, asked)
-    assert not recording.lock_question(asked.pk, learner.pk, first.pk).answered_before
-    assert recording.lock_question(asked.pk, learner.pk, first.pk) == expected_lock(
+    assert not locked_question(asked.pk, learner.pk, first.pk).answered_before
+    assert locked_question(asked.pk, learner.pk, first.pk) == expected_lock(
         asked, learner, first.pk
     )
     respond(learner, asked)
     Mastery.objects.create(user=learner, rule=rules[0])
     Mastery.objects.create(user=other_learner, rule=rules[1])
-    assert recording.lock_question(asked.pk, learner.pk, first.pk) == expected_lock(
+    assert locked_question(asked.pk, learner.pk, first.pk) == expected_lock(
         asked, learner, first.pk
     )
-    assert not recording.lock_question(asked.pk, learner.pk, 0).masteries_exist
+    assert not locked_question(asked.pk, learner.pk, 0).masteries_exist
     Mastery.objects.create(user=learner, rule=rules[1])
     Mastery.objects.create(user=learner, rule=rules[2])
-    locked = recording.lock_question(asked.pk, learner.pk, first.pk)
+    locked = locked_question(asked.pk, learner.pk, first.pk)
     assert locked == expected_lock(asked, learner, first.pk) and locked.answered_before
     assert locked.masteries_exist
-    assert not recording.lock_question(bare.pk, learner.pk, 0).masteries_exist  # links no rule
+    assert not locked_question(bare.pk, learner.pk, 0).masteries_exist  # links no rule
 
 
 def fields(instance) -> dict:
@@ -98,11 +102,14 @@ def test_the_masteries_as_the_orm_reads_them(asked, learner, other_learner, rule
     Mastery.objects.create(user=learner, rule=RuleFactory())  # a rule the question does not ask
     rule_ids = sorted(rule.pk for rule in rules)
     expected = Mastery.objects.filter(user=learner, rule_id__in=rule_ids).order_by("rule_id")
-    got = recording.locked_masteries(learner.pk, asked.pk)
+    got = recording.lock_question_and_masteries(asked.pk, learner.pk, 0)[1]
     assert [fields(m) for m, _number in got] == [fields(m) for m in expected]
     assert [number for _m, number in got] == [m.rule.number for m in expected]
     assert all(not m._state.adding and m.get_deferred_fields() == set() for m, _number in got)
-    assert recording.locked_masteries(learner.pk, make_question(scenario, bank).pk) == []
+    assert (
+        recording.lock_question_and_masteries(make_question(scenario, bank).pk, learner.pk, 0)[1]
+        == []
+    )
 
 
 def stored(response_id: int) -> dict:
@@ -177,3 +184,48 @@ def test_an_answer_counted_as_the_orm_counts_it(asked, scenario, bank):
     assert Question.objects.values_list("answer_count", "difficulty").get(pk=asked.pk) == (
         Question.objects.values_list("answer_count", "difficulty").get(pk=other.pk)
     )
+
+
+def test_the_question_with_its_masteries_or_its_rules_as_the_orm_reads_them(
+    asked, learner, other_learner, rules, scenario, bank
+):
+    """`lock_question_and_masteries` reads what the ORM reads: the masteries when the learner
+    has one of each of the question's rules, else the rules the question links."""
+
+    def apart(question, user, response_id=0):
+        locked = expected_lock(question, user, response_id)
+        if not locked.masteries_exist:
+            return locked, [], dict(question.rules.values_list("id", "number"))
+        masteries = Mastery.objects.filter(user=user, rule__in=question.rules.all())
+        return locked, [(m, m.rule.number) for m in masteries.order_by("rule_id")], {}
+
+    def together(question, user, response_id=0):
+        return recording.lock_question_and_masteries(question.pk, user.pk, response_id)
+
+    def same(question, user, response_id=0):
+        (locked, masteries, linked), (expected, expected_masteries, expected_linked) = (
+            together(question, user, response_id),
+            apart(question, user, response_id),
+        )
+        assert locked == expected and linked == expected_linked
+        assert [(fields(m), n) for m, n in masteries] == [
+            (fields(m), n) for m, n in expected_masteries
+        ]
+        return locked, masteries, linked
+
+    bare = make_question(scenario, bank)
+    numbers = {rule.pk: rule.number for rule in rules}
+    assert same(asked, learner) == (expected_lock(asked, learner), [], numbers)
+    assert same(bare, learner)[1:] == ([], {})
+    first = respond(learner, asked)
+    Mastery.objects.create(user=learner, rule=rules[1], theta=0.5, answers=2)
+    locked, masteries, linked = same(asked, learner, first.pk)  # one of three: none read
+    assert not locked.masteries_exist and masteries == [] and linked == numbers
+    Mastery.objects.create(user=learner, rule=rules[0])
+    Mastery.objects.create(user=learner, rule=rules[2])
+    Mastery.objects.create(user=other_learner, rule=rules[0])
+    respond(learner, asked)
+    locked, masteries, linked = same(asked, learner, first.pk)
+    assert locked.masteries_exist and locked.answered_before and linked == {}
+    assert [m.rule_id for m, _n in masteries] == sorted(rule.pk for rule in rules)
+    assert all(m.user_id == learner.pk for m, _n in masteries)

@@ -30,6 +30,7 @@ from quizzes.models import (
     Bank,
     Cohort,
     CohortMembership,
+    ExamSitting,
     Family,
     Mastery,
     Question,
@@ -73,7 +74,15 @@ def spec_learner_rows(user, missed_at=()):
     banks = Bank.objects.visible_to(user).values_list(
         Value("bank"), "pk", no_id, no_id, no_id, no_bool, no_text, no_id, no_float, no_moment
     )  # fmt: skip
-    rows = answers.order_by().union(masteries.order_by(), banks.order_by(), all=True)
+    sittings = ExamSitting.objects.filter(
+        attempt__user=user, attempt__finished_at__isnull=True
+    ).values_list(
+        Value("sitting"), "attempt_id", no_id, no_id, no_id, no_bool, no_text, no_id, no_float,
+        no_moment,
+    )  # fmt: skip
+    rows = answers.order_by().union(
+        masteries.order_by(), banks.order_by(), sittings.order_by(), all=True
+    )
     placed_rows = [(*row[:9], *placed(row, rows)) for row in rows]
     return [(*row, *missed(row, missed_at)) for row in placed_rows]
 
@@ -240,6 +249,25 @@ def test_the_missed_answers_come_with_their_verdicts_and_rule_numbers(learner, p
         expected
     )
     assert any(row[11] is not None for row in expected)  # a wrong answer among those places
+
+
+def test_the_unfinished_exam_sittings_come_with_the_learners_rows(learner, pool):
+    def sitting(finished_at=None):
+        attempt = Attempt.objects.create(
+            user=learner, kind=Attempt.Kind.EXAM, finished_at=finished_at
+        )
+        return ExamSitting.objects.create(
+            attempt=attempt, title="Exam", pass_mark=0.8, time_limit_minutes=30
+        )
+
+    sitting(finished_at=timezone.now())  # finished: not there
+    assert not selection.Learner.of(learner).sitting_unfinished
+    running = sitting()
+    rows = learner_rows(learner.pk, selection.RECENT)
+    expected = sorted(map(tuple, spec_learner_rows(learner)), key=repr)
+    assert sorted(map(tuple, rows), key=repr) == expected
+    assert [row.pk for row in rows if row.source == "sitting"] == [running.pk]
+    assert selection.Learner.of(learner).sitting_unfinished
 
 
 def test_a_learner_with_nothing_has_the_public_banks(pool):
