@@ -98,6 +98,46 @@ def explorer_four_players() -> dict[str, Any]:
     }
 
 
+def cost_and_triggers() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A taxed and discounted spell (601.2f) and a board wipe's dies triggers (603.3b, 603.10a)."""
+    helm = {
+        "name": "Helm of Awakening",
+        "mana_cost": "{2}",
+        "types": ["Artifact"],
+        "oracle": "Spells cost {1} less to cast.",
+        "static": [{"cost_modifier": {"spells": "all", "amount": -1, "who": "all"}}],
+    }
+    cost = {
+        "format": "scenario/1",
+        "id": "bench-total-cost",
+        "players": ["Nadia", "Olek"],
+        "cards": [helm],
+        "zones": {
+            "Nadia": {"hand": ["Swords to Plowshares#stp"], "library": ["Plains"]},
+            "Olek": {"battlefield": ["Thalia, Guardian of Thraben#thalia", "Helm of Awakening"]},
+        },
+        "resolve": {"draw": "Nadia"},
+        "expect": [{"claim": "total_cost", "card": "stp", "value": "{W}"}],
+    }
+    dying = ["ob", "elder", "explorer"]
+    triggers = {
+        "format": "scenario/1",
+        "id": "bench-dies-triggers",
+        "players": ["Nadia", "Olek"],
+        "cards": [],
+        "zones": {
+            "Nadia": {"battlefield": ["Veteran Explorer#explorer"], "library": ["Forest"]},
+            "Olek": {"battlefield": ["Ob Nixilis, Unshackled#ob", "Yavimaya Elder#elder"]},
+        },
+        "resolve": {"draw": "Nadia"},
+        "expect": [
+            {"claim": "trigger_order", "dies": dying, "value": ["Olek", "Nadia"]},
+            {"claim": "triggers_on_event", "card": "ob", "dies": dying, "value": 2},
+        ],
+    }
+    return cost, triggers
+
+
 def cases() -> dict[str, str]:
     """Case name -> scenario file text (the shared example is read if it is there)."""
     texts = {}
@@ -105,6 +145,9 @@ def cases() -> dict[str, str]:
         texts["splinter-example"] = SHARED_SPLINTER.read_text(encoding="utf-8")
     texts["splinter-large"] = json.dumps(splinter_large(), indent=2)
     texts["explorer-4p"] = json.dumps(explorer_four_players(), indent=2)
+    cost, triggers = cost_and_triggers()
+    texts["total-cost"] = json.dumps(cost, indent=2)
+    texts["dies-triggers"] = json.dumps(triggers, indent=2)
     return texts
 
 

@@ -48,6 +48,17 @@ class Subject:
     whose: str = ""
     kind: str = ""  # a counter's kind, e.g. "+1/+1"
     other: str = ""  # a second player (seats between two players)
+    source: str = ""  # the card whose effect the claim is about (a cost change)
+    dying: tuple[str, ...] = ()  # the creatures that die together (triggers)
+
+    @property
+    def dying_event(self) -> str:
+        """ "Wood Elves dies" / "Wood Elves and Thalia die at the same time"."""
+        if not self.dying:
+            return _("these creatures die at the same time")
+        return ngettext("%(names)s dies", "%(names)s die at the same time", len(self.dying)) % {
+            "names": _and(list(self.dying))
+        }
 
     @property
     def in_whose(self) -> str:
@@ -203,6 +214,8 @@ class ClaimText:
             in_whose=subject.in_whose,
             counter=subject.kind or "+1/+1",
             other=subject.other,
+            source=subject.source,
+            dying_event=subject.dying_event,
         )
         return _sentence(text)
 
@@ -733,6 +746,54 @@ CLAIMS: dict[str, ClaimText] = {
             _("the game before the event") if value == "before" else _("the game after it")
         ),
         domain=_fixed("before", "after"),
+    ),
+    "total_cost": ClaimText(
+        gettext_lazy("what is the total cost to cast {card}?"),
+        lambda value, s: _say(
+            gettext_noop("the total cost to cast %(card)s is %(cost)s."), card=s.card, cost=value
+        ),
+        str,
+        domain=_costs_near,
+    ),
+    "cost_change_applies": ClaimText(
+        gettext_lazy("does the cost change of {source} apply to {card}?"),
+        lambda value, s: _either(
+            value,
+            gettext_noop("the cost change of %(source)s applies to %(card)s."),
+            gettext_noop("the cost change of %(source)s doesn't apply to %(card)s."),
+            source=s.source,
+            card=s.card,
+        ),
+        _yes_no,
+        domain=_fixed(True, False),
+    ),
+    "triggers_on_event": ClaimText(
+        gettext_lazy("how many times does the ability of {card} trigger if {dying_event}?"),
+        lambda value, s: _say(
+            gettext_noop("if %(event)s, the ability of %(card)s triggers %(times)s."),
+            event=s.dying_event,
+            card=s.card,
+            times=_times(value),
+        ),
+        _times,
+        answer=NUMBER,
+        high=10,
+    ),
+    "trigger_order": ClaimText(
+        gettext_lazy(
+            "if {dying_event}, whose triggered abilities resolve first? Give the players in the "
+            "order their abilities resolve."
+        ),
+        lambda value, s: _say(
+            gettext_noop(
+                "if %(event)s, the triggered abilities resolve in this order of controllers: "
+                "%(order)s."
+            ),
+            event=s.dying_event,
+            order=_order_words(value),
+        ),
+        _order_words,
+        answer=ORDER,
     ),
 }
 

@@ -198,6 +198,8 @@ class Ruling:
             whose=str(claim.get("whose", "")),
             kind=str(claim.get("kind", "")),
             other=str(claim.get("other", "")),
+            source=self.board.name(str(claim["source"])) if claim.get("source") else "",
+            dying=tuple(self.board.name(str(label)) for label in claim.get("dies", ())),
         )
 
     def text_of(self, claim: Mapping[str, Any]) -> ClaimText:

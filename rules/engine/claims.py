@@ -14,6 +14,12 @@ from .payment import check_cost
 from .reasons import because
 from .resolver import Resolution, TurnRecord
 from .scenario import Scenario
+from .spell_claims import (
+    cost_change_verdict,
+    total_cost_verdict,
+    trigger_order_verdict,
+    triggers_on_event_verdict,
+)
 from .state import OUTSIDE, CardInstance
 from .verdict import Verdict
 
@@ -47,6 +53,10 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "range_of_influence": (("player",), ()),
     "seats_between": (("player", "other"), ()),
     "trigger_game_state": (("card",), ("ability",)),
+    "total_cost": (("card",), ("player",)),
+    "cost_change_applies": (("card", "source"), ("player",)),
+    "triggers_on_event": (("card", "dies"), ()),
+    "trigger_order": (("dies",), ()),
 }
 PLAYER_KEYS = frozenset({"player", "searcher", "whose", "other"})
 # Keys a claim may carry besides its subject: its value, a line of play, a statement's proposal.
@@ -111,7 +121,8 @@ def claim_subject(scenario: Scenario, claim: Mapping[str, Any]) -> tuple[str, di
             raise ScenarioError(f"claim {name}.{key}", f"{value!r} is not a player")
         if key == "card" and scenario.state.card(value) is None:
             raise ScenarioError(f"claim {name}.card", f"no card is labelled {value!r}")
-        subject[key] = value
+        # A list (the creatures that die together) is kept as a tuple: subjects are hashed.
+        subject[key] = tuple(value) if isinstance(value, list) else value
     return name, subject
 
 
@@ -837,6 +848,10 @@ _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "range_of_influence": _range_of_influence,
     "seats_between": _seats_between,
     "trigger_game_state": _trigger_game_state,
+    "total_cost": lambda ev, s: total_cost_verdict(ev.scenario, s),
+    "cost_change_applies": lambda ev, s: cost_change_verdict(ev.scenario, s),
+    "triggers_on_event": lambda ev, s: triggers_on_event_verdict(ev.scenario, s),
+    "trigger_order": lambda ev, s: trigger_order_verdict(ev.scenario, s),
 }
 
 

@@ -685,6 +685,32 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(card)s's ability (%(event)s) checks the game state after the event (as for an object "
         "coming into a player's range of influence)."
     ),
+    # Total cost and triggers (spell_claims.py).
+    "total_cost_plain": gettext_noop(
+        "No cost increase or reduction applies to %(card)s, so its total cost is its mana cost, "
+        "%(total)s."
+    ),
+    "total_cost_changed": gettext_noop(
+        "%(card)s costs %(cost)s. Its total cost adds every cost increase and subtracts every cost "
+        "reduction that applies (%(sources)s); a reduction of generic mana never takes away "
+        "colored mana nor goes below {0}: %(total)s."
+    ),
+    "cost_change_applies": gettext_noop(
+        "%(source)s changes the cost of spells like %(card)s, so it counts in its total cost."
+    ),
+    "cost_change_not_applies": gettext_noop(
+        "%(source)s names other spells than %(card)s, so it doesn't change its total cost."
+    ),
+    "triggers_look_back": ngettext(
+        "A dies trigger looks back in time, to the board just before the event, creatures that die "
+        "together included: %(card)s's ability triggers %(count)s time.",
+        "A dies trigger looks back in time, to the board just before the event, creatures that die "
+        "together included: %(card)s's ability triggers %(count)s times.",
+    ),
+    "trigger_order_apnap": gettext_noop(
+        "The active player, %(active)s, puts their triggered abilities on the stack first and the "
+        "others follow in turn order, so the last ones put there resolve first: %(players)s."
+    ),
     # Costs (costs.py).
     "works_on_battlefield": gettext_noop(
         "%(card)s's ability works only while it is on the battlefield."
