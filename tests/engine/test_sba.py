@@ -214,8 +214,9 @@ def test_a_check_does_not_depend_on_the_order_it_looks_at_permanents(board, data
     """704.3: the actions of one check happen simultaneously, so listing the permanents in
     another order finds the same actions (the legend rule's choice is fixed by `keep`)."""
     firsts: dict[tuple[str, str], str] = {}
-    for p in board.permanents:
-        firsts.setdefault((p.holder, p.name), p.label)
+    for p in board.permanents:  # the one each player keeps of their legendary ones of a name
+        if "Legendary" in p.supertypes:
+            firsts.setdefault((p.holder, p.name), p.label)
     keep = set(firsts.values())
     shuffled = data.draw(st.permutations(board.permanents))
     other = Board(board.players, tuple(shuffled))
