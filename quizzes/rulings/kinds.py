@@ -32,6 +32,14 @@ FIND_CHOICES = [
 TRUE_FALSE = [("yes", gettext_lazy("True")), ("no", gettext_lazy("False"))]
 
 
+# What each player's place in an order answer is (the order they decide in, or the order their
+# triggered abilities resolve in: 603.3b).
+ORDER_LABELS = {
+    "": gettext_lazy("%(player)s decides"),
+    "trigger_order": gettext_lazy("Place of %(player)s's triggered abilities"),
+}
+
+
 class AnswerError(ValueError):
     """The answer does not fit the question (wrong shape, unknown card)."""
 
@@ -286,9 +294,10 @@ class Value(QuestionKind):
         if text.answer == ORDER:
             players = [player.name for player in ruling.board.players]
             positions = [(str(n), str(n)) for n in range(1, len(players) + 1)]
+            label = ORDER_LABELS.get(claim["claim"], ORDER_LABELS[""])
             return {
                 f"order_{i}": forms.TypedChoiceField(
-                    label=_("%(player)s decides") % {"player": name},
+                    label=str(label) % {"player": name},
                     choices=positions,
                     coerce=int,
                 )
