@@ -17,22 +17,13 @@ from django.db import transaction
 
 from quizzes import levels
 from quizzes.loading.read import CONTENT_DIR, ContentError, _display, _read_json
-from quizzes.loading.write import LoadReport, sync
-from quizzes.models import Bank, Family, Question, Scenario
+from quizzes.loading.write import LoadReport, generated_bank, sync
+from quizzes.models import Family, Question, Scenario
 from quizzes.practice import adaptive
 from quizzes.rulings.families import FamilyError, read_family
 from quizzes.rulings.instances import Expansion, expand
 from rules.cards import catalog_for
 from rules.models import Rule
-
-GENERATED_BANK = {
-    "slug": "generated-families",
-    "title": "Families: generated situations",
-    "description": (
-        "Questions generated from scenario families: each situation drawn from its parameters and "
-        "ruled by the engine; no two ask the same conclusions."
-    ),
-}
 
 
 @dataclass
@@ -92,17 +83,7 @@ def generate(
 
 def _store(report: GenerateReport) -> None:
     load = report.load
-    bank, _ = sync(
-        Bank,
-        {"slug": GENERATED_BANK["slug"]},
-        {
-            "title": GENERATED_BANK["title"],
-            "description": GENERATED_BANK["description"],
-            "visibility": Bank.Visibility.PUBLIC,
-            "owner": None,
-        },
-        load,
-    )
+    bank = generated_bank(load)
     numbers = {
         number
         for expansion in report.expansions

@@ -63,6 +63,18 @@ class Content:
     blueprints: list[dict[str, Any]] = field(default_factory=list)
 
 
+# The bank family questions are generated into (quizzes/loading/generated.py); an exam blueprint
+# may draw from it by this slug, like any bank of banks.json.
+GENERATED_BANK = {
+    "slug": "generated-families",
+    "title": "Families: generated situations",
+    "description": (
+        "Questions generated from scenario families: each situation drawn from its parameters and "
+        "ruled by the engine; no two ask the same conclusions."
+    ),
+}
+
+
 def _display(path: Path) -> str:
     """The path relative to the project when it is inside it, for error messages."""
     root = CONTENT_DIR.parent.parent
@@ -108,7 +120,7 @@ def read_content(content_dir: Path = CONTENT_DIR, catalog_dir: Path = CATALOG_DI
                 raise ContentError(
                     _display(scenario.path), f"cites[{index}]", f"no rule {number} in rules.json"
                 )
-    bank_slugs = {bank["slug"] for bank in content.banks}
+    bank_slugs = {bank["slug"] for bank in content.banks} | {GENERATED_BANK["slug"]}
     content.blueprints = _read_blueprints(
         content_dir / "blueprints.json", content.rules, bank_slugs
     )

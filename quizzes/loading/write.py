@@ -15,7 +15,13 @@ from typing import Any
 from django.db import models, transaction
 
 from quizzes import levels, visibility
-from quizzes.loading.read import CONTENT_DIR, Content, ScenarioFile, read_content
+from quizzes.loading.read import (
+    CONTENT_DIR,
+    GENERATED_BANK,
+    Content,
+    ScenarioFile,
+    read_content,
+)
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Question, Scenario
 from quizzes.practice import adaptive
 from quizzes.reference import texts
@@ -88,11 +94,30 @@ def load_content(
             _load_scenario(scenario_file, banks, catalog, report)
         seeded = Scenario.objects.filter(slug__in=[f.slug for f in content.scenarios])
         levels.recompute(Question.objects.filter(scenario__in=seeded), catalog)
-        _load_blueprints(content, {bank.slug: bank for bank in banks}, report)
+        by_slug = {bank.slug: bank for bank in banks}
+        if any(GENERATED_BANK["slug"] in row["banks"] for row in content.blueprints):
+            by_slug[GENERATED_BANK["slug"]] = generated_bank(report)  # its questions come later
+        _load_blueprints(content, by_slug, report)
         # every run, changed or not: a deploy (or a restored database) never serves older texts
         transaction.on_commit(texts.bump)
         transaction.on_commit(visibility.bump)
     return report
+
+
+def generated_bank(report: LoadReport) -> Bank:
+    """The bank generated family questions go into (made if it isn't there yet)."""
+    bank, _ = sync(
+        Bank,
+        {"slug": GENERATED_BANK["slug"]},
+        {
+            "title": GENERATED_BANK["title"],
+            "description": GENERATED_BANK["description"],
+            "visibility": Bank.Visibility.PUBLIC,
+            "owner": None,
+        },
+        report,
+    )
+    return bank
 
 
 def _load_blueprints(content: Content, banks: dict[str, Bank], report: LoadReport) -> None:

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from quizzes import content_texts
-from quizzes.loading.generated import GENERATED_BANK
+from quizzes.loading.read import GENERATED_BANK
 from quizzes.models import Question
 from quizzes.rulings.generate import build_questions
 from tests.factories import BankFactory, QuestionFactory, ScenarioFactory, UserFactory

@@ -13,7 +13,8 @@ from django.core.management import call_command
 
 from config import settings as production_settings
 from quizzes.loading import CONTENT_DIR, ContentError
-from quizzes.loading.generated import GENERATED_BANK, read_families
+from quizzes.loading.generated import read_families
+from quizzes.loading.read import GENERATED_BANK
 from quizzes.models import Family, Question, Scenario
 from quizzes.rulings import casting_timing
 from quizzes.rulings.families import FamilyError, instance_spec, read_family

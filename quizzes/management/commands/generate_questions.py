@@ -10,7 +10,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from config import sql
 from quizzes.loading import CONTENT_DIR, ContentError
-from quizzes.loading.generated import GENERATED_BANK, generate
+from quizzes.loading.generated import generate
+from quizzes.loading.read import GENERATED_BANK
 from quizzes.models import Question
 
 
