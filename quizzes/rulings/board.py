@@ -361,6 +361,16 @@ def _states(instance: Any, views: Mapping[str, CardView]) -> tuple[str, ...]:
         )
     for kind, count in sorted((instance.counters or {}).items()):
         states.append(counters_text(count, kind))
+    effects = getattr(instance, "effects", ())
+    if effects:  # the spells that resolved targeting it this turn, in order (613.7b)
+        names = [views[label].name if label in views else label for label in effects]
+        if len(names) == 1:
+            states.append(_("%(card)s resolved targeting it this turn") % {"card": names[0]})
+        else:
+            states.append(
+                _("this turn, spells resolved targeting it in this order: %(cards)s")
+                % {"cards": _(", then ").join(names)}
+            )
     return tuple(states)
 
 

@@ -795,6 +795,34 @@ CLAIMS: dict[str, ClaimText] = {
         _order_words,
         answer=ORDER,
     ),
+    "power": ClaimText(
+        gettext_lazy("what is the power of {card}?"),
+        lambda value, s: _say(
+            gettext_noop("the power of %(card)s is %(number)s."), card=s.card, number=value
+        ),
+        str,
+        answer=NUMBER,
+        high=30,
+    ),
+    "toughness": ClaimText(
+        gettext_lazy("what is the toughness of {card}?"),
+        lambda value, s: _say(
+            gettext_noop("the toughness of %(card)s is %(number)s."), card=s.card, number=value
+        ),
+        str,
+        answer=NUMBER,
+        high=30,
+    ),
+    "effect_layer": ClaimText(
+        gettext_lazy("in which layer does the effect of {source} on power and toughness apply?"),
+        lambda value, s: _say(
+            gettext_noop("the effect of %(source)s applies in layer %(layer)s."),
+            source=s.source,
+            layer=value,
+        ),
+        lambda value: _("layer %(layer)s") % {"layer": value},
+        domain=_fixed("7a", "7b", "7c", "7d"),
+    ),
 }
 
 

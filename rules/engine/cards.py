@@ -50,6 +50,7 @@ DEFINITION_KEYS = frozenset(
         "additional_cost",
         "x_is",
         "halves",
+        "pt_effect",
     }
 )
 SEARCH_WHO = frozenset(
@@ -241,6 +242,9 @@ class CardDefinition:
     # Printed power and a planeswalker's printed loyalty, read by state-based actions (704.5i).
     power: str = ""
     loyalty: str = ""
+    # What the card does to power and toughness in layer 7 (layer_claims.py, 613.4): a spell's
+    # effect on its target, a permanent's static ability or a characteristic-defining ability.
+    pt_effect: Mapping[str, Any] | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -1306,7 +1310,38 @@ def parse_card_definition(raw: Any, path: str = "card") -> CardDefinition:
         toughness=str(raw.get("toughness", "")),
         power=str(raw.get("power", "")),
         loyalty=str(raw.get("loyalty", "")),
+        pt_effect=parse_pt_effect(raw.get("pt_effect"), f"{where}.pt_effect"),
     )
+
+
+PT_AFFECTS = ("target", "creatures_you_control", "self")
+PT_CDAS = ("card_types_in_graveyards",)
+
+
+def parse_pt_effect(raw: Any, path: str) -> Mapping[str, Any] | None:
+    """{"sublayer": "7c", "affects": "target", "power": 3, "toughness": 3}; a switch has no
+    numbers ("7d"), a characteristic-defining ability names what it counts ("cda")."""
+    if raw is None:
+        return None
+    allowed = {"sublayer", "affects", "power", "toughness", "cda"}
+    if not isinstance(raw, dict) or set(raw) - allowed:
+        raise ScenarioError(path, f"must be an object with keys among {sorted(allowed)}")
+    sublayer = raw.get("sublayer")
+    if sublayer not in ("7a", "7b", "7c", "7d"):
+        raise ScenarioError(f"{path}.sublayer", 'must be "7a", "7b", "7c" or "7d"')
+    affects = raw.get("affects", "target")
+    if affects not in PT_AFFECTS:
+        raise ScenarioError(f"{path}.affects", f"must be one of {list(PT_AFFECTS)}")
+    for key in ("power", "toughness"):
+        value = raw.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise ScenarioError(f"{path}.{key}", "must be a whole number")
+    cda = raw.get("cda")
+    if (sublayer == "7a") != (cda is not None) or (cda is not None and cda not in PT_CDAS):
+        raise ScenarioError(
+            f"{path}.cda", f"a 7a effect (only) names what it counts: one of {list(PT_CDAS)}"
+        )
+    return {**raw, "affects": affects}
 
 
 _DERIVED_X = re.compile(r"(?:X is|equal to) (\w+) plus the sacrificed creature's mana value")

@@ -8,6 +8,7 @@ from functools import cached_property
 from typing import Any
 
 from .errors import ScenarioError
+from .layer_claims import effect_layer_verdict, power_verdict, toughness_verdict
 from .mana import BASIC_LAND_MANA, INTRINSIC_COST, mana_produced
 from .outcome import ClaimResult
 from .payment import check_cost
@@ -57,6 +58,9 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "cost_change_applies": (("card", "source"), ("player",)),
     "triggers_on_event": (("card", "dies"), ()),
     "trigger_order": (("dies",), ()),
+    "power": (("card",), ()),
+    "toughness": (("card",), ()),
+    "effect_layer": (("source",), ()),
 }
 PLAYER_KEYS = frozenset({"player", "searcher", "whose", "other"})
 # Keys a claim may carry besides its subject: its value, a line of play, a statement's proposal.
@@ -852,6 +856,9 @@ _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "cost_change_applies": lambda ev, s: cost_change_verdict(ev.scenario, s),
     "triggers_on_event": lambda ev, s: triggers_on_event_verdict(ev.scenario, s),
     "trigger_order": lambda ev, s: trigger_order_verdict(ev.scenario, s),
+    "power": lambda ev, s: power_verdict(ev.scenario, s),
+    "toughness": lambda ev, s: toughness_verdict(ev.scenario, s),
+    "effect_layer": lambda ev, s: effect_layer_verdict(ev.scenario, s),
 }
 
 

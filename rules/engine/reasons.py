@@ -711,6 +711,39 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "The active player, %(active)s, puts their triggered abilities on the stack first and the "
         "others follow in turn order, so the last ones put there resolve first: %(players)s."
     ),
+    # Power and toughness in layer 7 (layer_claims.py).
+    "pt_unchanged": gettext_noop(
+        "No effect changes the power or toughness of %(card)s: it is %(pt)s."
+    ),
+    "pt_layers": gettext_noop(
+        "%(card)s is %(base)s before layer 7. Its sublayers apply in order (7a, 7b, 7c, 7d; "
+        "613.4), each in timestamp order: %(clause_steps)s. So it is %(pt)s."
+    ),
+    "pt_step": gettext_noop("%(source)s (layer %(layer)s, %(rule)s) makes it %(pt)s."),
+    "pt_step_waited": gettext_noop(
+        "%(source)s (layer %(layer)s, %(rule)s), after the effects it depends on (613.8b), makes "
+        "it %(pt)s."
+    ),
+    "pt_step_counters": ngettext(
+        "its %(count)s %(kind)s counter (layer 7c, 613.4c) makes it %(pt)s.",
+        "its %(count)s %(kind)s counters (layer 7c, 613.4c) make it %(pt)s.",
+    ),
+    "layer_7a": gettext_noop(
+        "%(source)s defines its own power and toughness with a characteristic-defining ability, "
+        "so that effect applies in layer 7a."
+    ),
+    "layer_7b": gettext_noop(
+        "%(source)s sets power and toughness to specific values (base power and toughness), so "
+        "its effect applies in layer 7b."
+    ),
+    "layer_7c": gettext_noop(
+        "%(source)s modifies power and toughness without setting them, so its effect applies in "
+        "layer 7c, with counters."
+    ),
+    "layer_7d": gettext_noop(
+        "%(source)s switches power and toughness, so its effect applies in layer 7d, after every "
+        "other layer 7 effect."
+    ),
     # Costs (costs.py).
     "works_on_battlefield": gettext_noop(
         "%(card)s's ability works only while it is on the battlefield."

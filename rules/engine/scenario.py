@@ -52,6 +52,7 @@ CARD_ENTRY_KEYS = frozenset(
         "attached_to",
         "counters",
         "combat",
+        "effects",
     }
 )
 COMBAT_STATES = ("attacking", "blocking")
@@ -215,6 +216,7 @@ def _parse_zones(
                 "summoning_sick": False,
                 "counters": NO_COUNTERS,
                 "combat": "",
+                "effects": (),
             }
             prefix = f"{player}.{zone}."
             zone_cards: list[CardInstance] = []
@@ -236,7 +238,7 @@ def _parse_zones(
                     zone_cards.append(card)
                     continue
                 card = _parse_entry(entry, player, zone, position, players, catalog, by_label)
-                if card.attached_to is not None:
+                if card.attached_to is not None or card.effects:
                     attached = True
                 if type(entry) is str and "#" not in entry:
                     plain[entry] = (card.name, card.definition)
@@ -252,6 +254,8 @@ def _parse_zones(
                     f"zones.{card.owner}.{card.zone}[{card.position - 1}].attached_to",
                     f"no card is labelled {card.attached_to!r}",
                 )
+            if card.effects:
+                _check_effects(card, by_label)
     listed = frozenset((p, z) for p, player_zones in zones.items() for z in player_zones)
     return GameState.indexed(players, active, tuple(cards), by_label, by_zone, life, listed)
 
@@ -296,7 +300,42 @@ def _parse_entry(
         bool(extra.get("summoning_sick", False)) if extra else False,
         dict(extra["counters"]) if extra and extra.get("counters") else None,
         _combat(extra, zone, definition, path),
+        _effects(extra, zone, definition, path),
     )
+
+
+def _effects(extra: Mapping[str, Any] | None, zone: str, definition: Any, path: str) -> tuple:
+    """ "effects": the labels of spells that resolved targeting this creature this turn."""
+    effects = extra.get("effects") if extra else None
+    if not effects:
+        return ()
+    if not isinstance(effects, list) or not all(isinstance(e, str) for e in effects):
+        raise ScenarioError(f"{path}.effects", "must be a list of card labels")
+    if zone != "battlefield" or "Creature" not in definition.types:
+        raise ScenarioError(f"{path}.effects", "only a creature on the battlefield has them")
+    if len(set(effects)) != len(effects):
+        raise ScenarioError(f"{path}.effects", "a spell resolves once: each label once")
+    return tuple(effects)
+
+
+def _check_effects(card: CardInstance, by_label: Mapping[str, CardInstance]) -> None:
+    for i, label in enumerate(card.effects):
+        path = f"{_entry_path(card)}.effects[{i}]"
+        spell = by_label.get(label)
+        if spell is None:
+            raise ScenarioError(path, f"no card is labelled {label!r}")
+        effect = spell.definition.pt_effect
+        if (
+            not {"Instant", "Sorcery"} & set(spell.definition.types)
+            or effect is None
+            or effect.get("affects") != "target"
+            or spell.zone != "graveyard"
+        ):
+            raise ScenarioError(
+                path,
+                f"{spell.name} is not an instant or sorcery in a graveyard that changes its "
+                "target's power and toughness",
+            )
 
 
 def _combat(extra: Mapping[str, Any] | None, zone: str, definition: Any, path: str) -> str:

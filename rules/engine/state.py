@@ -44,6 +44,9 @@ class CardInstance:
     counters: Mapping[str, int] = field(default_factory=dict)  # e.g. {"+1/+1": 2}
     # "attacking" (508.1k) or "blocking" (509.1g), until removed from combat (506.4)
     combat: str = ""
+    # Labels of the spells that resolved targeting this creature this turn, in the order they
+    # resolved (their effects' timestamps, 613.7b): Giant Growth, then Twisted Image.
+    effects: tuple[str, ...] = ()
 
     @classmethod
     def fast(
@@ -62,6 +65,7 @@ class CardInstance:
         summoning_sick: bool = False,
         counters: Mapping[str, int] | None = None,
         combat: str = "",
+        effects: tuple[str, ...] = (),
     ) -> CardInstance:
         """Build without the frozen __init__'s per-field setattr (parsing 400 cards stays cheap)."""
         card = object.__new__(cls)
@@ -80,6 +84,7 @@ class CardInstance:
         fields["summoning_sick"] = summoning_sick
         fields["counters"] = counters or NO_COUNTERS
         fields["combat"] = combat
+        fields["effects"] = effects
         return card
 
     @property

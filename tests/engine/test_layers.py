@@ -5,9 +5,13 @@ Each acceptance test names the rule it rests on.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.engine.api import parse_scenario
+from rules.engine.errors import ScenarioError
+from rules.engine.layer_claims import printed
 from rules.engine.layers import (
     Creature,
     PTEffect,
@@ -159,3 +163,35 @@ def test_plus_and_minus_counters_cancel_in_power_and_toughness(plus: int, minus:
     # 613.4c with 122.1a: each +1/+1 counter adds one to each, each -1/-1 counter subtracts one.
     effects = counter_effects("bears", {"+1/+1": plus, "-1/-1": minus})
     assert _pt(*effects) == (2 + plus - minus, 2 + plus - minus)
+
+
+def _board(effects: list[str], graveyard: list[str]) -> dict:
+    return {
+        "format": "scenario/1",
+        "players": ["Nadia", "Olek"],
+        "zones": {
+            "Nadia": {
+                "battlefield": [{"card": "Grizzly Bears", "label": "bears", "effects": effects}],
+                "graveyard": graveyard,
+            }
+        },
+    }
+
+
+def test_a_creature_names_only_resolved_spells_that_change_power_and_toughness() -> None:
+    # The board's "effects" are spells in a graveyard that resolved targeting the creature.
+    assert parse_scenario(_board(["gg"], ["Giant Growth#gg"])).state.card("bears").effects == (
+        "gg",
+    )
+    for effects, graveyard in (
+        (["forest"], ["Forest#forest"]),
+        (["nope"], []),
+        (["gg", "gg"], ["Giant Growth#gg"]),
+    ):
+        with pytest.raises(ScenarioError):
+            parse_scenario(_board(effects, graveyard))
+
+
+def test_printed_values_before_layer_7() -> None:
+    # 208.2 / 604.3: a '*' is defined by the characteristic-defining ability in 7a.
+    assert [printed(v) for v in ("2", "*", "1+*", "0")] == [2, 0, 1, 0]
