@@ -27,6 +27,15 @@ from rules.numbers import numbers_in
 
 Claim = dict[str, Any]
 SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other", "kind", "ability")
+
+
+def subject_keys(claim: Claim) -> tuple[str, ...]:
+    """The keys naming a claim's subject: a claim about an effect and no card ("in which layer
+    does the effect of Diminish apply?") is told apart by its source; a claim with a card keeps
+    the keys it always had (so its questions keep their keys)."""
+    return SUBJECT_KEYS if "card" in claim else (*SUBJECT_KEYS, "source")
+
+
 OWN_KINDS = {"finds", "found_count"}  # asked by their own kinds, not as single values
 MAX_STATEMENTS = 6
 # The questions of statements: (key, kind, fewest statements, most statements).
@@ -423,7 +432,7 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
         if no_ranking(ruling, claim) or not options_worded_right(ruling, claim):
             continue
         key = "-".join(
-            ["value", claim["claim"], *(str(claim[k]) for k in SUBJECT_KEYS if k in claim)]
+            ["value", claim["claim"], *(str(claim[k]) for k in subject_keys(claim) if k in claim)]
         )
         key += "-given" if "given" in claim else ""
         questions.append(
@@ -481,7 +490,7 @@ def shown_share(candidates: int) -> float:
 def statement_subject(claim: Claim) -> tuple:
     """What a statement is about: one claim about one subject is stated once (the dredge family
     asks a card's zone with and without the dredge)."""
-    return (claim["claim"], *((k, str(claim[k])) for k in SUBJECT_KEYS if k in claim))
+    return (claim["claim"], *((k, str(claim[k])) for k in subject_keys(claim) if k in claim))
 
 
 def _statements(

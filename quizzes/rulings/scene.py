@@ -38,6 +38,7 @@ def scene_of(scenario: Any) -> dict[str, Any]:
                 "attached_to": instance.attached_to,
                 "counters": dict(instance.counters or {}),
                 "combat": instance.combat,
+                "effects": list(instance.effects),
             }
         )
     steps = [step for step in (scenario.resolve, *scenario.history) if step is not None]
@@ -97,6 +98,7 @@ class SceneCard:
     attached_to: str | None = None
     counters: Mapping[str, int] = field(default_factory=dict)
     combat: str = ""
+    effects: tuple[str, ...] = ()  # spells that resolved targeting it this turn, in order
 
 
 @dataclass(frozen=True)
