@@ -140,11 +140,10 @@ def _pt_verdict(scenario: Scenario, subject: Mapping[str, Any], claim: str) -> V
     value = pt[0] if claim == "power" else pt[1]
     if not steps:
         return Verdict(value, "613.1", because("pt_unchanged", card=card.name, pt=_pt(pt)))
-    base = next(c for c in creatures if c.label == card.label)
     reason = because(
         "pt_layers",
         card=card.name,
-        base=_pt((base.power, base.toughness)),
+        base=f"{card.definition.power}/{card.definition.toughness}",
         clause_steps=tuple(_step_reason(scenario, step) for step in steps),
         pt=_pt(pt),
     )

@@ -716,8 +716,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "No effect changes the power or toughness of %(card)s: it is %(pt)s."
     ),
     "pt_layers": gettext_noop(
-        "%(card)s is %(base)s before layer 7. Its sublayers apply in order (7a, 7b, 7c, 7d; "
-        "613.4), each in timestamp order: %(clause_steps)s. So it is %(pt)s."
+        "%(card)s has printed power and toughness %(base)s. The sublayers of layer 7 apply in "
+        "order (7a, 7b, 7c, 7d; 613.4), each in timestamp order: %(clause_steps)s. So it is "
+        "%(pt)s."
     ),
     "pt_step": gettext_noop("%(source)s (layer %(layer)s, %(rule)s) makes it %(pt)s."),
     "pt_step_waited": gettext_noop(
