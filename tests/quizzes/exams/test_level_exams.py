@@ -31,4 +31,5 @@ def test_the_level_1_exam_draws_from_the_families_sections():
     for beyond in ("Casting spells and their costs", "Triggered abilities", "Replacement effects"):
         assert beyond in areas
     assert "State-based actions" in areas
+    assert "Layers: power and toughness" in areas  # the layers families' questions (613)
     assert len(areas) >= 6
