@@ -33,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rules.engine import parse_scenario, resolve, sba
+from rules.engine import layers, parse_scenario, resolve, sba
 from rules.engine import replacement as repl
 
 REPO = Path(__file__).resolve().parents[1]
@@ -138,6 +138,40 @@ def cost_and_triggers() -> tuple[dict[str, Any], dict[str, Any]]:
     return cost, triggers
 
 
+def layers_scenario() -> dict[str, Any]:
+    """A creature under Glorious Anthem with counters, Diminish and Twisted Image (613.4b-d)."""
+    return {
+        "format": "scenario/1",
+        "id": "bench-layers",
+        "players": ["Nadia", "Olek"],
+        "cards": [],
+        "zones": {
+            "Nadia": {
+                "battlefield": [
+                    "Glorious Anthem#anthem",
+                    {
+                        "card": "Thalia, Guardian of Thraben",
+                        "label": "thalia",
+                        "counters": {"+1/+1": 2},
+                        "effects": ["diminish", "growth", "twist"],
+                    },
+                    "Tarmogoyf#goyf",
+                ],
+                "graveyard": ["Giant Growth#growth", "Forest"],
+                "library": ["Plains"],
+            },
+            "Olek": {"graveyard": ["Diminish#diminish", "Twisted Image#twist"]},
+        },
+        "resolve": {"draw": "Nadia"},
+        "expect": [
+            {"claim": "power", "card": "thalia", "value": 7},
+            {"claim": "toughness", "card": "thalia", "value": 7},
+            {"claim": "power", "card": "goyf", "value": 3},
+            {"claim": "effect_layer", "source": "twist", "value": "7d"},
+        ],
+    }
+
+
 def cases() -> dict[str, str]:
     """Case name -> scenario file text (the shared example is read if it is there)."""
     texts = {}
@@ -148,6 +182,7 @@ def cases() -> dict[str, str]:
     cost, triggers = cost_and_triggers()
     texts["total-cost"] = json.dumps(cost, indent=2)
     texts["dies-triggers"] = json.dumps(triggers, indent=2)
+    texts["layers"] = json.dumps(layers_scenario(), indent=2)
     return texts
 
 
@@ -239,6 +274,39 @@ def sba_board() -> sba.Board:
     return sba.Board(players, tuple(permanents))
 
 
+def layers_board() -> tuple[list[layers.Creature], list[layers.PTEffect]]:
+    """Four players, twelve creatures each: each player's Glorious Anthem-like lord, counters on
+    every other creature, a Giant Growth, a Diminish and a Twisted Image on three creatures each,
+    and one conditional effect per player ("creatures with power 2 or less get +1/+1") that a
+    +1/+0 effect in its sublayer changes the reach of (613.8 dependency)."""
+    creatures, effects = [], []
+    stamp = 0
+    for player in PLAYERS:
+        labels = [f"{player}-c{index}" for index in range(12)]
+        creatures += [layers.Creature(label, "Grizzly Bears", 2, 2, player) for label in labels]
+        yours = frozenset(labels)
+        effects.append(layers.PTEffect(f"{player}-anthem", "7c", stamp, yours, 1, 1))
+        effects.append(
+            layers.PTEffect(f"{player}-small", "7c", stamp + 1, yours, 1, 1, power_at_most=2)
+        )
+        stamp += 2
+        for index, label in enumerate(labels):
+            if index % 2 == 0:
+                effects += layers.counter_effects(label, {"+1/+1": 1 + index % 3})
+            spell = {0: ("7c", 3, 3), 1: ("7b", 1, 1), 2: ("7d", None, None)}.get(index % 4)
+            if spell is not None:
+                sublayer, power, toughness = spell
+                stamp += 1
+                effects.append(
+                    layers.PTEffect(
+                        f"{label}-spell", sublayer, stamp, frozenset({label}), power, toughness
+                    )
+                )
+        stamp += 1
+        effects.append(layers.PTEffect(f"{player}-pump", "7c", stamp, yours, 1, 0))
+    return creatures, effects
+
+
 def dredge_under_leyline() -> int:
     """A dredge draw and the five moves of its mill; returns the cards exiled."""
     effects = [
@@ -257,6 +325,7 @@ def measure_sections(repetitions: int, warmup: int) -> list[dict[str, Any]]:
     """The pure section modules: state-based actions and replacement effects."""
     board = sba_board()
     checks = len(sba.run(board).checks)
+    creatures, effects = layers_board()
     rows = [
         {
             "case": "sba-board",
@@ -264,6 +333,15 @@ def measure_sections(repetitions: int, warmup: int) -> list[dict[str, Any]]:
             "permanents": len(board.permanents),
             "checks": checks,
             **summary(time_calls(lambda: sba.run(board), repetitions, warmup)),
+        },
+        {
+            "case": "layers-board",
+            "section": "613.4",
+            "creatures": len(creatures),
+            "effects": len(effects),
+            **summary(
+                time_calls(lambda: layers.apply_layer7(creatures, effects), repetitions, warmup)
+            ),
         },
         {
             "case": "dredge-leyline",

@@ -163,6 +163,7 @@ def _plain(definition) -> bool:
         or definition.triggered
         or definition.activated
         or definition.spell
+        or definition.pt_effect  # it changes power and toughness (layer 7)
     )
 
 
@@ -195,7 +196,7 @@ def _substitute_cards(
         definition = scenario.catalog.get(name)
         if name in acting or name in kept or definition is None:
             continue
-        if definition.static or definition.keywords:
+        if definition.static or definition.keywords or definition.pt_effect:
             continue
         if definition.alt_cost:
             continue

@@ -183,11 +183,20 @@ def depends_on(effect: PTEffect, other: PTEffect, pt: Mapping[str, tuple[int, in
     does to those things), and both or neither come from characteristic-defining abilities."""
     if effect is other or effect.sublayer != other.sublayer or effect.cda != other.cda:
         return False
-    trial = dict(pt)
-    _apply(other, trial)
+    if effect.power_at_most is None:  # what it applies to is fixed: nothing can change it
+        return False
     # What it does to the things it applies to doesn't change in layer 7 (a setting, modifying
-    # or switching effect does the same whatever came before): only a conditional effect's reach.
-    return _targets(effect, pt) != _targets(effect, trial)
+    # or switching effect does the same whatever came before): only a conditional effect's reach,
+    # over the creatures both may apply to.
+    limit = effect.power_at_most
+    for label in effect.applies_to & other.applies_to:
+        before = pt.get(label)
+        if before is None or (other.power_at_most is not None and before[0] > other.power_at_most):
+            continue  # not a creature here, or one `other` doesn't reach
+        after = _apply_one(other, *before)
+        if (before[0] <= limit) != (after[0] <= limit):
+            return True
+    return False
 
 
 def order_sublayer(
@@ -198,14 +207,20 @@ def order_sublayer(
     613.7: timestamp order; 613.8b: an effect that depends on others waits until just after they
     have all applied; a dependency loop is ignored and its effects apply in timestamp order.
     """
-    state = dict(pt)
     waiting = sorted(effects, key=lambda e: e.timestamp)
+    if all(e.power_at_most is None for e in waiting):  # no effect can depend on another
+        return [(e, ()) for e in waiting]
+    state = dict(pt)
     order: list[tuple[PTEffect, tuple[str, ...]]] = []
     waited: dict[int, set[str]] = {}
     while waiting:
         chosen = None
         for effect in waiting:  # earliest first
-            blockers = [o for o in waiting if depends_on(effect, o, state)]
+            blockers = (
+                [o for o in waiting if depends_on(effect, o, state)]
+                if effect.power_at_most is not None  # only a conditional effect can wait
+                else []
+            )
             if blockers:
                 waited.setdefault(id(effect), set()).update(o.source for o in blockers)
                 continue
