@@ -203,3 +203,19 @@ def test_an_ability_of_one_of_two_same_named_cards_says_which_one_acts():
         )
     unique = content_spec("tapped-for-mana-trigger-no-mana")  # one Reflecting Pool: its name
     assert board_of(unique).resolving.text == "Alice activates an ability of Reflecting Pool"
+
+
+def test_a_creature_shows_the_spells_that_resolved_targeting_it_in_order():
+    """Layer 7 questions turn on which spells affect a creature and their order (613.7b): the
+    board says both beside the creature."""
+    spec = json.loads(
+        (
+            CONTENT_DIR.parent.parent / "tests/engine/scenarios/anthem-applies-after-diminish.json"
+        ).read_text()
+    )
+    assert board_of(spec).card("angel").states == ("Diminish resolved targeting it this turn",)
+    spec["zones"]["Olek"]["graveyard"].append("Twisted Image#twist")
+    spec["zones"]["Nadia"]["battlefield"][1]["effects"] = ["twist", "diminish"]
+    assert board_of(spec).card("angel").states == (
+        "this turn, spells resolved targeting it in this order: Twisted Image, then Diminish",
+    )

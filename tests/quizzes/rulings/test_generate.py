@@ -245,3 +245,16 @@ def test_the_yes_no_and_the_multiple_choice_question_draw_their_own_statements()
         if {"yes_no", "multiple_choice"} <= set(by_kind):
             drawn.append(by_kind["yes_no"] == by_kind["multiple_choice"][: len(by_kind["yes_no"])])
     assert drawn and not all(drawn)
+
+
+def test_questions_on_the_layers_of_two_effects_are_two_questions():
+    """effect_layer names no card: its questions are told apart by their source (a scenario
+    asks the sublayer of Diminish and of Giant Growth, 613.4b and 613.4c)."""
+    path = (
+        CONTENT_DIR.parent.parent
+        / "tests/engine/scenarios/twisted-image-switches-after-giant-growth.json"
+    )
+    spec = json.loads(path.read_text())
+    keys = [q.key for q in build_questions(spec) if q.kind == "value"]
+    assert len(keys) == len(set(keys))
+    assert {"value-effect-layer-twist", "value-effect-layer-growth"} <= set(keys)
