@@ -174,6 +174,12 @@ def scenario_schema() -> dict[str, Any]:
                             "attached_to": {"type": "string"},
                             "counters": {"type": "object", "additionalProperties": _whole()},
                             "combat": {"enum": list(COMBAT_STATES)},
+                            "effects": {
+                                "type": "array",
+                                "items": {"type": "string"},
+                                "description": "labels of the spells that resolved targeting "
+                                "it this turn, in order",
+                            },
                         },
                     },
                 ]
