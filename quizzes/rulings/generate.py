@@ -26,7 +26,10 @@ from rules.engine import Catalog
 from rules.numbers import numbers_in
 
 Claim = dict[str, Any]
-SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other", "kind", "ability")
+SUBJECT_KEYS = (
+    "card", "player", "searcher", "whose", "other", "kind", "ability",
+    "step", "after", "stack", "waiting", "first_turn",
+)  # fmt: skip
 OWN_KINDS = {"finds", "found_count"}  # asked by their own kinds, not as single values
 MAX_STATEMENTS = 6
 # The questions of statements: (key, kind, fewest statements, most statements).

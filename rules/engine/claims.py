@@ -21,6 +21,12 @@ from .spell_claims import (
     triggers_on_event_verdict,
 )
 from .state import OUTSIDE, CardInstance
+from .turn_claims import (
+    may_cast_now_verdict,
+    priority_first_verdict,
+    priority_in_step_verdict,
+    turn_based_actions_verdict,
+)
 from .verdict import Verdict
 
 CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -57,6 +63,10 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "cost_change_applies": (("card", "source"), ("player",)),
     "triggers_on_event": (("card", "dies"), ()),
     "trigger_order": (("dies",), ()),
+    "priority_in_step": (("step",), ("waiting",)),
+    "turn_based_actions": (("step",), ("first_turn",)),
+    "priority_first": (("step",), ("after", "player", "waiting")),
+    "may_cast_now": (("card", "step"), ("player", "stack", "waiting")),
 }
 PLAYER_KEYS = frozenset({"player", "searcher", "whose", "other"})
 # Keys a claim may carry besides its subject: its value, a line of play, a statement's proposal.
@@ -852,6 +862,10 @@ _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "cost_change_applies": lambda ev, s: cost_change_verdict(ev.scenario, s),
     "triggers_on_event": lambda ev, s: triggers_on_event_verdict(ev.scenario, s),
     "trigger_order": lambda ev, s: trigger_order_verdict(ev.scenario, s),
+    "priority_in_step": lambda ev, s: priority_in_step_verdict(ev.scenario, s),
+    "turn_based_actions": lambda ev, s: turn_based_actions_verdict(ev.scenario, s),
+    "priority_first": lambda ev, s: priority_first_verdict(ev.scenario, s),
+    "may_cast_now": lambda ev, s: may_cast_now_verdict(ev.scenario, s),
 }
 
 

@@ -161,7 +161,7 @@ def priority_first(
     if not has_priority.value:
         return Ruling("", has_priority.rule)
     if after == "begins":
-        return Ruling(active, "117.3a")
+        return Ruling(active, "514.3a" if has_priority.rule == "514.3a" else "117.3a")
     if after == "resolves":
         return Ruling(active, "117.3b")
     if after == "cast":
