@@ -922,9 +922,10 @@ CLAIMS: dict[str, ClaimText] = {
             )
             if value
             else _say(
-                gettext_noop("%(turn)s, no player receives priority %(during)s."),
+                gettext_noop("%(turn)s, %(during)s, no player receives priority %(moment)s."),
                 turn=s.turn,
                 during=s.during,
+                moment=s.moment,
             )
         ),
         _player_or_nobody,

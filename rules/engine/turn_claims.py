@@ -66,7 +66,7 @@ def turn_based_actions_verdict(scenario: Scenario, subject: Mapping[str, Any]) -
         raise ScenarioError(
             "claim turn_based_actions.step",
             "in a multiplayer game the beginning of combat depends on the variant's options "
-            "(507.1, 802); ask it of a two-player game",
+            "(507.1); ask it of a two-player game",
         )
     active = scenario.state.active
     sagas = any(

@@ -89,15 +89,15 @@ def priority_in_step(step: str, waiting: bool = False) -> Ruling:
 
 
 # Turn-based actions (703.4), each with the rule of the step that describes it.
-UNTAP = "untap"  # phasing, day/night, then the active player untaps (703.4a-c, 502.1-502.3)
-DRAW = "draw"  # the active player draws a card (703.4d, 504.1)
+UNTAP = "untap"  # phasing, day/night, then the active player untaps (703.4c)
+DRAW = "draw"  # the active player draws a card (703.4d)
 SKIPPED = "skipped"  # the starting player skips their first draw step (103.8a)
-LORE = "lore"  # lore counters on the active player's Sagas (703.4f, 505.4)
-ATTACKERS = "declare_attackers"  # 703.4i, 508.1
-DEFENDER = "choose_defender"  # multiplayer without all opponents defending (703.4h, 507.1)
-BLOCKERS = "declare_blockers"  # 703.4j, 509.1
-DAMAGE = "combat_damage"  # assigned, then dealt at once (703.4k, 703.4m, 510.1, 510.2)
-CLEANUP = "cleanup"  # discard to hand size, then damage wears off (703.4n, 703.4p, 514.1-2)
+LORE = "lore"  # lore counters on the active player's Sagas (703.4f)
+ATTACKERS = "declare_attackers"  # 703.4i
+DEFENDER = "choose_defender"  # multiplayer without all opponents defending (703.4h)
+BLOCKERS = "declare_blockers"  # 703.4j
+DAMAGE = "combat_damage"  # assigned, then dealt at once (703.4k, 703.4m)
+CLEANUP = "cleanup"  # discard to hand size, then damage wears off (703.4n, 703.4p)
 NONE = "none"
 
 
@@ -109,7 +109,7 @@ def turn_based_actions(
     sagas: bool = False,
     all_opponents_defend: bool = True,
 ) -> Ruling:
-    """What happens automatically as the step begins (703.3, 703.4), before anyone could get
+    """What happens automatically as the step begins (703.4), before anyone could get
     priority. `first_turn`: the game's first turn (its active player is the starting player);
     `sagas`: the active player controls a Saga with a chapter ability."""
     step_index(step)
@@ -132,7 +132,7 @@ def turn_based_actions(
     if step in fixed:
         value, rule = fixed[step]
         return Ruling(value, rule)
-    # Upkeep (503.1), the main phases (505.3-505.5 only for Archenemy, Sagas, Attractions),
+    # Upkeep (503.1), the main phases (505.4: only Sagas, or Archenemy and Attractions),
     # beginning of combat in a two-player game (507.1), end of combat (511.1), end step (513.1).
     none_rules = {
         "upkeep": "503.1",
@@ -201,7 +201,7 @@ def may_cast_now(
     if stack < 0:
         raise ValueError("the stack holds no fewer than 0 objects")
     if "Land" in types and len(set(types)) == 1:
-        raise ValueError("a land is played, never cast (305.9)")
+        raise ValueError("a land is played, never cast")
     has_priority = priority_in_step(step, waiting)
     if not has_priority.value:
         return CastTiming(False, has_priority.rule, "no_priority")
@@ -209,7 +209,7 @@ def may_cast_now(
         return CastTiming(True, "117.1a", "instant")
     if flash:
         return CastTiming(True, "702.8a", "flash")
-    rule = "307.1" if "Sorcery" in types else "117.1a"
+    rule = "117.1a, 307.1" if "Sorcery" in types else "117.1a"
     if player != active:
         return CastTiming(False, rule, "not_active")
     if step not in MAIN_PHASES:

@@ -153,7 +153,7 @@ def test_the_reasons_a_creature_spell_waits():
 
 
 def test_a_land_is_never_cast():
-    with pytest.raises(ValueError, match="305.9"):
+    with pytest.raises(ValueError, match="played, never cast"):
         may_cast_now(["Land"], step="precombat_main", player="Nadia", active="Nadia")
 
 
