@@ -78,7 +78,9 @@ class Subject:
         if not self.stack:
             return _("with the stack empty")
         return ngettext(
-            "with %(count)s spell on the stack", "with %(count)s spells on the stack", self.stack
+            "with %(count)s spell or ability on the stack",
+            "with %(count)s spells or abilities on the stack",
+            self.stack,
         ) % {"count": self.stack}
 
     @property
@@ -464,7 +466,9 @@ DURING = {
     "end_of_combat": gettext_lazy("during the end of combat step"),
     "postcombat_main": gettext_lazy("during the postcombat main phase"),
     "end": gettext_lazy("during the end step"),
-    "cleanup": gettext_lazy("during the cleanup step"),
+    "cleanup": gettext_lazy(
+        "during the cleanup step, in which nothing triggers and no state-based action is performed"
+    ),
 }
 # Turn-based actions (CR 703.4) as a value (rules.engine.turns).
 TBA_WORDS = {

@@ -196,7 +196,7 @@ def may_cast_now(
 
     No one may in a step without priority (502.4, 514.3). An instant, or a spell with flash,
     any time its caster has priority (117.1a, 702.8a). Any other spell only in its caster's own
-    main phase while the stack is empty (117.1a; 307.1 for a sorcery).
+    main phase while the stack is empty (117.1a, for a sorcery also 307.1).
     """
     if stack < 0:
         raise ValueError("the stack holds no fewer than 0 objects")
@@ -209,7 +209,7 @@ def may_cast_now(
         return CastTiming(True, "117.1a", "instant")
     if flash:
         return CastTiming(True, "702.8a", "flash")
-    rule = "117.1a, 307.1" if "Sorcery" in types else "117.1a"
+    rule = "117.1a"  # a sorcery's own rule, 307.1, says the same
     if player != active:
         return CastTiming(False, rule, "not_active")
     if step not in MAIN_PHASES:
