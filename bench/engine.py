@@ -172,6 +172,37 @@ def layers_scenario() -> dict[str, Any]:
     }
 
 
+def turn_priority() -> dict[str, Any]:
+    """Each step of a turn: priority, turn-based actions, who acts first, and may each card in
+    hand be cast (117, 500-514, 703)."""
+    steps = ["untap", "upkeep", "draw", "precombat_main", "declare_attackers", "end", "cleanup"]
+    cards = [("bolt", "Nadia"), ("div", "Nadia"), ("censor", "Nadia"), ("bears", "Olek")]
+    expect: list[dict[str, Any]] = []
+    for step in steps:
+        expect.append({"claim": "priority_in_step", "step": step})
+        expect.append({"claim": "turn_based_actions", "step": step})
+        expect.append({"claim": "priority_first", "step": step})
+        expect += [
+            {"claim": "may_cast_now", "card": card, "player": player, "step": step}
+            for card, player in cards
+        ]
+    return {
+        "format": "scenario/1",
+        "id": "bench-turn-priority",
+        "players": ["Nadia", "Olek"],
+        "active": "Olek",
+        "cards": [],
+        "zones": {
+            "Nadia": {
+                "hand": ["Lightning Bolt#bolt", "Divination#div", "Aven Mindcensor#censor"],
+                "library": ["Island"],
+            },
+            "Olek": {"hand": ["Grizzly Bears#bears"], "library": ["Forest"]},
+        },
+        "expect": expect,
+    }
+
+
 def cases() -> dict[str, str]:
     """Case name -> scenario file text (the shared example is read if it is there)."""
     texts = {}
@@ -183,6 +214,7 @@ def cases() -> dict[str, str]:
     texts["total-cost"] = json.dumps(cost, indent=2)
     texts["dies-triggers"] = json.dumps(triggers, indent=2)
     texts["layers"] = json.dumps(layers_scenario(), indent=2)
+    texts["turn-priority"] = json.dumps(turn_priority(), indent=2)
     return texts
 
 

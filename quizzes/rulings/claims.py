@@ -50,6 +50,49 @@ class Subject:
     other: str = ""  # a second player (seats between two players)
     source: str = ""  # the card whose effect the claim is about (a cost change)
     dying: tuple[str, ...] = ()  # the creatures that die together (triggers)
+    active: str = ""  # whose turn it is (turn structure claims)
+    step: str = ""  # a step of the turn (turns.STEPS)
+    after: str = ""  # "begins", "resolves" or "cast": the moment priority is given
+    stack: int = 0  # objects on the stack
+    waiting: bool = False  # an ability waits to be put on the stack (the cleanup step)
+    first_turn: bool = False  # the game's first turn
+
+    @property
+    def during(self) -> str:
+        """ "during the upkeep step" (the cleanup step with an ability that triggered)."""
+        if self.step == "cleanup" and self.waiting:
+            return _("during the cleanup step, in which an ability has triggered")
+        return str(DURING[self.step]) if self.step in DURING else _("during this step")
+
+    @property
+    def turn(self) -> str:
+        """ "in Olek's turn" / "in the game's first turn, Olek's"."""
+        if not self.active:
+            return _("in the active player's turn")
+        if self.first_turn:
+            return _("in the game's first turn, %(active)s's") % {"active": self.active}
+        return _("in %(active)s's turn") % {"active": self.active}
+
+    @property
+    def stack_words(self) -> str:
+        if not self.stack:
+            return _("with the stack empty")
+        return ngettext(
+            "with %(count)s spell or ability on the stack",
+            "with %(count)s spells or abilities on the stack",
+            self.stack,
+        ) % {"count": self.stack}
+
+    @property
+    def moment(self) -> str:
+        """When priority is given: as the step begins, after a resolution, after a cast."""
+        if self.after == "resolves":
+            return _("next, after a spell resolves")
+        if self.after == "cast":
+            return _("next, after %(player)s casts a spell while holding priority") % {
+                "player": self.player
+            }
+        return _("first, as it begins")
 
     @property
     def dying_event(self) -> str:
@@ -216,6 +259,10 @@ class ClaimText:
             other=subject.other,
             source=subject.source,
             dying_event=subject.dying_event,
+            turn=subject.turn,
+            during=subject.during,
+            stack=subject.stack_words,
+            moment=subject.moment,
         )
         return _sentence(text)
 
@@ -405,6 +452,55 @@ def _mana_options(subject: Subject, context: Context) -> list[Any]:
     """No mana, and one or two of each symbol some card on the board could make (a Forest
     never offers {C})."""
     return ["", *context.mana, *(symbol * 2 for symbol in context.mana)]
+
+
+DURING = {
+    "untap": gettext_lazy("during the untap step"),
+    "upkeep": gettext_lazy("during the upkeep step"),
+    "draw": gettext_lazy("during the draw step"),
+    "precombat_main": gettext_lazy("during the precombat main phase"),
+    "beginning_of_combat": gettext_lazy("during the beginning of combat step"),
+    "declare_attackers": gettext_lazy("during the declare attackers step"),
+    "declare_blockers": gettext_lazy("during the declare blockers step"),
+    "combat_damage": gettext_lazy("during the combat damage step"),
+    "end_of_combat": gettext_lazy("during the end of combat step"),
+    "postcombat_main": gettext_lazy("during the postcombat main phase"),
+    "end": gettext_lazy("during the end step"),
+    "cleanup": gettext_lazy(
+        "during the cleanup step, in which nothing triggers and no state-based action is performed"
+    ),
+}
+# Turn-based actions (CR 703.4) as a value (rules.engine.turns).
+TBA_WORDS = {
+    "untap": gettext_lazy(
+        "permanents phase in or out, day or night may change, then the active player untaps "
+        "their permanents"
+    ),
+    "draw": gettext_lazy("the active player draws a card"),
+    "skipped": gettext_lazy("none (the starting player skips this draw step)"),
+    "none": gettext_lazy("none"),
+    "lore": gettext_lazy("the active player puts a lore counter on each of their Sagas"),
+    "choose_defender": gettext_lazy("the active player chooses the defending player"),
+    "declare_attackers": gettext_lazy("the active player declares attackers"),
+    "declare_blockers": gettext_lazy("the defending player declares blockers"),
+    "combat_damage": gettext_lazy("combat damage is assigned, then dealt all at once"),
+    "cleanup": gettext_lazy(
+        "the active player discards down to their maximum hand size, then damage is removed "
+        'and "until end of turn" effects end'
+    ),
+}
+
+
+def _tba_words(value: Any) -> str:
+    return str(TBA_WORDS.get(value, value))
+
+
+def _player_or_nobody(value: Any) -> str:
+    return str(value) if value else _("no player")
+
+
+def _players_or_nobody(subject: Subject, context: Context) -> list[Any]:
+    return [*context.players, ""]
 
 
 def _fixed(*values: Any) -> Callable[[Subject, Context], list[Any]]:
@@ -822,6 +918,67 @@ CLAIMS: dict[str, ClaimText] = {
         ),
         lambda value: _("layer %(layer)s") % {"layer": value},
         domain=_fixed("7a", "7b", "7c", "7d"),
+    ),
+    "priority_in_step": ClaimText(
+        gettext_lazy("{turn}, does any player receive priority {during}?"),
+        lambda value, s: _either(
+            value,
+            gettext_noop("%(turn)s, a player receives priority %(during)s."),
+            gettext_noop("%(turn)s, no player receives priority %(during)s."),
+            turn=s.turn,
+            during=s.during,
+        ),
+        _yes_no,
+        domain=_fixed(True, False),
+    ),
+    "turn_based_actions": ClaimText(
+        gettext_lazy("{turn}, which turn-based actions happen {during}?"),
+        lambda value, s: _say(
+            gettext_noop("%(turn)s, the turn-based actions %(during)s are: %(actions)s."),
+            turn=s.turn,
+            during=s.during,
+            actions=_tba_words(value),
+        ),
+        _tba_words,
+        domain=_fixed(*TBA_WORDS),
+    ),
+    "priority_first": ClaimText(
+        gettext_lazy("{turn}, {during}: who receives priority {moment}?"),
+        lambda value, s: (
+            _say(
+                gettext_noop("%(turn)s, %(during)s, %(player)s receives priority %(moment)s."),
+                turn=s.turn,
+                during=s.during,
+                player=value,
+                moment=s.moment,
+            )
+            if value
+            else _say(
+                gettext_noop("%(turn)s, %(during)s, no player receives priority %(moment)s."),
+                turn=s.turn,
+                during=s.during,
+                moment=s.moment,
+            )
+        ),
+        _player_or_nobody,
+        domain=_players_or_nobody,
+    ),
+    "may_cast_now": ClaimText(
+        gettext_lazy(
+            "{turn}, {during}, {stack}: is this a time at which {player} may cast {card}?"
+        ),
+        lambda value, s: _either(
+            value,
+            gettext_noop("%(turn)s, %(during)s, %(stack)s, %(player)s may cast %(card)s."),
+            gettext_noop("%(turn)s, %(during)s, %(stack)s, %(player)s can't cast %(card)s."),
+            turn=s.turn,
+            during=s.during,
+            stack=s.stack_words,
+            player=s.player,
+            card=s.card,
+        ),
+        _yes_no,
+        domain=_fixed(True, False),
     ),
 }
 

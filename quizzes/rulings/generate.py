@@ -26,7 +26,10 @@ from rules.engine import Catalog
 from rules.numbers import numbers_in
 
 Claim = dict[str, Any]
-SUBJECT_KEYS = ("card", "player", "searcher", "whose", "other", "kind", "ability")
+SUBJECT_KEYS = (
+    "card", "player", "searcher", "whose", "other", "kind", "ability",
+    "step", "after", "stack", "waiting", "first_turn",
+)  # fmt: skip
 
 
 def subject_keys(claim: Claim) -> tuple[str, ...]:

@@ -200,6 +200,12 @@ class Ruling:
             other=str(claim.get("other", "")),
             source=self.board.name(str(claim["source"])) if claim.get("source") else "",
             dying=tuple(self.board.name(str(label)) for label in claim.get("dies", ())),
+            active=next((p.name for p in self.board.players if p.is_active), ""),
+            step=str(claim.get("step", "")),
+            after=str(claim.get("after", "")),
+            stack=int(claim.get("stack", 0) or 0),
+            waiting=bool(claim.get("waiting", False)),
+            first_turn=bool(claim.get("first_turn", False)),
         )
 
     def text_of(self, claim: Mapping[str, Any]) -> ClaimText:

@@ -22,6 +22,12 @@ from .spell_claims import (
     triggers_on_event_verdict,
 )
 from .state import OUTSIDE, CardInstance
+from .turn_claims import (
+    may_cast_now_verdict,
+    priority_first_verdict,
+    priority_in_step_verdict,
+    turn_based_actions_verdict,
+)
 from .verdict import Verdict
 
 CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -61,6 +67,10 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "power": (("card",), ()),
     "toughness": (("card",), ()),
     "effect_layer": (("source",), ()),
+    "priority_in_step": (("step",), ("waiting",)),
+    "turn_based_actions": (("step",), ("first_turn",)),
+    "priority_first": (("step",), ("after", "player", "waiting")),
+    "may_cast_now": (("card", "step"), ("player", "stack", "waiting")),
 }
 PLAYER_KEYS = frozenset({"player", "searcher", "whose", "other"})
 # Keys a claim may carry besides its subject: its value, a line of play, a statement's proposal.
@@ -859,6 +869,10 @@ _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "power": lambda ev, s: power_verdict(ev.scenario, s),
     "toughness": lambda ev, s: toughness_verdict(ev.scenario, s),
     "effect_layer": lambda ev, s: effect_layer_verdict(ev.scenario, s),
+    "priority_in_step": lambda ev, s: priority_in_step_verdict(ev.scenario, s),
+    "turn_based_actions": lambda ev, s: turn_based_actions_verdict(ev.scenario, s),
+    "priority_first": lambda ev, s: priority_first_verdict(ev.scenario, s),
+    "may_cast_now": lambda ev, s: may_cast_now_verdict(ev.scenario, s),
 }
 
 

@@ -745,6 +745,100 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(source)s switches power and toughness, so its effect applies in layer 7d, after every "
         "other layer 7 effect."
     ),
+    # Turn structure and priority (turn_claims.py).
+    "priority_none_untap": gettext_noop(
+        "No player receives priority during the untap step, so no spells can be cast and none "
+        "resolve; an ability that triggers then waits until a player would receive priority, "
+        "usually in the upkeep step."
+    ),
+    "priority_none_cleanup": gettext_noop(
+        "Normally no player receives priority during the cleanup step, so no spells can be "
+        "cast; only if state-based actions would be performed or triggered abilities wait to be "
+        "put on the stack does the active player, %(active)s, get priority."
+    ),
+    "priority_cleanup_waiting": gettext_noop(
+        "A triggered ability waits to be put on the stack during the cleanup step: it is put "
+        "on the stack and the active player, %(active)s, gets priority; once all players pass "
+        "in succession with the stack empty, another cleanup step begins."
+    ),
+    "priority_step": gettext_noop(
+        "Once this step or phase begins, after its turn-based actions and after the abilities "
+        "that trigger at its beginning are put on the stack, the active player, %(active)s, "
+        "receives priority."
+    ),
+    "priority_after_resolution": gettext_noop(
+        "After a spell or ability resolves, the active player, %(active)s, receives priority, "
+        "whoever controlled it."
+    ),
+    "priority_after_cast": gettext_noop(
+        "A player who casts a spell while they have priority receives priority again "
+        "afterward: %(player)s."
+    ),
+    "tba_untap": gettext_noop(
+        "As the untap step begins, the active player's permanents with phasing phase out and "
+        "their phased-out permanents phase in, day or night may change, then %(active)s untaps "
+        "their permanents. These turn-based actions don't use the stack."
+    ),
+    "tba_draw": gettext_noop(
+        "As the draw step begins, the active player, %(active)s, draws a card. This turn-based "
+        "action doesn't use the stack."
+    ),
+    "tba_skipped": gettext_noop(
+        "In a two-player game the player who plays first skips the draw step of their first "
+        "turn, so %(active)s doesn't draw."
+    ),
+    "tba_none": gettext_noop(
+        "This step or phase begins with no turn-based action here: the active player, "
+        "%(active)s, simply receives priority once its triggered abilities are on the stack."
+    ),
+    "tba_lore": gettext_noop(
+        "As %(active)s's precombat main phase begins, they put a lore counter on each Saga they "
+        "control."
+    ),
+    "tba_choose_defender": gettext_noop(
+        "In this multiplayer game the opponents don't all become defending players, so "
+        "%(active)s chooses one of them as the defending player."
+    ),
+    "tba_declare_attackers": gettext_noop(
+        "As the declare attackers step begins, the active player, %(active)s, declares "
+        "attackers. This turn-based action doesn't use the stack."
+    ),
+    "tba_declare_blockers": gettext_noop(
+        "As the declare blockers step begins, the defending player declares blockers. This "
+        "turn-based action doesn't use the stack."
+    ),
+    "tba_combat_damage": gettext_noop(
+        "As the combat damage step begins, each player assigns the combat damage of their "
+        "attacking or blocking creatures, then all of it is dealt at once, without the stack."
+    ),
+    "tba_cleanup": gettext_noop(
+        "As the cleanup step begins, %(active)s discards down to their maximum hand size, then "
+        'all damage marked on permanents is removed and "until end of turn" and "this turn" '
+        "effects end, at the same time."
+    ),
+    "cast_instant": gettext_noop(
+        "%(card)s is an instant: %(player)s may cast it any time they have priority, in any "
+        "player's turn, even with spells on the stack."
+    ),
+    "cast_flash": gettext_noop(
+        "%(card)s has flash: %(player)s may cast it any time they could cast an instant."
+    ),
+    "cast_not_active": gettext_noop(
+        "%(card)s is cast only in its caster's own main phase with the stack empty; this is "
+        "%(active)s's turn, not %(player)s's."
+    ),
+    "cast_not_main": gettext_noop(
+        "%(card)s is cast only in its caster's own main phase with the stack empty, and this "
+        "is not a main phase."
+    ),
+    "cast_stack_not_empty": gettext_noop(
+        "%(card)s is cast only in its caster's own main phase while the stack is empty, and the "
+        "stack is not empty."
+    ),
+    "cast_sorcery_speed_ok": gettext_noop(
+        "It is %(player)s's own main phase and the stack is empty, so once %(player)s has "
+        "priority they may cast %(card)s."
+    ),
     # Costs (costs.py).
     "works_on_battlefield": gettext_noop(
         "%(card)s's ability works only while it is on the battlefield."

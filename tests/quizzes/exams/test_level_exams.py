@@ -1,6 +1,7 @@
 """The Level 1 practice exam draws from the sections beyond search: its blueprint takes the
 generated families' bank too (casting, triggers, replacements and state-based actions are asked
-there), so a sitting spans the exam's areas (issues 22 and 23)."""
+there, and the turn's steps and priority), so a sitting spans the exam's areas (issues 22 and
+23)."""
 
 from __future__ import annotations
 
@@ -32,4 +33,5 @@ def test_the_level_1_exam_draws_from_the_families_sections():
         assert beyond in areas
     assert "State-based actions" in areas
     assert "Layers: power and toughness" in areas  # the layers families' questions (613)
+    assert "Turn structure and combat" in areas  # priority and turn-based actions (117, 500-514)
     assert len(areas) >= 6
