@@ -1333,7 +1333,7 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
     # Cards of one name in one zone, found by one rule, that may be found: the zones they may
     # end in and the verdict saying so, made once (a 60-card library of lands).
     maybe_found: dict[tuple[str, str, str], tuple[set[str], Verdict]] = {}
-    card_of, finds, must_find = run.state.card, space.finds, space.must_find
+    card_of, finds, must_find = run.state.label_index().get, space.finds, space.must_find
     possible, zone_after = run.possible, run.result.zone_after
     performed = space.performed == "yes"
     to_destination = {destination}  # maybe_move never keeps or changes it
@@ -2440,9 +2440,7 @@ def _auras_left_unattached(run: _Run) -> None:
     """State-based actions after the step (704.3): an Aura whose permanent left the battlefield
     is attached to nothing and goes to its owner's graveyard (704.5m); when the permanent only
     may leave (a line of play not fixed), so may the Aura."""
-    for aura in run.state.cards:
-        if aura.zone != "battlefield" or "Aura" not in aura.definition.subtypes:
-            continue
+    for aura in run.state.auras():
         host = run.state.card(aura.attached_to) if aura.attached_to else None
         if host is None or run.possible.get(aura.label, {"battlefield"}) != {"battlefield"}:
             continue
@@ -2469,8 +2467,8 @@ def _record_entering(run: _Run) -> None:
     possible = run.possible
     if not possible:
         return
-    card_of, tapped_after = run.state.card, run.result.tapped_after
-    put_tapped_of = run.put_tapped.get
+    card_of, tapped_after = run.state.label_index().get, run.result.tapped_after
+    put_tapped_at = run.put_tapped  # usually empty: no effect said "tapped"
     # Cards of one name and controller that may enter alike share a verdict (a 60-card
     # library of lands asks a handful).
     alike: dict[tuple[str, str, Reason | None, bool], Verdict] = {}
@@ -2480,12 +2478,12 @@ def _record_entering(run: _Run) -> None:
         card = card_of(label)
         if card is None or card.zone == "battlefield":
             continue
-        put_tapped = put_tapped_of(label)
-        certain = len(zones) == 1  # the battlefield is the one place it can end
-        key = (card.name, card.controller, put_tapped, certain)
+        put_tapped = put_tapped_at.get(label) if put_tapped_at else None
+        # certain: the battlefield is the one place it can end
+        key = (card.name, card.controller, put_tapped, len(zones) == 1)
         verdict = alike.get(key)
         if verdict is None:
-            verdict = alike[key] = _entering(run, card, put_tapped, certain)
+            verdict = alike[key] = _entering(run, card, put_tapped, key[3])
         tapped_after[label] = verdict
 
 

@@ -113,8 +113,9 @@ def _branch(
     searched_zones: tuple[str, ...],
     top: int | None,
     names: Names,
-) -> _Branch:
-    """One line of the search for one value of the remembered names (target / chosen card)."""
+) -> tuple[_Branch, list[CardInstance]]:
+    """One line of the search for one value of the remembered names (target / chosen card),
+    and the cards it may find (every other card of the searched zones can't be found)."""
     wanted: Filter = spec["filter"]
     count = spec["count"]
     up_to = spec["up_to"]
@@ -177,8 +178,8 @@ def _branch(
             finds, public, hidden, count, up_to, wanted.different_names, description
         )
     if _outside_only(spec):
-        return _outside_branch(branch, candidates, description)
-    return branch
+        return _outside_branch(branch, candidates, description), candidates
+    return branch, candidates
 
 
 def _outside_only(spec: Mapping) -> bool:
@@ -599,11 +600,12 @@ def plan_search(
                     sources=tuple(e.source_name for e in prohibited),
                 ),
             )
-    branches = (
+    lines = (
         [_branch(spec, whose, zone_cards, searched_zones, top, names) for names in name_options]
         if status.value != "cannot"
         else []
     )
+    branches = [branch for branch, _ in lines]
     masks: dict[str, tuple[int, int]] = {}
     for branch in branches:
         for label, (fits, required) in (branch.masks or {}).items():
@@ -633,8 +635,13 @@ def plan_search(
     else:
         low = high = 0
         count_rule, count_reason = status.rule, status.reason
-    # The labels that may or must be found (once searching), then those that must.
-    findable = [label for label, verdict in finds.items() if verdict.value != "cannot"]
+    # The labels that may or must be found (once searching), then those that must. With one
+    # line of play only its candidates can be (every other card it looked at "cannot"): a
+    # 60-card library of a few matches reads a few verdicts, not sixty.
+    if len(lines) == 1:
+        findable = [card.label for card in lines[0][1] if finds[card.label].value != "cannot"]
+    else:
+        findable = [label for label, verdict in finds.items() if verdict.value != "cannot"]
     must = [label for label in findable if finds[label].value == "must"]
     must_if_searching = frozenset(must)
     low_if_searching = low
