@@ -142,6 +142,29 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
     return results
 
 
+_Expected = tuple[str, dict[str, Any], tuple[str, tuple[tuple[str, Any], ...]]]
+
+
+def _expected_claims(scenario: Scenario) -> tuple[tuple[_Expected, ...], frozenset[str]]:
+    """The scenario's `expect` claims without "given", validated (every claim is, "given" or
+    not): (name, subject, the key a computed claim is compared by) each, and their names. A
+    Scenario never changes (it owns its claim objects), so this is done once per Scenario and
+    kept on it; the subjects are read, never handed out (`to_result` copies them)."""
+    made = scenario.__dict__.get("_expected_claims")
+    if made is None:
+        rows = []
+        for index, claim in enumerate(scenario.expect):
+            try:
+                name, subject = claim_subject(scenario, claim)
+            except ScenarioError as error:
+                raise ScenarioError(f"expect[{index}].{error.path}", error.message) from error
+            if "given" not in claim:
+                rows.append((name, subject, (name, tuple(sorted(subject.items())))))
+        made = (tuple(rows), frozenset(name for name, _, _ in rows))
+        scenario.__dict__["_expected_claims"] = made
+    return made
+
+
 class Session:
     """One scenario parsed once, resolved once per line of play: a request asks every claim here.
 
@@ -154,28 +177,20 @@ class Session:
 
     def evaluation(self, given: Any = None) -> Evaluation:
         """The resolution on the step's own choices, or on `given` ones (cached per line)."""
-        key = json.dumps(given, sort_keys=True, default=str)
+        key = "null" if given is None else json.dumps(given, sort_keys=True, default=str)
         if key not in self._evaluations:
             self._evaluations[key] = _evaluation(self.scenario, given)
         return self._evaluations[key]
 
     def resolve(self) -> Outcome:
         """Every relevant claim (and every `expect` claim without "given")."""
-        scenario = self.scenario
         ev = self.evaluation()
-        expected = []
-        for index, claim in enumerate(scenario.expect):
-            try:
-                name, subject = claim_subject(scenario, claim)
-            except ScenarioError as error:
-                raise ScenarioError(f"expect[{index}].{error.path}", error.message) from error
-            if "given" not in claim:
-                expected.append((name, subject))
+        expected, asked = _expected_claims(self.scenario)
         claims = _default_claims(ev)  # unique by construction
         if expected:
-            keys = {(c.claim, tuple(sorted(c.subject.items()))) for c in claims}
-            for name, subject in expected:
-                key = (name, tuple(sorted(subject.items())))
+            # Only a claim of a name asked for can be one of them.
+            keys = {(c.claim, tuple(sorted(c.subject.items()))) for c in claims if c.claim in asked}
+            for name, subject, key in expected:
                 if key not in keys:
                     keys.add(key)
                     claims.append(to_result(name, subject, evaluate(ev, name, subject)))
