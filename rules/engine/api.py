@@ -23,6 +23,7 @@ from .reasons import because
 from .resolver import resolve_history, resolve_step
 from .scenario import SPLIT_CHOICE_KEYS, Choices, Scenario, parse_choices, parse_scenario
 from .search import check_found_set
+from .state import CardInstance, GameState
 
 Spec = Mapping[str, Any] | Scenario
 
@@ -130,16 +131,33 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
         if player in resolution.life_unknown:
             continue  # something not modelled may change it too: no number is given
         add(fast("life_total", {"player": player}, verdict.value, verdict.rule, verdict.reason))
-    for card in state.cards_in_zones("hand", "battlefield"):
-        zone = card.zone
-        if zone == "hand":
-            if card.definition.alt_cost:
-                claim("alt_cost_available", {"card": card.label, "player": card.owner})
-        elif zone == "battlefield" and any(
-            a.when in SEARCH_TRIGGERS or a.when in MANA_TRIGGERS for a in card.definition.triggered
-        ):
+    for card in _asked_of_the_board(state):
+        if card.zone == "hand":
+            claim("alt_cost_available", {"card": card.label, "player": card.owner})
+        else:
             claim("triggers", {"card": card.label})
     return results
+
+
+def _asked_of_the_board(state: GameState) -> tuple[CardInstance, ...]:
+    """The cards every resolution on this board is asked about, in the state's order: each hand
+    card with an alternative cost, each permanent with a search or mana trigger. A state never
+    changes, so they are picked once and kept on it."""
+    found = state.__dict__.get("_asked_of_the_board")
+    if found is None:
+        found = state.__dict__["_asked_of_the_board"] = tuple(
+            card
+            for card in state.cards_in_zones("hand", "battlefield")
+            if (
+                bool(card.definition.alt_cost)
+                if card.zone == "hand"
+                else any(
+                    a.when in SEARCH_TRIGGERS or a.when in MANA_TRIGGERS
+                    for a in card.definition.triggered
+                )
+            )
+        )
+    return found
 
 
 _Expected = tuple[str, dict[str, Any], tuple[str, tuple[tuple[str, Any], ...]]]
