@@ -113,6 +113,7 @@ def _branch(
     searched_zones: tuple[str, ...],
     top: int | None,
     names: Names,
+    outside: bool,
 ) -> tuple[_Branch, list[CardInstance]]:
     """One line of the search for one value of the remembered names (target / chosen card),
     and the cards it may find (every other card of the searched zones can't be found)."""
@@ -177,7 +178,7 @@ def _branch(
         branch = _quality_branch(
             finds, public, hidden, count, up_to, wanted.different_names, description
         )
-    if _outside_only(spec):
+    if outside:
         return _outside_branch(branch, candidates, description), candidates
     return branch, candidates
 
@@ -526,7 +527,9 @@ def _status(
     searched_zones: tuple[str, ...],
     prohibited: tuple[ActiveEffect, ...],
     escape_unpaid: bool,
+    outside: bool,
 ) -> Verdict:
+    """Must, may or can't the searcher search (`outside`: a wish, `_outside_only`)?"""
     if not searched_zones:
         names = tuple(sorted({e.source_name for e in prohibited}))
         escapes = [e for e in prohibited if e.spec.get("escape")]
@@ -555,11 +558,11 @@ def _status(
                 player=searcher,
             ),
         )
-    if spec["may"] and _outside_only(spec):
+    if spec["may"] and outside:
         return Verdict("may", "400.11b", because("may_choose_outside", player=searcher))
     if spec["may"]:
         return Verdict("may", "608.2d", because("may_search", player=searcher))
-    if _outside_only(spec):
+    if outside:
         return Verdict("must", "400.11b", because("told_to_choose_outside", player=searcher))
     return Verdict("must", "701.23a", because("must_search", player=searcher))
 
@@ -585,7 +588,7 @@ def plan_search(
     library_blocked = bool(prohibited) and not escape_unpaid
     outside = _outside_only(spec)
     searched_zones = tuple(z for z in spec["zones"] if not (z == "library" and library_blocked))
-    status = _status(searcher, spec, searched_zones, prohibited, escape_unpaid)
+    status = _status(searcher, spec, searched_zones, prohibited, escape_unpaid, outside)
     top = portion[0] if portion and "library" in searched_zones else None
     finds: dict[str, Verdict] = {}
     if library_blocked and "library" in spec["zones"]:
@@ -601,7 +604,10 @@ def plan_search(
                 ),
             )
     lines = (
-        [_branch(spec, whose, zone_cards, searched_zones, top, names) for names in name_options]
+        [
+            _branch(spec, whose, zone_cards, searched_zones, top, names, outside)
+            for names in name_options
+        ]
         if status.value != "cannot"
         else []
     )
@@ -638,11 +644,14 @@ def plan_search(
     # The labels that may or must be found (once searching), then those that must. With one
     # line of play only its candidates can be (every other card it looked at "cannot"): a
     # 60-card library of a few matches reads a few verdicts, not sixty.
-    if len(lines) == 1:
-        findable = [card.label for card in lines[0][1] if finds[card.label].value != "cannot"]
-    else:
-        findable = [label for label, verdict in finds.items() if verdict.value != "cannot"]
-    must = [label for label in findable if finds[label].value == "must"]
+    findable: list[str] = []
+    must: list[str] = []
+    for label in [card.label for card in lines[0][1]] if len(lines) == 1 else finds:
+        value = finds[label].value
+        if value != "cannot":
+            findable.append(label)
+            if value == "must":
+                must.append(label)
     must_if_searching = frozenset(must)
     low_if_searching = low
     optional = status.value == "may"
