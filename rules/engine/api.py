@@ -92,8 +92,13 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
         claim("decision_order", {})
     new = object.__new__
     # The finds index holds every label of every search space once, in first-seen order, with
-    # the verdict the "finds" claim returns for it.
-    for label, verdict in ev.finds_index.items():
+    # the verdict the "finds" claim returns for it. Searches through different players' zones
+    # look at different cards: then it is their finds one after the other, read in place.
+    if len({space.whose for space in resolution.searches}) == len(resolution.searches):
+        finds_of = (item for space in resolution.searches for item in space.finds.items())
+    else:
+        finds_of = iter(ev.finds_index.items())
+    for label, verdict in finds_of:
         result = new(ClaimResult)
         fields = result.__dict__
         fields["claim"] = "finds"
