@@ -91,7 +91,7 @@ _SPACE_DEFAULTS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class _Branch:
     finds: dict[str, Verdict]
     min_found: int
@@ -101,6 +101,27 @@ class _Branch:
     masks: dict[str, tuple[int, int]] | None = None
     # 701.23b: with room left (fewer than `count` found), no public match may stay unfound.
     room_required: tuple[int, frozenset[str]] | None = None
+
+    def __init__(
+        self,
+        finds: dict[str, Verdict],
+        min_found: int,
+        max_found: int,
+        rule: str,
+        reason: str,
+        masks: dict[str, tuple[int, int]] | None = None,
+        room_required: tuple[int, frozenset[str]] | None = None,
+    ) -> None:
+        # One per search line: writing the instance dict skips the frozen dataclass's seven
+        # guarded object.__setattr__ calls (as Verdict does). Still frozen afterwards.
+        fields = self.__dict__
+        fields["finds"] = finds
+        fields["min_found"] = min_found
+        fields["max_found"] = max_found
+        fields["rule"] = rule
+        fields["reason"] = reason
+        fields["masks"] = masks
+        fields["room_required"] = room_required
 
 
 _LABEL = attrgetter("label")
