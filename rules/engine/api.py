@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .cards import Catalog
@@ -24,6 +24,7 @@ from .resolver import resolve_history, resolve_step
 from .scenario import SPLIT_CHOICE_KEYS, Choices, Scenario, parse_choices, parse_scenario
 from .search import check_found_set
 from .state import CardInstance, GameState
+from .verdict import Verdict
 
 Spec = Mapping[str, Any] | Scenario
 
@@ -94,6 +95,7 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
     # The finds index holds every label of every search space once, in first-seen order, with
     # the verdict the "finds" claim returns for it. Searches through different players' zones
     # look at different cards: then it is their finds one after the other, read in place.
+    finds_of: Iterator[tuple[str, Verdict]]
     if len({space.whose for space in resolution.searches}) == len(resolution.searches):
         finds_of = (item for space in resolution.searches for item in space.finds.items())
     else:
