@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .cards import Catalog
@@ -23,6 +23,8 @@ from .reasons import because
 from .resolver import resolve_history, resolve_step
 from .scenario import SPLIT_CHOICE_KEYS, Choices, Scenario, parse_choices, parse_scenario
 from .search import check_found_set
+from .state import CardInstance, GameState
+from .verdict import Verdict
 
 Spec = Mapping[str, Any] | Scenario
 
@@ -91,8 +93,14 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
         claim("decision_order", {})
     new = object.__new__
     # The finds index holds every label of every search space once, in first-seen order, with
-    # the verdict the "finds" claim returns for it.
-    for label, verdict in ev.finds_index.items():
+    # the verdict the "finds" claim returns for it. Searches through different players' zones
+    # look at different cards: then it is their finds one after the other, read in place.
+    finds_of: Iterator[tuple[str, Verdict]]
+    if len({space.whose for space in resolution.searches}) == len(resolution.searches):
+        finds_of = (item for space in resolution.searches for item in space.finds.items())
+    else:
+        finds_of = iter(ev.finds_index.items())
+    for label, verdict in finds_of:
         result = new(ClaimResult)
         fields = result.__dict__
         fields["claim"] = "finds"
@@ -130,16 +138,56 @@ def _default_claims(ev: Evaluation) -> list[ClaimResult]:
         if player in resolution.life_unknown:
             continue  # something not modelled may change it too: no number is given
         add(fast("life_total", {"player": player}, verdict.value, verdict.rule, verdict.reason))
-    for card in state.cards_in_zones("hand", "battlefield"):
-        zone = card.zone
-        if zone == "hand":
-            if card.definition.alt_cost:
-                claim("alt_cost_available", {"card": card.label, "player": card.owner})
-        elif zone == "battlefield" and any(
-            a.when in SEARCH_TRIGGERS or a.when in MANA_TRIGGERS for a in card.definition.triggered
-        ):
+    for card in _asked_of_the_board(state):
+        if card.zone == "hand":
+            claim("alt_cost_available", {"card": card.label, "player": card.owner})
+        else:
             claim("triggers", {"card": card.label})
     return results
+
+
+def _asked_of_the_board(state: GameState) -> tuple[CardInstance, ...]:
+    """The cards every resolution on this board is asked about, in the state's order: each hand
+    card with an alternative cost, each permanent with a search or mana trigger. A state never
+    changes, so they are picked once and kept on it."""
+    found = state.__dict__.get("_asked_of_the_board")
+    if found is None:
+        found = state.__dict__["_asked_of_the_board"] = tuple(
+            card
+            for card in state.cards_in_zones("hand", "battlefield")
+            if (
+                bool(card.definition.alt_cost)
+                if card.zone == "hand"
+                else any(
+                    a.when in SEARCH_TRIGGERS or a.when in MANA_TRIGGERS
+                    for a in card.definition.triggered
+                )
+            )
+        )
+    return found
+
+
+_Expected = tuple[str, dict[str, Any], tuple[str, tuple[tuple[str, Any], ...]]]
+
+
+def _expected_claims(scenario: Scenario) -> tuple[tuple[_Expected, ...], frozenset[str]]:
+    """The scenario's `expect` claims without "given", validated (every claim is, "given" or
+    not): (name, subject, the key a computed claim is compared by) each, and their names. A
+    Scenario never changes (it owns its claim objects), so this is done once per Scenario and
+    kept on it; the subjects are read, never handed out (`to_result` copies them)."""
+    made = scenario.__dict__.get("_expected_claims")
+    if made is None:
+        rows = []
+        for index, claim in enumerate(scenario.expect):
+            try:
+                name, subject = claim_subject(scenario, claim)
+            except ScenarioError as error:
+                raise ScenarioError(f"expect[{index}].{error.path}", error.message) from error
+            if "given" not in claim:
+                rows.append((name, subject, (name, tuple(sorted(subject.items())))))
+        made = (tuple(rows), frozenset(name for name, _, _ in rows))
+        scenario.__dict__["_expected_claims"] = made
+    return made
 
 
 class Session:
@@ -154,28 +202,20 @@ class Session:
 
     def evaluation(self, given: Any = None) -> Evaluation:
         """The resolution on the step's own choices, or on `given` ones (cached per line)."""
-        key = json.dumps(given, sort_keys=True, default=str)
+        key = "null" if given is None else json.dumps(given, sort_keys=True, default=str)
         if key not in self._evaluations:
             self._evaluations[key] = _evaluation(self.scenario, given)
         return self._evaluations[key]
 
     def resolve(self) -> Outcome:
         """Every relevant claim (and every `expect` claim without "given")."""
-        scenario = self.scenario
         ev = self.evaluation()
-        expected = []
-        for index, claim in enumerate(scenario.expect):
-            try:
-                name, subject = claim_subject(scenario, claim)
-            except ScenarioError as error:
-                raise ScenarioError(f"expect[{index}].{error.path}", error.message) from error
-            if "given" not in claim:
-                expected.append((name, subject))
+        expected, asked = _expected_claims(self.scenario)
         claims = _default_claims(ev)  # unique by construction
         if expected:
-            keys = {(c.claim, tuple(sorted(c.subject.items()))) for c in claims}
-            for name, subject in expected:
-                key = (name, tuple(sorted(subject.items())))
+            # Only a claim of a name asked for can be one of them.
+            keys = {(c.claim, tuple(sorted(c.subject.items()))) for c in claims if c.claim in asked}
+            for name, subject, key in expected:
                 if key not in keys:
                     keys.add(key)
                     claims.append(to_result(name, subject, evaluate(ev, name, subject)))

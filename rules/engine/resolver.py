@@ -90,6 +90,23 @@ class Resolution:
         ]
 
 
+class _Zones(dict[tuple[str, str], list[CardInstance]]):
+    """(player, zone) -> the run's own list of the cards there (zone order), for every player
+    and zone of `ZONES`: copied from the state when first read, as a run reads a few of a big
+    board's zones."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__()
+        self.state = state
+
+    def __missing__(self, key: tuple[str, str]) -> list[CardInstance]:
+        player, zone = key
+        if zone not in ZONES or player not in self.state.players:
+            raise KeyError(key)
+        cards = self[key] = list(self.state.cards_in(player, zone))
+        return cards
+
+
 class _Run:
     """Mutable working state while one step resolves; the scenario itself is never changed."""
 
@@ -117,9 +134,9 @@ class _Run:
             if fact.kind == "ignored_search_prohibition":
                 self.paid_escape.setdefault(fact.player, set()).add(fact.paid_for)
         self.choices = choices
-        self.zones: dict[tuple[str, str], list[CardInstance]] = {
-            (p, z): list(self.state.cards_in(p, z)) for p in self.state.players for z in ZONES
-        }
+        self.zones = _Zones(self.state)
+        # Label -> the zones a card may end in. A set here is replaced, never changed in place
+        # (cards of one name found alike share one).
         self.possible: dict[str, set[str]] = {}
         self.result = Resolution(step)
         self.last_searchers: list[str] = []
@@ -231,6 +248,14 @@ class _Run:
                 cards.remove(card)
                 left = key[1]
                 break
+        else:
+            # Not in a zone the run has read yet: where the state has it, if anywhere.
+            home = (card.owner, card.zone)
+            if home not in self.zones and card.zone in ZONES and card.owner in self.state.players:
+                cards = self.zones[home]
+                if card in cards:
+                    cards.remove(card)
+                    left = card.zone
         if zone in ZONES:
             owner_zone = (card.owner, zone)
             self.zones[owner_zone].append(card)
@@ -1333,7 +1358,7 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
     # Cards of one name in one zone, found by one rule, that may be found: the zones they may
     # end in and the verdict saying so, made once (a 60-card library of lands).
     maybe_found: dict[tuple[str, str, str], tuple[set[str], Verdict]] = {}
-    card_of, finds, must_find = run.state.card, space.finds, space.must_find
+    card_of, finds, must_find = run.state.label_index().get, space.finds, space.must_find
     possible, zone_after = run.possible, run.result.zone_after
     performed = space.performed == "yes"
     to_destination = {destination}  # maybe_move never keeps or changes it
@@ -1364,8 +1389,9 @@ def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> 
             group = (card.name, card.zone, verdict.rule)
             known = maybe_found.get(group)
             if known is not None and label not in possible:
-                # What maybe_move would record for a card nothing else has moved.
-                possible[label] = set(known[0])
+                # What maybe_move would record for a card nothing else has moved (the set is
+                # shared: sets in `possible` are replaced, never changed in place).
+                possible[label] = known[0]
                 zone_after[label] = known[1]
                 continue
             key = "may_be_chosen" if card.zone == OUTSIDE else "may_be_found"
@@ -2440,9 +2466,7 @@ def _auras_left_unattached(run: _Run) -> None:
     """State-based actions after the step (704.3): an Aura whose permanent left the battlefield
     is attached to nothing and goes to its owner's graveyard (704.5m); when the permanent only
     may leave (a line of play not fixed), so may the Aura."""
-    for aura in run.state.cards:
-        if aura.zone != "battlefield" or "Aura" not in aura.definition.subtypes:
-            continue
+    for aura in run.state.auras():
         host = run.state.card(aura.attached_to) if aura.attached_to else None
         if host is None or run.possible.get(aura.label, {"battlefield"}) != {"battlefield"}:
             continue
@@ -2469,23 +2493,33 @@ def _record_entering(run: _Run) -> None:
     possible = run.possible
     if not possible:
         return
-    card_of, tapped_after = run.state.card, run.result.tapped_after
-    put_tapped_of = run.put_tapped.get
+    card_of, tapped_after = run.state.label_index().get, run.result.tapped_after
+    put_tapped_at = run.put_tapped  # usually empty: no effect said "tapped"
     # Cards of one name and controller that may enter alike share a verdict (a 60-card
     # library of lands asks a handful).
     alike: dict[tuple[str, str, Reason | None, bool], Verdict] = {}
+    may_enter: dict[str, dict[str, Verdict]] = {}
     for label, zones in possible.items():
         if "battlefield" not in zones or label in tapped_after:
             continue
         card = card_of(label)
         if card is None or card.zone == "battlefield":
             continue
-        put_tapped = put_tapped_of(label)
-        certain = len(zones) == 1  # the battlefield is the one place it can end
-        key = (card.name, card.controller, put_tapped, certain)
-        verdict = alike.get(key)
-        if verdict is None:
-            verdict = alike[key] = _entering(run, card, put_tapped, certain)
+        put_tapped = put_tapped_at.get(label) if put_tapped_at else None
+        if put_tapped is None and len(zones) > 1:
+            # The usual case (a card that may be found): by controller, then name.
+            names = may_enter.get(card.controller)
+            if names is None:
+                names = may_enter[card.controller] = {}
+            verdict = names.get(card.name)
+            if verdict is None:
+                verdict = names[card.name] = _entering(run, card, None, False)
+        else:
+            # certain: the battlefield is the one place it can end
+            key = (card.name, card.controller, put_tapped, len(zones) == 1)
+            verdict = alike.get(key)
+            if verdict is None:
+                verdict = alike[key] = _entering(run, card, put_tapped, key[3])
         tapped_after[label] = verdict
 
 

@@ -91,7 +91,7 @@ _SPACE_DEFAULTS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class _Branch:
     finds: dict[str, Verdict]
     min_found: int
@@ -101,6 +101,27 @@ class _Branch:
     masks: dict[str, tuple[int, int]] | None = None
     # 701.23b: with room left (fewer than `count` found), no public match may stay unfound.
     room_required: tuple[int, frozenset[str]] | None = None
+
+    def __init__(
+        self,
+        finds: dict[str, Verdict],
+        min_found: int,
+        max_found: int,
+        rule: str,
+        reason: str,
+        masks: dict[str, tuple[int, int]] | None = None,
+        room_required: tuple[int, frozenset[str]] | None = None,
+    ) -> None:
+        # One per search line: writing the instance dict skips the frozen dataclass's seven
+        # guarded object.__setattr__ calls (as Verdict does). Still frozen afterwards.
+        fields = self.__dict__
+        fields["finds"] = finds
+        fields["min_found"] = min_found
+        fields["max_found"] = max_found
+        fields["rule"] = rule
+        fields["reason"] = reason
+        fields["masks"] = masks
+        fields["room_required"] = room_required
 
 
 _LABEL = attrgetter("label")
@@ -113,8 +134,10 @@ def _branch(
     searched_zones: tuple[str, ...],
     top: int | None,
     names: Names,
-) -> _Branch:
-    """One line of the search for one value of the remembered names (target / chosen card)."""
+    outside: bool,
+) -> tuple[_Branch, list[CardInstance]]:
+    """One line of the search for one value of the remembered names (target / chosen card),
+    and the cards it may find (every other card of the searched zones can't be found)."""
     wanted: Filter = spec["filter"]
     count = spec["count"]
     up_to = spec["up_to"]
@@ -176,9 +199,9 @@ def _branch(
         branch = _quality_branch(
             finds, public, hidden, count, up_to, wanted.different_names, description
         )
-    if _outside_only(spec):
-        return _outside_branch(branch, candidates, description)
-    return branch
+    if outside:
+        return _outside_branch(branch, candidates, description), candidates
+    return branch, candidates
 
 
 def _outside_only(spec: Mapping) -> bool:
@@ -525,7 +548,9 @@ def _status(
     searched_zones: tuple[str, ...],
     prohibited: tuple[ActiveEffect, ...],
     escape_unpaid: bool,
+    outside: bool,
 ) -> Verdict:
+    """Must, may or can't the searcher search (`outside`: a wish, `_outside_only`)?"""
     if not searched_zones:
         names = tuple(sorted({e.source_name for e in prohibited}))
         escapes = [e for e in prohibited if e.spec.get("escape")]
@@ -554,11 +579,11 @@ def _status(
                 player=searcher,
             ),
         )
-    if spec["may"] and _outside_only(spec):
+    if spec["may"] and outside:
         return Verdict("may", "400.11b", because("may_choose_outside", player=searcher))
     if spec["may"]:
         return Verdict("may", "608.2d", because("may_search", player=searcher))
-    if _outside_only(spec):
+    if outside:
         return Verdict("must", "400.11b", because("told_to_choose_outside", player=searcher))
     return Verdict("must", "701.23a", because("must_search", player=searcher))
 
@@ -584,7 +609,7 @@ def plan_search(
     library_blocked = bool(prohibited) and not escape_unpaid
     outside = _outside_only(spec)
     searched_zones = tuple(z for z in spec["zones"] if not (z == "library" and library_blocked))
-    status = _status(searcher, spec, searched_zones, prohibited, escape_unpaid)
+    status = _status(searcher, spec, searched_zones, prohibited, escape_unpaid, outside)
     top = portion[0] if portion and "library" in searched_zones else None
     finds: dict[str, Verdict] = {}
     if library_blocked and "library" in spec["zones"]:
@@ -599,11 +624,15 @@ def plan_search(
                     sources=tuple(e.source_name for e in prohibited),
                 ),
             )
-    branches = (
-        [_branch(spec, whose, zone_cards, searched_zones, top, names) for names in name_options]
+    lines = (
+        [
+            _branch(spec, whose, zone_cards, searched_zones, top, names, outside)
+            for names in name_options
+        ]
         if status.value != "cannot"
         else []
     )
+    branches = [branch for branch, _ in lines]
     masks: dict[str, tuple[int, int]] = {}
     for branch in branches:
         for label, (fits, required) in (branch.masks or {}).items():
@@ -633,9 +662,17 @@ def plan_search(
     else:
         low = high = 0
         count_rule, count_reason = status.rule, status.reason
-    # The labels that may or must be found (once searching), then those that must.
-    findable = [label for label, verdict in finds.items() if verdict.value != "cannot"]
-    must = [label for label in findable if finds[label].value == "must"]
+    # The labels that may or must be found (once searching), then those that must. With one
+    # line of play only its candidates can be (every other card it looked at "cannot"): a
+    # 60-card library of a few matches reads a few verdicts, not sixty.
+    findable: list[str] = []
+    must: list[str] = []
+    for label in [card.label for card in lines[0][1]] if len(lines) == 1 else finds:
+        value = finds[label].value
+        if value != "cannot":
+            findable.append(label)
+            if value == "must":
+                must.append(label)
     must_if_searching = frozenset(must)
     low_if_searching = low
     optional = status.value == "may"

@@ -165,6 +165,10 @@ class GameState:
         """The card with this label, or None."""
         return self._by_label.get(label)
 
+    def label_index(self) -> Mapping[str, CardInstance]:
+        """Label -> card, for loops over many labels (`index.get(label)` is `card(label)`)."""
+        return self._by_label
+
     def cards_in(self, player: str, zone: str) -> tuple[CardInstance, ...]:
         """Cards owned by `player` in `zone`, in zone order (library: top first).
 
@@ -180,6 +184,15 @@ class GameState:
         if found is None:
             found = self.__dict__["_permanents"] = tuple(
                 c for c in self.cards if c.zone == "battlefield"
+            )
+        return found
+
+    def auras(self) -> tuple[CardInstance, ...]:
+        """Every Aura on the battlefield (kept like `permanents`; usually none)."""
+        found = self.__dict__.get("_auras")
+        if found is None:
+            found = self.__dict__["_auras"] = tuple(
+                c for c in self.permanents() if "Aura" in c.definition.subtypes
             )
         return found
 
