@@ -61,23 +61,29 @@ REASONS: dict[str, dict[str, ReasonText]] = {
     "finds": _table(
         _reason(
             "hidden", ("hidden_may", "all_hidden"), "701.23b", ("may",),
-            gettext_noop("%(card)s is in a hidden zone"),
+            gettext_noop("%(card)s is in a hidden zone, and a search there need not find a card"),
         ),
         _reason(
             "public", ("all_public", "public_every_one"), "701.23b", ("must",),
-            gettext_noop("%(card)s is in a public zone"),
+            gettext_noop(
+                "%(card)s is in a public zone, and "
+                "a search there must find a card that fits"
+            ),
         ),
         _reason(
             "no_match", ("no_match",), "701.23a", ("cannot",),
-            gettext_noop("%(card)s doesn't have the quality the search asks for"),
+            gettext_noop("the search asks for a quality, and %(card)s doesn't have it"),
         ),
         _reason(
             "zone", ("zone_not_searched",), "701.23a", ("cannot",),
-            gettext_noop("the search doesn't look in the zone %(card)s is in"),
+            gettext_noop("the search looks in other zones, and %(card)s isn't in one of them"),
         ),
         _reason(
             "prohibited", ("library_prohibited",), "101.2", ("cannot",),
-            gettext_noop("an effect forbids searching the library %(card)s is in"),
+            gettext_noop(
+                "an effect forbids the search, and "
+                "%(card)s is in the library it would search"
+            ),
         ),
         _reason(
             "portion", ("below_portion",), "701.23f", ("cannot",),
@@ -85,53 +91,65 @@ REASONS: dict[str, dict[str, ReasonText]] = {
         ),
         _reason(
             "any", ("quantity_any",), "701.23d", ("may",),
-            gettext_noop("the search states no quality, so %(card)s qualifies"),
+            gettext_noop("the search states no quality, and so %(card)s qualifies like any card"),
         ),
         _reason(
             "every", ("quantity_every_one",), "701.23d", ("must",),
-            gettext_noop("the search asks for more cards than can be found, %(card)s among them"),
+            gettext_noop(
+                "the search asks for more cards than can be found, and "
+                "%(card)s is one of them"
+            ),
         ),
         _reason(
             "undefined", ("undefined_quality_chosen",), "701.23c", ("cannot",),
-            gettext_noop("no card was chosen, so the quality the search asks for is undefined"),
+            gettext_noop("no card was chosen, and so the quality the search asks for is undefined"),
         ),
         _reason(
             "found_anywhere", (), "701.23b", ("must",),
-            gettext_noop("a card that fits a search must be found, whatever zone it is in"),
+            gettext_noop("%(card)s fits the search, and a searcher must take every card that fits"),
         ),
         _reason(
             "left_anywhere", (), "701.23b", ("may",),
-            gettext_noop("a card that fits a search may always be left, whatever zone it is in"),
+            gettext_noop("%(card)s fits the search, and a searcher may leave any card that fits"),
         ),
         _reason(
             "hidden_unfindable", (), "701.23b", ("cannot",),
-            gettext_noop("a card in a hidden zone can't be found unless it is revealed first"),
+            gettext_noop(
+                "%(card)s is in a hidden zone, and "
+                "a hidden card can't be found unless revealed"
+            ),
         ),
     ),
     "searches": _table(
         _reason(
             "must", ("must_search",), "701.23a", ("must",),
-            gettext_noop("the effect tells %(player)s to search and leaves no choice"),
+            gettext_noop("the effect tells %(player)s to search, and it gives no choice"),
         ),
         _reason(
             "may", ("may_search",), "608.2d", ("may",),
-            gettext_noop("the effect lets %(player)s choose whether to search"),
+            gettext_noop("the effect says %(player)s may search, and the choice is theirs"),
         ),
         _reason(
             "prohibited", ("prohibited", "prohibited_escape"), "101.2", ("cannot",),
-            gettext_noop("an effect says %(player)s can't search libraries"),
+            gettext_noop("an effect says %(player)s can't search, and that beats the instruction"),
         ),
         _reason(
             "decline", (), "701.23b", ("may",),
-            gettext_noop("a player may always decline to search a hidden zone"),
+            gettext_noop(
+                "%(player)s would search a hidden zone, and "
+                "a player may decline any such search"
+            ),
         ),
         _reason(
             "never_optional", (), "608.2d", ("must",),
-            gettext_noop("no part of a resolving spell or ability is ever optional"),
+            gettext_noop("the effect is resolving, and no part of a resolving effect is optional"),
         ),
         _reason(
             "can_beats", (), "101.2", ("must", "may"),
-            gettext_noop("an effect that lets %(player)s search overrides one that forbids it"),
+            gettext_noop(
+                "an effect lets %(player)s search, and "
+                "that overrides any effect that forbids it"
+            ),
         ),
     ),
     "shuffles": _table(
@@ -161,11 +179,17 @@ REASONS: dict[str, dict[str, ReasonText]] = {
         ),
         _reason(
             "found_nothing", (), "701.24a", ("no",),
-            gettext_noop("a player who finds no card skips the shuffle after a search"),
+            gettext_noop(
+                "%(player)s may find no card, and "
+                "a player who finds none skips the shuffle"
+            ),
         ),
         _reason(
             "always_shuffle", (), "701.24a", ("yes",),
-            gettext_noop("every search of a library ends with a shuffle, whatever the effect says"),
+            gettext_noop(
+                "%(player)s searches a library, and "
+                "every library search ends with a shuffle"
+            ),
         ),
     ),
 }  # fmt: skip

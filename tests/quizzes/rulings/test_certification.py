@@ -224,3 +224,34 @@ def test_practice_page_serves_and_grades_the_kind(client, learner, generated_que
     saved = Response.objects.get(user=learner)
     assert saved.correct is (pick == "key")
     assert saved.question.kind == Question.Kind.OUTCOME_REASON
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("pick", [0, 1, 2])  # the key; its outcome with a misconception; another
+def test_an_exam_serves_the_kind_and_grades_it_at_the_end(
+    client, learner, bank, search_rule, no_variants, pick
+):
+    from quizzes.exams import proctor
+    from tests.quizzes.exams.test_exams import blueprint_of, new_scenario, question_url
+
+    question = QuestionFactory(
+        scenario=new_scenario(),
+        bank=bank,
+        kind=KIND,
+        claims=[{"claim": "finds", "card": "s1", "proposed": SHOCK_OPTIONS}],
+        prompt="Alice casts Land Tutor. What happens, and why?",
+    )
+    question.rules.set([search_rule])
+    store_variants([question])
+    sitting = proctor.start(learner, blueprint_of(("701.23", 1)))
+    client.force_login(learner)
+    html = client.get(question_url(sitting)).content.decode()
+    options = options_on(html)
+    assert len(options) == 4 and "701.23a" in html  # every option names its rule: no key
+    assert "Right!" not in html and "Not quite" not in html
+    ruling = rulings.ruling_for(question, 0, learner.pk)
+    text = certification.option_text(ruling, SHOCK_OPTIONS[pick])
+    client.post(question_url(sitting), {"option": options[text]})
+    assert not Response.objects.exists()  # graded at the end only
+    client.post(reverse("exam_finish", args=[sitting.pk]))
+    assert Response.objects.get(user=learner).correct is (pick == 0)
