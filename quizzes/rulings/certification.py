@@ -18,7 +18,7 @@ every outcome and every reason is offered twice, so no count of either tells the
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -301,28 +301,32 @@ def short_name(ruling: Any, claim: Mapping[str, Any]) -> str:
     return localized(ruling.session.scenario.state.card(str(claim["card"])).name)
 
 
-def reason_words(ruling: Any, claim: Mapping[str, Any], code: str) -> str:
-    """A reason in the reader's language, with the rule it names."""
+def reason_words(ruling: Any, claim: Mapping[str, Any], code: str, rule: bool = True) -> str:
+    """A reason in the reader's language, with the rule it names (`rule`)."""
     text = REASONS[claim["claim"]][code]
     subject = ruling.subject(claim)
     words = _(text.message) % {"card": short_name(ruling, claim), "player": subject.player}
+    if not rule:
+        return words
     return _("%(reason)s (rule %(rule)s)") % {"reason": words, "rule": text.rule}
 
 
-def option_text(ruling: Any, option: Mapping[str, Any]) -> str:
+def option_text(ruling: Any, option: Mapping[str, Any], rule: bool = True) -> str:
     """An option as a learner reads it: the focus claim's outcome with its reason, then the
-    other claims' outcomes."""
+    other claims' outcomes. Without `rule`, as feedback quotes it (its reason's rule and final
+    period left to the sentence around it)."""
     claims = ruling.claims
     values = option["values"]
     focus = ruling.state(claims[0], values[0]).rstrip(".")
     said = _("%(outcome)s, because %(reason)s.") % {
         "outcome": focus,
-        "reason": reason_words(ruling, claims[0], option["reason"]),
+        "reason": reason_words(ruling, claims[0], option["reason"], rule),
     }
     others = [
         ruling.state(claim, value) for claim, value in zip(claims[1:], values[1:], strict=True)
     ]
-    return " ".join([said, *others])
+    text = " ".join([said, *others])
+    return text if rule else text.rstrip(".")
 
 
 def options_of(ruling: Any) -> list[dict[str, Any]]:
@@ -356,9 +360,9 @@ def is_right(ruling: Any, option: Mapping[str, Any]) -> bool:
 def build_options(
     ruling: Any,
     focus: Mapping[str, Any],
-    others: list[Mapping[str, Any]],
+    others: Sequence[Mapping[str, Any]],
     rng: random.Random,
-    false_values: Callable[[Mapping[str, Any], Any], list[tuple[Any, float]]],
+    false_values: Callable[[Any, Any], list[tuple[Any, float]]],
 ) -> list[dict[str, Any]] | None:
     """The options of a question about `focus` (and `others`), or None when the table has no
     reason for the engine's, or no wrong reason fits this board.

@@ -218,6 +218,13 @@ def question_text(
     if kind == certification.KIND:
         if len(claims) > 1:
             return _("What happens, and why?")
+        if "card" in claims[0]:
+            # the card by its highlight, not its name: a variant may swap in a card whose name
+            # the scenario's text holds (the options name it as shown)
+            return _(
+                "Must, may or can't the highlighted card be found? Choose the answer with the "
+                "right reason."
+            )
         asked = (
             text_for(ruling, claims[0]).ask(ruling.subject(claims[0]))
             if placed

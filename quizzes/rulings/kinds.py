@@ -596,8 +596,8 @@ class OutcomeReason(QuestionKind):
         return [
             Part(
                 question=ruling.ask(focus),
-                given=certification.option_text(ruling, options[chosen]),
-                expected=certification.option_text(ruling, right[0]) if right else "",
+                given=certification.option_text(ruling, options[chosen], rule=False),
+                expected=certification.option_text(ruling, right[0], rule=False) if right else "",
                 right=certification.is_right(ruling, options[chosen]),
                 rule=str(result.rule or ""),
                 reason=say(result.reason),
