@@ -65,14 +65,11 @@ REASONS: dict[str, dict[str, ReasonText]] = {
         ),
         _reason(
             "public", ("all_public", "public_every_one"), "701.23b", ("must",),
-            gettext_noop(
-                "%(card)s is in a public zone, and "
-                "a search there must find a card that fits"
-            ),
+            gettext_noop("%(card)s is in a public zone, and a search there must find what fits"),
         ),
         _reason(
             "no_match", ("no_match",), "701.23a", ("cannot",),
-            gettext_noop("the search asks for a quality, and %(card)s doesn't have it"),
+            gettext_noop("the search asks for a quality, and %(card)s doesn't have that quality"),
         ),
         _reason(
             "zone", ("zone_not_searched",), "701.23a", ("cannot",),
@@ -80,14 +77,11 @@ REASONS: dict[str, dict[str, ReasonText]] = {
         ),
         _reason(
             "prohibited", ("library_prohibited",), "101.2", ("cannot",),
-            gettext_noop(
-                "an effect forbids the search, and "
-                "%(card)s is in the library it would search"
-            ),
+            gettext_noop("an effect forbids searching, and %(card)s is in the library searched"),
         ),
         _reason(
             "portion", ("below_portion",), "701.23f", ("cannot",),
-            gettext_noop("only the top cards are searched, and %(card)s is below them"),
+            gettext_noop("only the library's top cards are searched, and %(card)s is below them"),
         ),
         _reason(
             "any", ("quantity_any",), "701.23d", ("may",),
@@ -95,18 +89,15 @@ REASONS: dict[str, dict[str, ReasonText]] = {
         ),
         _reason(
             "every", ("quantity_every_one",), "701.23d", ("must",),
-            gettext_noop(
-                "the search asks for more cards than can be found, and "
-                "%(card)s is one of them"
-            ),
+            gettext_noop("the search wants more cards than there are, and %(card)s is one of them"),
         ),
         _reason(
             "undefined", ("undefined_quality_chosen",), "701.23c", ("cannot",),
-            gettext_noop("no card was chosen, and so the quality the search asks for is undefined"),
+            gettext_noop("no card was chosen, and so the quality searched for is undefined"),
         ),
         _reason(
             "found_anywhere", (), "701.23b", ("must",),
-            gettext_noop("%(card)s fits the search, and a searcher must take every card that fits"),
+            gettext_noop("%(card)s fits the search, and a search must take each card that fits"),
         ),
         _reason(
             "left_anywhere", (), "701.23b", ("may",),
@@ -114,20 +105,23 @@ REASONS: dict[str, dict[str, ReasonText]] = {
         ),
         _reason(
             "hidden_unfindable", (), "701.23b", ("cannot",),
-            gettext_noop(
-                "%(card)s is in a hidden zone, and "
-                "a hidden card can't be found unless revealed"
-            ),
+            gettext_noop("%(card)s is hidden, and a hidden card can only be found once revealed"),
         ),
     ),
     "searches": _table(
         _reason(
             "must", ("must_search",), "701.23a", ("must",),
-            gettext_noop("the effect tells %(player)s to search, and it gives no choice"),
+            gettext_noop(
+                "the effect tells %(player)s to search, and it doesn't give "
+                "%(player)s a choice"
+            ),
         ),
         _reason(
             "may", ("may_search",), "608.2d", ("may",),
-            gettext_noop("the effect says %(player)s may search, and the choice is theirs"),
+            gettext_noop(
+                "the effect says %(player)s may search, and the choice is "
+                "left to %(player)s"
+            ),
         ),
         _reason(
             "prohibited", ("prohibited", "prohibited_escape"), "101.2", ("cannot",),
@@ -135,60 +129,72 @@ REASONS: dict[str, dict[str, ReasonText]] = {
         ),
         _reason(
             "decline", (), "701.23b", ("may",),
-            gettext_noop(
-                "%(player)s would search a hidden zone, and "
-                "a player may decline any such search"
-            ),
+            gettext_noop("%(player)s would search a hidden zone, and any player may decline that"),
         ),
         _reason(
             "never_optional", (), "608.2d", ("must",),
-            gettext_noop("the effect is resolving, and no part of a resolving effect is optional"),
+            gettext_noop("the effect resolves, and no part of a resolving effect is optional"),
         ),
         _reason(
             "can_beats", (), "101.2", ("must", "may"),
             gettext_noop(
-                "an effect lets %(player)s search, and "
-                "that overrides any effect that forbids it"
+                "an effect lets %(player)s search, and that beats any effect "
+                "forbidding it"
             ),
         ),
     ),
     "shuffles": _table(
         _reason(
             "told", ("told_to_shuffle",), "701.24a", ("yes",),
-            gettext_noop("the effect tells %(player)s to shuffle their library"),
+            gettext_noop(
+                "the text of the resolving effect tells %(player)s to "
+                "shuffle their library"
+            ),
         ),
         _reason(
             "searched", ("searches_shuffles",), "701.24a", ("yes",),
-            gettext_noop("%(player)s searches, and the shuffle follows the search"),
+            gettext_noop(
+                "%(player)s chooses to search, and the effect's shuffle "
+                "follows that search"
+            ),
         ),
         _reason(
             "not_searched", ("no_search_no_shuffle",), "608.2d", ("no",),
-            gettext_noop("%(player)s chooses not to search, and the shuffle depends on it"),
+            gettext_noop(
+                "%(player)s chooses not to search, and the effect's shuffle "
+                "depends on that"
+            ),
         ),
         _reason(
             "cannot", ("cannot_search_no_shuffle",), "101.2", ("no",),
-            gettext_noop("%(player)s can't search, and the shuffle depends on searching"),
+            gettext_noop("%(player)s can't search, and the effect's shuffle depends on searching"),
         ),
         _reason(
             "anyway", ("shuffles_anyway",), "101.3", ("yes",),
-            gettext_noop("the shuffle is its own instruction, which %(player)s still follows"),
+            gettext_noop(
+                "the shuffle is a separate instruction, and %(player)s still "
+                "has to follow it"
+            ),
         ),
         _reason(
             "none", ("no_shuffle",), "701.24a", ("no",),
-            gettext_noop("nothing here tells %(player)s to shuffle their library"),
+            gettext_noop(
+                "nothing in the resolving effect tells %(player)s to shuffle "
+                "their library"
+            ),
         ),
         _reason(
             "found_nothing", (), "701.24a", ("no",),
             gettext_noop(
-                "%(player)s may find no card, and "
-                "a player who finds none skips the shuffle"
+                "%(player)s may find no card, and a player who finds none "
+                "skips the shuffle"
             ),
         ),
         _reason(
             "always_shuffle", (), "701.24a", ("yes",),
             gettext_noop(
-                "%(player)s searches a library, and "
-                "every library search ends with a shuffle"
+                "%(player)s searches a library, and every library search "
+                "ends in a shuffle"
             ),
         ),
     ),

@@ -255,3 +255,23 @@ def test_an_exam_serves_the_kind_and_grades_it_at_the_end(
     assert not Response.objects.exists()  # graded at the end only
     client.post(reverse("exam_finish", args=[sitting.pk]))
     assert Response.objects.get(user=learner).correct is (pick == 0)
+
+
+# How far apart (in characters, for one card's or player's name) a table's reasons may be: the
+# English wording is the one balanced by hand, the translations follow its sense.
+SPREAD = {"en": 8, "de": 30, "it": 30}
+
+
+@pytest.mark.parametrize("language", list(SPREAD))
+def test_right_and_wrong_reasons_are_worded_alike(language):
+    """Every reason of a claim's table is about as long as every other, misconceptions and the
+    engine's reasons alike (the shortest reason was once the key half the time): no length to
+    pick the key by."""
+    with translation.override(language):
+        for claim, table in certification.REASONS.items():
+            lengths = {
+                code: len(translation.gettext(text.message) % {"card": "Plains", "player": "Kemi"})
+                for code, text in table.items()
+            }
+            spread = max(lengths.values()) - min(lengths.values())
+            assert spread <= SPREAD[language], (claim, lengths)
