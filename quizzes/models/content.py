@@ -501,6 +501,7 @@ class Question(models.Model):
         MULTIPLE_CHOICE = "multiple_choice", _("Which statements are true (several may be)")
         LEGAL_SET = "legal_set", _("Pick a legal set of cards to find")
         VALUE = "value", _("One answer")
+        OUTCOME_REASON = "outcome_reason", _("What happens, and why: the outcome with its reason")
 
     class Level(models.TextChoices):
         L1 = "L1", _("L1: search and shuffle")

@@ -77,6 +77,7 @@ KIND_PRIOR = {
     "count_range": 0.2,
     "multiple_choice": 0.3,
     "legal_set": 0.4,
+    "outcome_reason": 0.3,
 }
 PER_CLAIM, PER_ZONE, PER_PLAYER = 0.25, 0.1, 0.3
 PRIOR_BOUND = 2.0

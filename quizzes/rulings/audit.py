@@ -13,6 +13,7 @@ makes for those seeds (a random seed makes one of the same kinds).
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -22,7 +23,7 @@ from typing import Any
 from django.utils import translation
 
 from quizzes.models import Variant
-from quizzes.rulings import catalog_of, prompt, ruling_for
+from quizzes.rulings import catalog_of, certification, prompt, ruling_for
 from quizzes.rulings.balance import value_key
 from quizzes.rulings.board import MANA_SYMBOL, invented_names
 from quizzes.rulings.claims import CHOICE, ORDER, claim_text
@@ -140,6 +141,15 @@ def served_as(
                 text = ruling.state(claim, proposed)
                 shown.statements.append(Statement(text, same(result.value, proposed), claim))
                 shown.feedback.append(ruling.state(claim, result.value))
+        if ruling.kind == certification.KIND:
+            options = certification.options_of(ruling)
+            shown.options = [
+                (
+                    certification.option_text(ruling, options[index]),
+                    certification.is_right(ruling, options[index]),
+                )
+                for index in certification.shown_positions(ruling)
+            ]
         if ruling.kind == "value" and claim_text(ruling.claims[0]["claim"]).answer == CHOICE:
             claim = ruling.claims[0]
             key = ruling.evaluate(claim).value
@@ -186,6 +196,26 @@ def some_answer_scores_full(s: Served) -> list[str]:
     if s.options and not any(key for _text, key in s.options):
         return ["no option is the key"]
     return []
+
+
+def one_option_right(s: Served) -> list[str]:
+    """A certification-style question has exactly one right option (its outcome and its reason
+    the engine's), 3 to 5 options, and each outcome and each reason offered equally often (no
+    count tells the key)."""
+    if s.question.kind != certification.KIND:
+        return []
+    problems = []
+    right = sum(key for _text, key in s.options)
+    if right != 1:
+        problems.append(f"{right} options are right")
+    if not 3 <= len(s.options) <= 5:
+        problems.append(f"{len(s.options)} options")
+    options = certification.options_of(s.ruling)
+    for part in ("values", "reason"):
+        counts = Counter(json.dumps(option[part]) for option in options)
+        if len(set(counts.values())) > 1:
+            problems.append(f"the options' {part} are not offered equally often: {dict(counts)}")
+    return problems
 
 
 def statements_distinct(s: Served) -> list[str]:
@@ -424,6 +454,7 @@ def stored_as_ruled(s: Served) -> list[str]:
 INVARIANTS: dict[str, Callable[[Served], list[str]]] = {
     "stored_as_ruled": stored_as_ruled,
     "some_answer_scores_full": some_answer_scores_full,
+    "one_option_right": one_option_right,
     "statements_distinct": statements_distinct,
     "no_unstated_choice": no_unstated_choice,
     "no_undetermined_value": no_undetermined_value,

@@ -54,6 +54,7 @@ class StoredResult:
     value: Any
     rule: str
     reason: Said
+    key: str = ""  # the engine reason's key (a certification-style option's reason: its key)
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,7 @@ def freeze(ruling: Any, kind: str) -> dict[str, Any]:
             "value": plain(result.value),
             "rule": str(result.rule or ""),
             "reason": said(result.reason).texts,
+            "key": str(getattr(result.reason, "key", "") or ""),
         }
     data: dict[str, Any] = {
         "scene": scene_of(session.scenario),
@@ -127,7 +129,9 @@ class FrozenSession:
         stored = self._results.get(claim_key(claim))
         if stored is None:
             raise NotStored(f"no stored answer for {claim_key(claim)}")
-        return StoredResult(stored["value"], stored["rule"], Said(stored["reason"]))
+        return StoredResult(
+            stored["value"], stored["rule"], Said(stored["reason"]), stored.get("key", "")
+        )
 
     def check_find_choice(self, searcher: str, labels: Sequence[str]) -> StoredChoice:
         picks = self._picks

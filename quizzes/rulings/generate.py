@@ -17,6 +17,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from quizzes.rulings import certification
 from quizzes.rulings.balance import stated_share
 from quizzes.rulings.claims import CHOICE, claim_text, undetermined
 from quizzes.rulings.names import localized
@@ -226,6 +227,22 @@ def question_text(
         return _("Is each statement true or false?")
     if kind == "multiple_choice":
         return _("Which of these statements are true? (Any number may be, or none.)")
+    if kind == certification.KIND:
+        if len(claims) > 1:
+            return _("What happens, and why?")
+        if "card" in claims[0]:
+            # the card by its highlight, not its name: a variant may swap in a card whose name
+            # the scenario's text holds (the options name it as shown)
+            return _(
+                "Must, may or can't the highlighted card be found? Choose the answer with the "
+                "right reason."
+            )
+        asked = (
+            text_for(ruling, claims[0]).ask(ruling.subject(claims[0]))
+            if placed
+            else _named(ruling, claims[0], names)
+        )
+        return _("%(question)s Choose the answer with the right reason.") % {"question": asked}
     if placed:
         return text_for(ruling, claims[0]).ask(ruling.subject(claims[0]))
     return _named(ruling, claims[0], names)
@@ -447,6 +464,19 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
                 cited([i]),
             )
         )
+    made = _certification_question(ruling, claims, results, spec, empty)
+    if made is not None:
+        focus_index, asked, options = made
+        asked = [{**asked[0], "proposed": options}, *asked[1:]]
+        questions.append(
+            GeneratedQuestion(
+                "outcome-reason",
+                certification.KIND,
+                prompt(certification.KIND, asked),
+                asked,
+                cited([focus_index]),
+            )
+        )
     # Each question draws its own statements: the yes/no and the multiple-choice question of a
     # scenario sharing theirs taught one the other's keys (and a word vote trained on one
     # scored the other: issue 26).
@@ -464,6 +494,53 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
                 )
             )
     return questions
+
+
+def _certification_question(
+    ruling: Ruling, claims: list[Claim], results, spec: dict[str, Any], empty: bool
+) -> tuple[int, list[Claim], list[dict[str, Any]]] | None:
+    """A certification-style question of the scenario (certification.py): its focus claim's
+    index, the claims it asks (the focus first, then up to two more of the same resolution for
+    a "What happens?"), and its options; None when no claim fits."""
+    rng = random.Random(f"{spec.get('id', '')}:outcome-reason")
+    candidates = statement_candidates(ruling, claims, results, spec, empty)
+    focuses = [
+        i
+        for i in candidates
+        if claims[i]["claim"] in certification.REASONS
+        and not chooses_outside(ruling, claims[i])  # a wish: no search to reason about
+    ]
+    rng.shuffle(focuses)
+
+    def false_values(claim: Claim, value: Any) -> list[tuple[Any, float]]:
+        text = claim_text(claim["claim"])
+        if text.answer != CHOICE:
+            return []
+        return text.false_options(
+            value, ruling.subject(claim), ruling.context(claim), claim["claim"]
+        )
+
+    for focus in focuses:
+        others = [
+            i
+            for i in candidates
+            if i != focus
+            and statement_subject(claims[i]) != statement_subject(claims[focus])
+            # one line of play: the same choices stated for every claim of the outcome
+            and claims[i].get("given") == claims[focus].get("given")
+            and not chooses_outside(ruling, claims[i])
+            and claim_text(claims[i]["claim"]).answer == CHOICE
+            and false_values(claims[i], results[i].value)
+        ]
+        chosen = sorted(rng.sample(others, min(len(others), rng.choice((0, 1, 2)))))
+        subjects = {statement_subject(claims[i]) for i in chosen}
+        if len(subjects) != len(chosen):
+            chosen = chosen[:1]
+        asked = [claims[focus], *(claims[i] for i in chosen)]
+        options = certification.build_options(ruling, asked[0], asked[1:], rng, false_values)
+        if options is not None:
+            return focus, asked, options
+    return None
 
 
 def statement_candidates(

@@ -18,6 +18,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from quizzes.rulings import certification
 from quizzes.rulings.claims import CHOICE, MAX_NUMBER, NUMBER, ORDER, PLAYERS, RANGE, claim_text
 from quizzes.rulings.reasons import say
 from quizzes.rulings.ruling import Ruling
@@ -535,8 +536,97 @@ class LegalSet(QuestionKind):
         ]
 
 
+class OutcomeReason(QuestionKind):
+    """The certification style (certification.py): one option to choose, right only when both
+    its outcome and its reason are the engine's."""
+
+    name = certification.KIND
+    proposes = True
+
+    def problem(self, claims):
+        if not claims:
+            return f"A {self.name} question asks at least one claim."
+        focus = claims[0]
+        if focus["claim"] not in certification.REASONS:
+            about = sorted(certification.REASONS)
+            return f"claims[0]: a {self.name} question's reasons are about {about}."
+        options = focus.get("proposed")
+        if not isinstance(options, list) or not 3 <= len(options) <= 5:
+            return f'claims[0]: a {self.name} question states 3 to 5 options in "proposed".'
+        for option in options:
+            values = option.get("values") if isinstance(option, dict) else None
+            if not isinstance(values, list) or len(values) != len(claims):
+                return f"claims[0]: each option names a value for each of the {len(claims)} claims."
+            if option.get("reason") not in certification.REASONS[focus["claim"]]:
+                return f"claims[0]: the reason {option.get('reason')!r} is not in the table."
+        for index, claim in enumerate(claims[1:], start=1):
+            if "proposed" in claim:
+                return f'claims[{index}]: only the focus claim carries "proposed".'
+        return ""
+
+    def fields(self, ruling):
+        options = certification.options_of(ruling)
+        return {
+            "option": forms.ChoiceField(
+                label=_("Choose the option whose outcome and reason are both right"),
+                choices=[
+                    (str(place), certification.option_text(ruling, options[index]))
+                    for place, index in enumerate(certification.shown_positions(ruling))
+                ],
+                widget=forms.RadioSelect,
+            )
+        }
+
+    def answer(self, ruling, cleaned):
+        positions = certification.shown_positions(ruling)
+        return {"option": positions[int(cleaned["option"])]}
+
+    def grade(self, ruling, answer):
+        options = certification.options_of(ruling)
+        chosen = answer.get("option")
+        if (
+            not isinstance(chosen, int)
+            or isinstance(chosen, bool)
+            or not 0 <= chosen < len(options)
+        ):
+            raise AnswerError(_("Choose one of the options."))
+        focus = ruling.claims[0]
+        result = ruling.evaluate(focus)
+        right = [option for option in options if certification.is_right(ruling, option)]
+        return [
+            Part(
+                question=ruling.ask(focus),
+                given=certification.option_text(ruling, options[chosen], rule=False),
+                expected=certification.option_text(ruling, right[0], rule=False) if right else "",
+                right=certification.is_right(ruling, options[chosen]),
+                rule=str(result.rule or ""),
+                reason=say(result.reason),
+            )
+        ]
+
+    def moodle(self, ruling, name, html):
+        options = certification.options_of(ruling)
+        focus = ruling.claims[0]
+        return [
+            MoodleQuestion(
+                "multichoice",
+                name,
+                html,
+                _why(ruling, focus, ruling.evaluate(focus)),
+                [
+                    (
+                        "100" if certification.is_right(ruling, options[index]) else "0",
+                        certification.option_text(ruling, options[index]),
+                    )
+                    for index in certification.shown_positions(ruling)
+                ],
+            )
+        ]
+
+
 KINDS: dict[str, QuestionKind] = {
-    kind.name: kind() for kind in (Cards, CountRange, YesNo, MultipleChoice, LegalSet, Value)
+    kind.name: kind()
+    for kind in (Cards, CountRange, YesNo, MultipleChoice, LegalSet, Value, OutcomeReason)
 }
 
 
