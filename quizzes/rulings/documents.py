@@ -17,6 +17,7 @@ from quizzes import limits
 from quizzes.models import Question, Scenario
 from quizzes.rulings import (
     asked_claim,
+    certification,
     ruling_of_spec,
     ruling_report,
 )
@@ -299,11 +300,15 @@ def cited_by_questions(spec: dict, questions: list[dict], catalog: Catalog) -> l
 
 
 def generate_questions(spec: dict[str, Any], catalog: Catalog) -> list[GeneratedQuestion]:
-    """The questions `load_content` would generate from `expect` (quizzes/rulings/generate.py)."""
+    """The questions `load_content` would generate from `expect` (quizzes/rulings/generate.py),
+    for an instructor's scenario: all but the certification-style kind, whose options are made
+    from the key: correcting the key (a new version, then a regrade of the sittings) would change
+    the options a learner chose among. Tutor's own content is reloaded, never regraded."""
     try:
-        return questions_for(spec, catalog)
+        made = questions_for(spec, catalog)
     except ScenarioError:
         return []  # an `expect` claim the engine can't evaluate: the check reports it
+    return [question for question in made if question.kind != certification.KIND]
 
 
 def cited(spec: dict, claims: list[dict], catalog: Catalog) -> set[str]:

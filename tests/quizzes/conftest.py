@@ -9,7 +9,7 @@ import pytest
 from django.apps import apps
 
 from quizzes.models import Bank, BlueprintArea, ExamBlueprint, Family, Question, Scenario
-from quizzes.rulings import store_variants
+from quizzes.rulings import certification, store_variants
 from rules.models import Card, Rule, RuleAlias
 from tests.factories import BankFactory, QuestionFactory, RuleFactory, ScenarioFactory, UserFactory
 
@@ -128,6 +128,10 @@ def scenario(db):
 @pytest.fixture
 def bank(db):
     return BankFactory()
+
+
+# The kinds an instructor's scenario gets (quizzes/rulings/documents.generate_questions).
+INSTRUCTOR_KINDS = [kind for kind in Question.Kind.values if kind != certification.KIND]
 
 
 def make_question(scenario, bank, kind=Question.Kind.CARDS, rules=(), **kwargs) -> Question:

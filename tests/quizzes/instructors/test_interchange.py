@@ -16,7 +16,7 @@ from quizzes.rulings import documents
 from quizzes.rulings.claims import claim_text
 from rules.engine import default_catalog, evaluate_claim
 from tests.factories import BankFactory
-from tests.quizzes.conftest import land_tutor_spec, make_question
+from tests.quizzes.conftest import INSTRUCTOR_KINDS, land_tutor_spec, make_question
 from tests.quizzes.instructor_fixtures import document, text
 
 pytestmark = pytest.mark.django_db
@@ -173,7 +173,7 @@ def every_kind(instructor, own_bank):
         slug="land-tutor", title="Land Tutor ]]> & <friends>", source="tests",
         spec=land_tutor_spec(), bank=own_bank,
     )  # fmt: skip
-    for kind in Question.Kind.values:
+    for kind in INSTRUCTOR_KINDS:
         make_question(scenario, own_bank, kind=kind, key=kind.replace("_", "-"))
     return own_bank
 
@@ -385,7 +385,7 @@ def test_names_are_unique_in_the_bank(instructor, every_kind):
         slug="land-tutor-again", title="Land Tutor ]]> & <friends>", source="tests",
         spec=land_tutor_spec("land-tutor-again"), bank=every_kind,
     )  # fmt: skip
-    for kind in Question.Kind.values:
+    for kind in INSTRUCTOR_KINDS:
         make_question(twin, every_kind, kind=kind, key=kind.replace("_", "-"))
     names = [q.findtext("name/text") for q in moodle(every_kind).findall("question")[1:]]
     assert len(names) == 2 * alone  # a second scenario of the same title, the same questions

@@ -17,7 +17,7 @@ from quizzes.instructors.interchange import InterchangeError
 from quizzes.models import Bank, ImportedQuestion, Question, Scenario
 from quizzes.models.imported import wildcard_match
 from tests.factories import BankFactory, UserFactory
-from tests.quizzes.conftest import land_tutor_spec, make_question
+from tests.quizzes.conftest import INSTRUCTOR_KINDS, land_tutor_spec, make_question
 
 pytestmark = pytest.mark.django_db
 
@@ -332,7 +332,7 @@ def every_kind(instructor, own_bank, search_rule):
         slug="land-tutor", title="Land Tutor", source="tests", spec=land_tutor_spec(),
         bank=own_bank,
     )  # fmt: skip
-    for kind in Question.Kind.values:
+    for kind in INSTRUCTOR_KINDS:
         make_question(
             scenario, own_bank, kind=kind, key=kind.replace("_", "-"), rules=[search_rule]
         )
