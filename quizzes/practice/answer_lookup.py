@@ -14,7 +14,10 @@ are the specification, kept in tests/quizzes/test_answer_lookup.py:
 - `attempt`: `Attempt.objects.open_practice_for(user, question)`'s read (the learner's latest
   open practice attempt, and whether it already holds the question);
 - `card_generation`: `rules.cards.generation()`, so grading needs no query of its own to know
-  its card catalog is current.
+  its card catalog is current;
+- `masteries_missing`: whether the learner lacks a mastery of one of the question's rules
+  (`Mastery.objects.filter(user=user, rule=OuterRef("rule_id"))` absent for one of its
+  `Question.rules.through` rows), so an answer creates them first, with no read before.
 """
 
 from __future__ import annotations
@@ -54,6 +57,9 @@ SELECT
   EXISTS(SELECT 1 FROM quizzes_examsitting es
          INNER JOIN quizzes_attempt ea ON ea.id = es.attempt_id
          WHERE ea.user_id = %s AND ea.finished_at IS NULL),
+  EXISTS(SELECT 1 FROM quizzes_question_rules lr WHERE lr.question_id = p.question_id
+         AND NOT EXISTS(SELECT 1 FROM quizzes_mastery lm
+                        WHERE lm.user_id = %s AND lm.rule_id = lr.rule_id)),
   {PRESENTATION.sql}, {QUESTION.sql}, {SCENARIO.sql}, {VERSION.sql}, {VARIANT.sql},
   {RESPONSE.sql}, {ATTEMPT.sql},
   EXISTS(SELECT 1 FROM quizzes_response ar WHERE ar.attempt_id = a.id
@@ -98,12 +104,14 @@ class Found:
     attempt: Attempt | None  # the learner's open practice attempt
     attempt_holds_question: bool  # ... already holds an answer to the presentation's question
     card_generation: tuple  # rules.cards.generation(): the catalog to grade with is current
+    masteries_missing: bool = False  # the learner lacks a mastery of one of its rules
 
 
 def find(user, token: str, since) -> Found:
     """What the answer view reads of `user`'s presentation `token` served since `since`."""
     moment = sql.at(since)
     params = [
+        user.pk,
         user.pk,
         user.pk,
         token,
@@ -117,7 +125,7 @@ def find(user, token: str, since) -> Found:
         str(Attempt.Kind.PRACTICE),
     ]
     row = sql.first(LOOKUP, params, prepared=True)
-    start = 1
+    start = 2
     parts = []
     for columns in (PRESENTATION, QUESTION, SCENARIO, VERSION, VARIANT, RESPONSE, ATTEMPT):
         parts.append(columns.read(row, start))
@@ -128,7 +136,8 @@ def find(user, token: str, since) -> Found:
     if attempt is not None:
         attempt.user = user  # owned: spare a query
     held = bool(sql.flag(row[start]))
-    return Found(sql.flag(row[0]), presentation, attempt, held, cards.generation_of(*row[-2:]))
+    generation = cards.generation_of(*row[-2:])
+    return Found(sql.flag(row[0]), presentation, attempt, held, generation, bool(sql.flag(row[1])))
 
 
 def _loaded(presentation, question, scenario, version, variant, response) -> None:

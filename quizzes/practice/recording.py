@@ -53,6 +53,13 @@ SAVE_LEARNED = (
     f"UPDATE quizzes_mastery SET {', '.join(f'{_quote(name)} = %s' for name in LEARNED)}"
     " WHERE id = %s"
 )
+# `Mastery.objects.bulk_create([Mastery(user=..., rule=rule) for rule in question.rules.all()],
+# ignore_conflicts=True)` without reading the rules first; the model's defaults, in rule order
+CREATE_MASTERIES = """
+INSERT INTO quizzes_mastery (user_id, rule_id, theta, answers, correct, fsrs_card, due, updated_at)
+SELECT %s, qr.rule_id, 0.0, 0, 0, '{}', NULL, %s FROM quizzes_question_rules qr
+WHERE qr.question_id = %s ORDER BY qr.rule_id
+ON CONFLICT DO NOTHING"""
 COUNT_ANSWER = (
     "UPDATE quizzes_question SET answer_count = answer_count + 1, difficulty = %s WHERE id = %s"
 )
@@ -107,11 +114,17 @@ def lock_question_and_masteries(
     return _locked_question(rows[0]), [], linked
 
 
-def insert_response(response: Response) -> Response:
-    """`response` (unsaved) stored as `Response.objects.create` stores it (raises
-    IntegrityError on a second response to a presentation, as it does)."""
-    sql.insert(response)  # no receiver listens to Response
-    return response
+def insert_response(response: Response) -> Response | None:
+    """`response` (unsaved) stored as `Response.objects.create` stores it, or None when the
+    presentation, or the attempt and question, already have one (where `create` raises
+    IntegrityError: no error here, so no savepoint is needed to survive it)."""
+    return response if sql.insert(response, ignore_conflicts=True) else None  # no receiver
+
+
+def create_masteries(question_id: int, user_id: int, now) -> None:
+    """A mastery of each of the question's rules `user_id` has none of, with the model's
+    defaults (`updated_at` now); the ones that exist are left as they are."""
+    sql.run(CREATE_MASTERIES, [user_id, sql.at(now), question_id], prepared=True)
 
 
 def save_learned(mastery: Mastery) -> None:

@@ -147,10 +147,22 @@ def test_a_response_stored_as_create_stores_it(asked, learner, scenario):
         "presentation_id": shown[1].pk,
     }
     assert Response.objects.get(pk=by_hand.pk).answer == given["answer"]
-    with pytest.raises(IntegrityError), transaction.atomic():  # one response per presentation
-        recording.insert_response(Response(attempt=attempts[2], presentation=shown[1], **given))
-    with pytest.raises(IntegrityError), transaction.atomic():  # one per attempt and question
-        recording.insert_response(Response(attempt=attempts[1], **given))
+    # where `create` raises IntegrityError, nothing is stored and no error breaks the
+    # transaction: one response per presentation, one per attempt and question
+    for twice in (
+        Response(attempt=attempts[2], presentation=shown[1], **given),
+        Response(attempt=attempts[1], **given),
+    ):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Response.objects.create(
+                **{
+                    f.name: getattr(twice, f.name)
+                    for f in Response._meta.concrete_fields
+                    if not f.primary_key
+                }
+            )
+        assert recording.insert_response(twice) is None and twice.pk is None
+    assert Response.objects.filter(attempt__in=attempts[1:3]).count() == 1
     bare = recording.insert_response(Response(attempt=attempts[3], question=asked, user=learner))
     made = Response.objects.create(attempt=attempts[4], question=asked, user=learner)
     assert stored(bare.pk) == {
@@ -229,3 +241,29 @@ def test_the_question_with_its_masteries_or_its_rules_as_the_orm_reads_them(
     assert locked.masteries_exist and locked.answered_before and linked == {}
     assert [m.rule_id for m, _n in masteries] == sorted(rule.pk for rule in rules)
     assert all(m.user_id == learner.pk for m, _n in masteries)
+
+
+def test_missing_masteries_created_as_bulk_create_creates_them(
+    asked, learner, other_learner, rules
+):
+    """`create_masteries`: the learner's missing masteries of the question's rules, as
+    `bulk_create(ignore_conflicts=True)` of new `Mastery` rows makes them; the others kept."""
+    now = timezone.now()
+    kept = Mastery.objects.create(user=learner, rule=rules[1], theta=0.5, answers=2)
+    recording.create_masteries(asked.pk, learner.pk, now)
+    Mastery.objects.bulk_create(
+        [Mastery(user=other_learner, rule=rule) for rule in rules], ignore_conflicts=True
+    )
+    mine = {m.rule_id: m for m in Mastery.objects.filter(user=learner)}
+    theirs = {m.rule_id: m for m in Mastery.objects.filter(user=other_learner)}
+    assert sorted(mine) == sorted(theirs) == sorted(rule.pk for rule in rules)
+    assert Mastery.objects.filter(pk=kept.pk).values_list("theta", "answers").get() == (0.5, 2)
+    for rule in (rules[0], rules[2]):
+        made, spec = mine[rule.pk], theirs[rule.pk]
+        assert made.updated_at == now
+        skip = {"id", "user_id", "updated_at"}
+        assert {k: v for k, v in fields(made).items() if k not in skip} == {
+            k: v for k, v in fields(spec).items() if k not in skip
+        }
+    recording.create_masteries(asked.pk, learner.pk, now)  # none missing: nothing made
+    assert Mastery.objects.filter(user=learner).count() == len(rules)
