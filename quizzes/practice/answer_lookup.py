@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import connection
 from django.utils import timezone
 
 from config import sql
@@ -90,12 +89,6 @@ LEFT JOIN quizzes_attempt a ON a.id = (
   ORDER BY oa.started_at DESC LIMIT 1)
 """
 
-CLOSE_ATTEMPT = "UPDATE quizzes_attempt SET finished_at = %s WHERE id = %s"
-NEW_ATTEMPT = (
-    "INSERT INTO quizzes_attempt (user_id, kind, started_at, finished_at, deadline)"
-    " VALUES (%s, %s, %s, NULL, NULL) RETURNING id"
-)
-
 
 @dataclass
 class Found:
@@ -160,14 +153,6 @@ def open_attempt(user, found: Found) -> Attempt:
     if attempt is not None and not found.attempt_holds_question:
         return attempt
     now = timezone.now()
-    if attempt is not None:
-        sql.run(CLOSE_ATTEMPT, [sql.at(now), attempt.pk], prepared=True)
-    kind = str(Attempt.Kind.PRACTICE)
-    (pk,) = sql.first(NEW_ATTEMPT, [user.pk, kind, sql.at(now)], prepared=True)
-    made = Attempt.from_db(
-        connection.alias,
-        ["id", "user_id", "kind", "started_at", "finished_at", "deadline"],
-        [pk, user.pk, kind, now, None, None],
-    )
-    made.user = user
-    return made
+    if attempt is not None:  # once per attempt: the ORM's statements
+        Attempt.objects.filter(pk=attempt.pk).update(finished_at=now)
+    return Attempt.objects.create(user=user, kind=Attempt.Kind.PRACTICE, started_at=now)

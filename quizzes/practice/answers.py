@@ -190,7 +190,7 @@ def _learn(
         mastery.answers += 1
         mastery.correct += int(right)
         mastery.fsrs_card, mastery.due = scheduling.review(mastery.fsrs_card, right, now)
-        recording.save_learned(mastery)
+    recording.save_learned([mastery for mastery, _number in masteries], now)
     if first_attempt and thetas:
         mean_theta = sum(thetas) / len(thetas)
         difficulty = adaptive.updated_difficulty(

@@ -1,25 +1,29 @@
-"""An answer's writes, by hand (config/sql.py): the response, the question's row lock, the
-learner's masteries and the question's counters, inside `answers.record`'s one transaction.
+"""An answer's writes, inside `answers.record`'s one transaction: the response, the missing
+masteries, the question's row and the learner's masteries read locked, then the masteries and
+the question's counters written.
 
-Building and compiling these ORM statements cost more than running them (docs/benchmarks.md);
-the querysets and saves they replace are the specification, kept in
-tests/quizzes/test_recording.py. Row locks only where the database has them (PostgreSQL);
-SQLite's IMMEDIATE transactions already run one writer at a time.
+Invariant: every transaction that learns locks the question's row first, then the learner's
+masteries in rule-id order (no lost update, no cycle of waits); nothing in it raises on a
+second answer (the response's conflict is ignored), so it needs no savepoint. By hand
+(config/sql.py) only the response's INSERT, the masteries' INSERT ... SELECT and the locked
+read, which the ORM can't say in one statement each (an INSERT ... SELECT, a join read locked
+with counts, a conflict ignored with the id returned); the statements they replace are the
+specification, kept in tests/quizzes/practice/test_recording.py. The writes are the ORM's.
+Row locks only where the database has them (PostgreSQL); SQLite's IMMEDIATE transactions
+already run one writer at a time.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import connection
-from django.utils import timezone
+from django.db.models import F
 
 from config import sql
 from config.model_rows import Columns
-from quizzes.models import Mastery, Response
+from quizzes.models import Mastery, Question, Response
 
-_quote = connection.ops.quote_name
 MASTERY = Columns(Mastery, "m")
 LEARNED = ("theta", "answers", "correct", "fsrs_card", "due", "updated_at")
 
@@ -49,10 +53,6 @@ QUESTION_AND_RULES = f"""{_QUESTION_COLUMNS},
 FROM quizzes_question q
 LEFT JOIN quizzes_question_rules qr ON qr.question_id = q.id
 WHERE q.id = %s"""
-SAVE_LEARNED = (
-    f"UPDATE quizzes_mastery SET {', '.join(f'{_quote(name)} = %s' for name in LEARNED)}"
-    " WHERE id = %s"
-)
 # `Mastery.objects.bulk_create([Mastery(user=..., rule=rule) for rule in question.rules.all()],
 # ignore_conflicts=True)` without reading the rules first; the model's defaults, in rule order
 CREATE_MASTERIES = """
@@ -60,9 +60,6 @@ INSERT INTO quizzes_mastery (user_id, rule_id, theta, answers, correct, fsrs_car
 SELECT %s, qr.rule_id, 0.0, 0, 0, '{}', NULL, %s FROM quizzes_question_rules qr
 WHERE qr.question_id = %s ORDER BY qr.rule_id
 ON CONFLICT DO NOTHING"""
-COUNT_ANSWER = (
-    "UPDATE quizzes_question SET answer_count = answer_count + 1, difficulty = %s WHERE id = %s"
-)
 
 
 def _locking(query: str, of: str = "") -> str:
@@ -127,13 +124,18 @@ def create_masteries(question_id: int, user_id: int, now) -> None:
     sql.run(CREATE_MASTERIES, [user_id, sql.at(now), question_id], prepared=True)
 
 
-def save_learned(mastery: Mastery) -> None:
-    """`mastery.save(update_fields=[*LEARNED])`: updated_at is now."""
-    mastery.updated_at = timezone.now()
-    values: dict[str, Any] = {name: getattr(mastery, name) for name in LEARNED}
-    sql.run(SAVE_LEARNED, [*MASTERY.prepared(values), mastery.pk], prepared=True)
+def save_learned(masteries: list[Mastery], now) -> None:
+    """The masteries' learned values written in one UPDATE (`bulk_update`), `updated_at` now:
+    the ORM's statement (a question links a rule or a few, so one statement where `save()`
+    made one each)."""
+    for mastery in masteries:
+        mastery.updated_at = now
+    if masteries:
+        Mastery.objects.bulk_update(masteries, LEARNED)
 
 
 def count_answer(question_id: int, difficulty: float) -> None:
     """One more answer to the question, and its difficulty as Elo moved it."""
-    sql.run(COUNT_ANSWER, [difficulty, question_id], prepared=True)
+    Question.objects.filter(pk=question_id).update(
+        answer_count=F("answer_count") + 1, difficulty=difficulty
+    )

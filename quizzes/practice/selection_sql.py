@@ -273,15 +273,6 @@ def _visible_bank_params(user_id: int) -> tuple:
     return (Bank.Visibility.PUBLIC.value, user_id, Bank.Visibility.SHARED.value, user_id)
 
 
-def visible_banks(user_id: int) -> list[tuple[str, str]]:
-    """The slug and title of each bank the learner may practise from, by title (the practice
-    filter's choice of banks)."""
-    query = (
-        f'SELECT b."slug", b."title" FROM "quizzes_bank" b WHERE {VISIBLE_BANK} ORDER BY 2, b."id"'
-    )
-    return sql.rows(query, _visible_bank_params(user_id), prepared=True)
-
-
 class LearnerRow(NamedTuple):
     """A row of `learner_rows`: an answer and one of its rules, a mastery, a bank, or an
     unfinished exam sitting."""

@@ -7,7 +7,6 @@ import datetime
 
 import pytest
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from quizzes.models import Attempt, Mastery, Presentation, Question, Response
@@ -172,30 +171,28 @@ def test_a_response_stored_as_create_stores_it(asked, learner, scenario):
     }
 
 
-def test_learned_values_saved_as_save_saves_them(learner, rules):
+def test_learned_values_of_every_rule_saved_in_one_statement(
+    learner, rules, django_assert_num_queries
+):
+    """`save_learned`: the masteries of a question's rules written as `save()` writes each, in
+    one UPDATE."""
     now = timezone.now()
-    masteries = [Mastery.objects.create(user=learner, rule=rule) for rule in rules[:2]]
+    masteries = [Mastery.objects.create(user=learner, rule=rule) for rule in rules]
     card, due = scheduling.review({}, True, now)
-    for mastery in masteries:
-        mastery.theta, mastery.answers, mastery.correct = 0.75, 4, 3
+    for index, mastery in enumerate(masteries):
+        mastery.theta, mastery.answers, mastery.correct = 0.75 + index, 4, 3
         mastery.fsrs_card, mastery.due = dict(card), due
     masteries[0].save(update_fields=[*recording.LEARNED])
-    recording.save_learned(masteries[1])
-    orm, hand = (Mastery.objects.filter(pk=m.pk).values().get() for m in masteries)
-    assert hand["updated_at"] >= orm["updated_at"]
-    for row in (orm, hand):
+    with django_assert_num_queries(1):
+        recording.save_learned(masteries[1:], now)
+    stored = [Mastery.objects.filter(pk=m.pk).values().get() for m in masteries]
+    assert [row["updated_at"] for row in stored[1:]] == [now, now]
+    for index, row in enumerate(stored):
         row.pop("id"), row.pop("rule_id"), row.pop("updated_at")
-    assert orm == hand
-    assert Mastery.objects.get(pk=masteries[1].pk).due == masteries[1].due
-
-
-def test_an_answer_counted_as_the_orm_counts_it(asked, scenario, bank):
-    other = make_question(scenario, bank, difficulty=0.25, answer_count=3)
-    Question.objects.filter(pk=asked.pk).update(answer_count=F("answer_count") + 1, difficulty=-0.5)
-    recording.count_answer(other.pk, -0.5)
-    assert Question.objects.values_list("answer_count", "difficulty").get(pk=asked.pk) == (
-        Question.objects.values_list("answer_count", "difficulty").get(pk=other.pk)
-    )
+        assert row["theta"] == 0.75 + index
+        row.pop("theta")
+    assert stored[0] == stored[1] == stored[2]
+    assert Mastery.objects.get(pk=masteries[2].pk).due == due
 
 
 def test_the_question_with_its_masteries_or_its_rules_as_the_orm_reads_them(
