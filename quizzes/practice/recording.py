@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 
 from config import sql
 from config.model_rows import Columns
@@ -31,8 +31,9 @@ LEARNED = ("theta", "answers", "correct", "fsrs_card", "due", "updated_at")
 # of how many the learner has a mastery; then, joined, either the learner's masteries of its
 # rules (each with its rule's number, read in a subquery: a join would lock the rule's row too
 # under FOR UPDATE, for every learner of it), every row locked, the question's with the first,
-# the masteries in rule-id order (the order every transaction that learns keeps); or, when the
-# learner has none of them yet, the rules it links, the question's row alone locked.
+# the masteries in rule-id order (the order every transaction that learns keeps). When the
+# learner lacks one (the answer made the missing ones before: only a question of no rule, or a
+# rule linked since the lookup), `lock_question_and_masteries` reads by the ORM.
 _QUESTION_COLUMNS = """
 SELECT q.difficulty, q.answer_count,
   EXISTS(SELECT 1 FROM quizzes_response r
@@ -48,11 +49,6 @@ INNER JOIN quizzes_mastery m ON m.user_id = %s
   AND m.rule_id IN (SELECT qr.rule_id FROM quizzes_question_rules qr WHERE qr.question_id = q.id)
 WHERE q.id = %s
 ORDER BY m.rule_id"""
-QUESTION_AND_RULES = f"""{_QUESTION_COLUMNS},
-  qr.rule_id, (SELECT r.number FROM rules_rule r WHERE r.id = qr.rule_id)
-FROM quizzes_question q
-LEFT JOIN quizzes_question_rules qr ON qr.question_id = q.id
-WHERE q.id = %s"""
 # `Mastery.objects.bulk_create([Mastery(user=..., rule=rule) for rule in question.rules.all()],
 # ignore_conflicts=True)` without reading the rules first; the model's defaults, in rule order
 CREATE_MASTERIES = """
@@ -62,11 +58,11 @@ WHERE qr.question_id = %s ORDER BY qr.rule_id
 ON CONFLICT DO NOTHING"""
 
 
-def _locking(query: str, of: str = "") -> str:
-    """`query` locking the rows it reads (of the table aliased `of` alone, when given)."""
+def _locking(query: str) -> str:
+    """`query` locking the rows it reads."""
     if not connection.features.has_select_for_update:
         return query
-    return f"{query} FOR UPDATE OF {of}" if of else f"{query} FOR UPDATE"
+    return f"{query} FOR UPDATE"
 
 
 @dataclass(frozen=True)
@@ -98,17 +94,28 @@ def lock_question_and_masteries(
     links and of how many they have a mastery; and, when they have one of each, those
     masteries locked in rule-id order, each with its rule's number; else none (the caller
     creates the missing ones) but the rules the question links, each id with its number.
-    One query when the learner has a mastery of each of its rules, or of none; two when of
-    some."""
+    One query when the learner has a mastery of each of its rules; three when not (a question
+    of no rule, or a race with a rule linked)."""
     parameters = [user_id, response_id, user_id, user_id, question_id]
     found = sql.rows(_locking(QUESTION_AND_MASTERIES), parameters, prepared=True)
     if found and _locked_question(found[0]).masteries_exist:
         masteries = [(MASTERY.read(row, 5), row[5 + len(MASTERY)]) for row in found]
         return _locked_question(found[0]), masteries, {}
-    parameters = [user_id, response_id, user_id, question_id]
-    rows = sql.rows(_locking(QUESTION_AND_RULES, of="q"), parameters, prepared=True)
-    linked = {row[5]: row[6] for row in rows if row[5] is not None}
-    return _locked_question(rows[0]), [], linked
+    # the question's row alone locked, and the rules it links (the ORM's statements: seldom)
+    question = Question.objects.filter(pk=question_id)
+    if connection.features.has_select_for_update:
+        question = question.select_for_update()
+    answers = Response.objects.filter(question=OuterRef("pk"), user_id=user_id)
+    answered = Exists(answers.exclude(pk=response_id))
+    values = question.annotate(answered=answered).values_list(
+        "difficulty", "answer_count", "answered"
+    )
+    difficulty, answer_count, answered_before = values.get()
+    links = Question.rules.through.objects.filter(question_id=question_id)
+    linked = dict(links.values_list("rule_id", "rule__number"))
+    mastery_count = _locked_question(found[0]).mastery_count if found else 0
+    locked = (difficulty, answer_count, answered_before, len(linked), mastery_count)
+    return _locked_question(locked), [], linked
 
 
 def insert_response(response: Response) -> Response | None:
