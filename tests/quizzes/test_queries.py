@@ -36,11 +36,13 @@ pytestmark = pytest.mark.django_db
 # query, finding none here).
 # Then one less (8 -> 7): whether an exam sitting is unfinished comes with the learner's rows
 # (the card catalog's generation it brought is not needed where every variant is stored).
-# Then three less (7 -> 4): every wish of the pick, the absent topic's and the mix's one after
-# another, is one query (selection_sql.first_wished: a COALESCE of the wishes' subqueries, each
-# run only when those before it found nothing). So: the session (from Redis with it), the
-# learner's rows, the pick, the presentation stored.
-PRACTICE_QUERIES = 4
+# Then two less (7 -> 5): the pick's wishes, the absent topic's and the mix's one after another,
+# are asked two subqueries a query (selection_sql.first_wished: a COALESCE of them, each run
+# only when the one before found nothing; two, as PostgreSQL plans each). Here: the absent
+# topic's unseen and the first wish's unseen (none), then its least seen (none) and the second
+# wish's unseen. So: the session (from Redis with it), the learner's rows, the pick's two, the
+# presentation stored.
+PRACTICE_QUERIES = 5
 # filtered by level and bank: one more, the bank looked up among the ones the learner may see
 FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # one, written by hand (quizzes/answer_lookup.py): is an exam running, the presentation with
