@@ -171,11 +171,11 @@ def test_a_response_stored_as_create_stores_it(asked, learner, scenario):
     }
 
 
-def test_learned_values_of_every_rule_saved_in_one_statement(
+def test_learned_values_of_every_rule_saved_as_save_saves_them(
     learner, rules, django_assert_num_queries
 ):
-    """`save_learned`: the masteries of a question's rules written as `save()` writes each, in
-    one UPDATE."""
+    """`save_learned`: the masteries of a question's rules written as `save()` writes each, one
+    UPDATE each."""
     now = timezone.now()
     masteries = [Mastery.objects.create(user=learner, rule=rule) for rule in rules]
     card, due = scheduling.review({}, True, now)
@@ -183,7 +183,7 @@ def test_learned_values_of_every_rule_saved_in_one_statement(
         mastery.theta, mastery.answers, mastery.correct = 0.75 + index, 4, 3
         mastery.fsrs_card, mastery.due = dict(card), due
     masteries[0].save(update_fields=[*recording.LEARNED])
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(2):
         recording.save_learned(masteries[1:], now)
     stored = [Mastery.objects.filter(pk=m.pk).values().get() for m in masteries]
     assert [row["updated_at"] for row in stored[1:]] == [now, now]
