@@ -106,9 +106,11 @@ def refresh_statistics() -> None:
         run("ANALYZE")
 
 
-def insert(instance: Model) -> None:
+def insert(instance: Model, *, ignore_conflicts: bool = False) -> bool:
     """Store a new `instance` (its pk automatic) in one INSERT, each value prepared by its field
-    as `save()` prepares it; sets its pk. No signals: only for a model no receiver listens to."""
+    as `save()` prepares it; sets its pk. No signals: only for a model no receiver listens to.
+    With `ignore_conflicts`, a row that would break a unique constraint is not stored (`ON
+    CONFLICT DO NOTHING`, no error: no savepoint needed around it): False then."""
     meta = instance._meta
     fields = [field for field in meta.concrete_fields if not field.primary_key]
     values = [
@@ -117,8 +119,12 @@ def insert(instance: Model) -> None:
     names = ", ".join(f'"{field.column}"' for field in fields)
     statement = (
         f'INSERT INTO "{meta.db_table}" ({names}) VALUES ({placeholders(values)})'
-        f' RETURNING "{meta.pk.column}"'
+        f'{" ON CONFLICT DO NOTHING" if ignore_conflicts else ""} RETURNING "{meta.pk.column}"'
     )
-    instance.pk = first(statement, values, prepared=True)[0]
+    stored = first(statement, values, prepared=True)
+    if stored is None:
+        return False
+    instance.pk = stored[0]
     instance._state.adding = False
     instance._state.db = connection.alias
+    return True

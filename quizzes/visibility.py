@@ -15,7 +15,6 @@ from django.db.models.signals import m2m_changed
 
 from config import versions
 from quizzes.models import Bank, Cohort, CohortMembership
-from quizzes.practice import selection_sql
 from rules.models import Card
 
 TIMEOUT = 60 * 60  # ids of a replaced version, or of a visitor gone, age out unread
@@ -34,12 +33,14 @@ def bank_ids(user) -> tuple[int, ...]:
 
 def offered_banks(user) -> tuple[tuple[str, str], ...]:
     """The slug and title of each bank `user` (signed in) may practise from, by title: the
-    practice filter's choice of banks (`selection_sql.visible_banks`), kept as the ids are: a
+    practice filter's choice of banks (read by the ORM: kept, so not a query a page pays), kept
+    as the ids are: a
     saved bank (its title, its slug) replaces the banks' version as any visibility change does."""
     key = f"offered-banks:{versions.current(versions.BANKS)}:{user.pk}"
     offered = cache.get(key)
     if offered is None:
-        offered = tuple(map(tuple, selection_sql.visible_banks(user.pk)))
+        banks = Bank.objects.visible_to(user).order_by("title", "id")
+        offered = tuple(banks.values_list("slug", "title"))
         cache.set(key, offered, TIMEOUT)
     return offered
 

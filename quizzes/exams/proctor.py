@@ -41,8 +41,6 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from config import sql
-from config.model_rows import Columns
 from quizzes import rulings
 from quizzes.lti import grades as lti_grades
 from quizzes.models import (
@@ -256,35 +254,14 @@ def running_sitting(
     user, now=None, sittings: list[ExamSitting] | None = None
 ) -> ExamSitting | None:
     """The learner's sitting still running, after finishing any whose time is up. `sittings`:
-    their unfinished sittings when the caller has just read them (default: read now)."""
+    their unfinished sittings when the caller has just read them (default: read now, the
+    latest started first; asked only where one may run: a practice page knows whether one does
+    from the learner's rows)."""
     now = now or timezone.now()
-    for sitting in unfinished_sittings(user.pk) if sittings is None else sittings:
+    for sitting in sittings_of(user).unfinished() if sittings is None else sittings:
         if not close_if_over(sitting, now):
             return sitting
     return None
-
-
-SITTING = Columns(ExamSitting, "es")
-ATTEMPT = Columns(Attempt, "a")
-
-
-def unfinished_sittings(user_id: int) -> list[ExamSitting]:
-    """`sittings_of(user).unfinished()`, in its order (the latest started first), by hand: every
-    practice page asks (practice pauses during an exam), and the queryset cost more to build
-    than to answer."""
-    query = (
-        f"SELECT {SITTING.sql}, {ATTEMPT.sql}"
-        ' FROM "quizzes_examsitting" es INNER JOIN "quizzes_attempt" a ON a."id" = es."attempt_id"'
-        ' WHERE a."user_id" = %s AND a."finished_at" IS NULL ORDER BY a."started_at" DESC'
-    )
-    return [_sitting_of(row) for row in sql.rows(query, [user_id], prepared=True)]
-
-
-def _sitting_of(row: tuple) -> ExamSitting:
-    sitting, attempt = SITTING.read(row), ATTEMPT.read(row, len(SITTING))
-    ExamSitting.attempt.field.set_cached_value(sitting, attempt)  # as `select_related`
-    ExamSitting.attempt.field.remote_field.set_cached_value(attempt, sitting)
-    return sitting
 
 
 def check_can_start(user, blueprint: ExamBlueprint) -> list[Drawn]:

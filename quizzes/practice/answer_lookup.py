@@ -14,14 +14,16 @@ are the specification, kept in tests/quizzes/test_answer_lookup.py:
 - `attempt`: `Attempt.objects.open_practice_for(user, question)`'s read (the learner's latest
   open practice attempt, and whether it already holds the question);
 - `card_generation`: `rules.cards.generation()`, so grading needs no query of its own to know
-  its card catalog is current.
+  its card catalog is current;
+- `masteries_missing`: whether the learner lacks a mastery of one of the question's rules
+  (`Mastery.objects.filter(user=user, rule=OuterRef("rule_id"))` absent for one of its
+  `Question.rules.through` rows), so an answer creates them first, with no read before.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import connection
 from django.utils import timezone
 
 from config import sql
@@ -54,6 +56,9 @@ SELECT
   EXISTS(SELECT 1 FROM quizzes_examsitting es
          INNER JOIN quizzes_attempt ea ON ea.id = es.attempt_id
          WHERE ea.user_id = %s AND ea.finished_at IS NULL),
+  EXISTS(SELECT 1 FROM quizzes_question_rules lr WHERE lr.question_id = p.question_id
+         AND NOT EXISTS(SELECT 1 FROM quizzes_mastery lm
+                        WHERE lm.user_id = %s AND lm.rule_id = lr.rule_id)),
   {PRESENTATION.sql}, {QUESTION.sql}, {SCENARIO.sql}, {VERSION.sql}, {VARIANT.sql},
   {RESPONSE.sql}, {ATTEMPT.sql},
   EXISTS(SELECT 1 FROM quizzes_response ar WHERE ar.attempt_id = a.id
@@ -84,12 +89,6 @@ LEFT JOIN quizzes_attempt a ON a.id = (
   ORDER BY oa.started_at DESC LIMIT 1)
 """
 
-CLOSE_ATTEMPT = "UPDATE quizzes_attempt SET finished_at = %s WHERE id = %s"
-NEW_ATTEMPT = (
-    "INSERT INTO quizzes_attempt (user_id, kind, started_at, finished_at, deadline)"
-    " VALUES (%s, %s, %s, NULL, NULL) RETURNING id"
-)
-
 
 @dataclass
 class Found:
@@ -98,12 +97,14 @@ class Found:
     attempt: Attempt | None  # the learner's open practice attempt
     attempt_holds_question: bool  # ... already holds an answer to the presentation's question
     card_generation: tuple  # rules.cards.generation(): the catalog to grade with is current
+    masteries_missing: bool = False  # the learner lacks a mastery of one of its rules
 
 
 def find(user, token: str, since) -> Found:
     """What the answer view reads of `user`'s presentation `token` served since `since`."""
     moment = sql.at(since)
     params = [
+        user.pk,
         user.pk,
         user.pk,
         token,
@@ -117,7 +118,7 @@ def find(user, token: str, since) -> Found:
         str(Attempt.Kind.PRACTICE),
     ]
     row = sql.first(LOOKUP, params, prepared=True)
-    start = 1
+    start = 2
     parts = []
     for columns in (PRESENTATION, QUESTION, SCENARIO, VERSION, VARIANT, RESPONSE, ATTEMPT):
         parts.append(columns.read(row, start))
@@ -128,7 +129,8 @@ def find(user, token: str, since) -> Found:
     if attempt is not None:
         attempt.user = user  # owned: spare a query
     held = bool(sql.flag(row[start]))
-    return Found(sql.flag(row[0]), presentation, attempt, held, cards.generation_of(*row[-2:]))
+    generation = cards.generation_of(*row[-2:])
+    return Found(sql.flag(row[0]), presentation, attempt, held, generation, bool(sql.flag(row[1])))
 
 
 def _loaded(presentation, question, scenario, version, variant, response) -> None:
@@ -151,14 +153,6 @@ def open_attempt(user, found: Found) -> Attempt:
     if attempt is not None and not found.attempt_holds_question:
         return attempt
     now = timezone.now()
-    if attempt is not None:
-        sql.run(CLOSE_ATTEMPT, [sql.at(now), attempt.pk], prepared=True)
-    kind = str(Attempt.Kind.PRACTICE)
-    (pk,) = sql.first(NEW_ATTEMPT, [user.pk, kind, sql.at(now)], prepared=True)
-    made = Attempt.from_db(
-        connection.alias,
-        ["id", "user_id", "kind", "started_at", "finished_at", "deadline"],
-        [pk, user.pk, kind, now, None, None],
-    )
-    made.user = user
-    return made
+    if attempt is not None:  # once per attempt: the ORM's statements
+        Attempt.objects.filter(pk=attempt.pk).update(finished_at=now)
+    return Attempt.objects.create(user=user, kind=Attempt.Kind.PRACTICE, started_at=now)

@@ -39,17 +39,26 @@ def submit(
     ruling: rulings.Ruling | None = None,
     presentation: Presentation | None = None,
     version: ScenarioVersion | None = None,
+    masteries_missing: bool = False,
 ) -> Grade:
     """Check, save once, learn. Raises AnswerError for an answer that does not fit.
 
     `ruling` is the question as shown (default: variant `seed` as the attempt's learner sees it,
-    in `version` of its scenario).
+    in `version` of its scenario). `masteries_missing`: the learner is known to lack a mastery
+    of one of the question's rules (read with the presentation: see `record`).
     """
     if ruling is None:
         ruling = rulings.ruling_for(question, seed, attempt.user_id, version=version)
     verdict = rulings.grade(ruling, answer)
     return record(
-        attempt, question, answer, verdict, seed=seed, presentation=presentation, version=version
+        attempt,
+        question,
+        answer,
+        verdict,
+        seed=seed,
+        presentation=presentation,
+        version=version,
+        masteries_missing=masteries_missing,
     )
 
 
@@ -62,8 +71,14 @@ def record(
     seed: int = 0,
     presentation: Presentation | None = None,
     version: ScenarioVersion | None = None,
+    masteries_missing: bool = False,
 ) -> Grade:
     """Save the graded answer once and learn from it, in one transaction.
+
+    `masteries_missing`: the learner is known to lack a mastery of one of the question's rules:
+    the missing ones are made first, in one statement, so that the masteries are then read,
+    locked, with the question (else the question's rules are read, then the masteries made,
+    then read locked).
 
     The response points at the scenario version answered: `version`, else the presentation's,
     else the scenario's current one.
@@ -80,35 +95,37 @@ def record(
         version_id = presentation.scenario_version_id
     else:
         version_id = question.scenario.current_version_id
-    try:
-        # One transaction (a savepoint inside an exam's): a conflict rolls all of it back, so
-        # nothing is learnt twice, and leaves the connection usable for reading the first one.
-        with transaction.atomic():
-            response = recording.insert_response(
-                Response(
-                    attempt=attempt,
-                    question=question,
-                    user=user,
-                    answer=answer,
-                    verdict=verdict.to_json(),
-                    correct=verdict.correct,
-                    score=verdict.score,
-                    variant_seed=seed,
-                    scenario_version_id=version_id,
-                    presentation=presentation,
-                    created_at=now,
-                )
+    # One transaction (inside an exam's, part of it: no savepoint, nothing in it raises on a
+    # second answer), so nothing is learnt twice.
+    with transaction.atomic(savepoint=False):
+        response = recording.insert_response(
+            Response(
+                attempt=attempt,
+                question=question,
+                user=user,
+                answer=answer,
+                verdict=verdict.to_json(),
+                correct=verdict.correct,
+                score=verdict.score,
+                variant_seed=seed,
+                scenario_version_id=version_id,
+                presentation=presentation,
+                created_at=now,
             )
+        )
+        if response is not None:
+            if masteries_missing:
+                recording.create_masteries(question.pk, user.pk, now)
             # then the question's row: the first row lock (the order every transaction that
             # learns keeps), held until the commit, so taken as late as may be
             locked, masteries, linked = recording.lock_question_and_masteries(
                 question.pk, user.pk, response.pk
             )
             _learn(user, question, verdict, locked, masteries, linked, now)
-    except IntegrityError:
+    if response is None:  # answered already: nothing stored, nothing learnt
         first = _first_response(attempt, question, presentation)
         if first is None:
-            raise
+            raise IntegrityError("a response conflicts with none found")
         return Grade.from_json(first.verdict, first)
     if version is not None:
         response.scenario_version = version  # loaded: the feedback reads it without a query
@@ -173,7 +190,7 @@ def _learn(
         mastery.answers += 1
         mastery.correct += int(right)
         mastery.fsrs_card, mastery.due = scheduling.review(mastery.fsrs_card, right, now)
-        recording.save_learned(mastery)
+    recording.save_learned([mastery for mastery, _number in masteries], now)
     if first_attempt and thetas:
         mean_theta = sum(thetas) / len(thetas)
         difficulty = adaptive.updated_difficulty(

@@ -1,10 +1,17 @@
-"""An answer's writes, by hand (config/sql.py): the response, the question's row lock, the
-learner's masteries and the question's counters, inside `answers.record`'s one transaction.
+"""An answer's writes, inside `answers.record`'s one transaction: the response, the missing
+masteries, the question's row and the learner's masteries read locked, then the masteries and
+the question's counters written.
 
-Building and compiling these ORM statements cost more than running them (docs/benchmarks.md);
-the querysets and saves they replace are the specification, kept in
-tests/quizzes/test_recording.py. Row locks only where the database has them (PostgreSQL);
-SQLite's IMMEDIATE transactions already run one writer at a time.
+Invariant: every transaction that learns locks the question's row first, then the learner's
+masteries in rule-id order (no lost update, no cycle of waits); nothing in it raises on a
+second answer (the response's conflict is ignored), so it needs no savepoint. By hand
+(config/sql.py) only the response's INSERT, the masteries' INSERT ... SELECT and the locked
+read, which the ORM can't say in one statement each (an INSERT ... SELECT, a join read locked
+with counts, a conflict ignored with the id returned), and the masteries' UPDATE (see below);
+the statements they replace are the specification, kept in
+tests/quizzes/practice/test_recording.py. The question's counters are the ORM's.
+Row locks only where the database has them (PostgreSQL); SQLite's IMMEDIATE transactions
+already run one writer at a time.
 """
 
 from __future__ import annotations
@@ -13,22 +20,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.utils import timezone
+from django.db.models import Exists, F, OuterRef
 
 from config import sql
 from config.model_rows import Columns
-from quizzes.models import Mastery, Response
+from quizzes.models import Mastery, Question, Response
 
-_quote = connection.ops.quote_name
 MASTERY = Columns(Mastery, "m")
 LEARNED = ("theta", "answers", "correct", "fsrs_card", "due", "updated_at")
+_quote = connection.ops.quote_name
 
 # The question's counters, whether the learner answered it before, how many rules it links and
 # of how many the learner has a mastery; then, joined, either the learner's masteries of its
 # rules (each with its rule's number, read in a subquery: a join would lock the rule's row too
 # under FOR UPDATE, for every learner of it), every row locked, the question's with the first,
-# the masteries in rule-id order (the order every transaction that learns keeps); or, when the
-# learner has none of them yet, the rules it links, the question's row alone locked.
+# the masteries in rule-id order (the order every transaction that learns keeps). When the
+# learner lacks one (the answer made the missing ones before: only a question of no rule, or a
+# rule linked since the lookup), `lock_question_and_masteries` reads by the ORM.
 _QUESTION_COLUMNS = """
 SELECT q.difficulty, q.answer_count,
   EXISTS(SELECT 1 FROM quizzes_response r
@@ -44,25 +52,27 @@ INNER JOIN quizzes_mastery m ON m.user_id = %s
   AND m.rule_id IN (SELECT qr.rule_id FROM quizzes_question_rules qr WHERE qr.question_id = q.id)
 WHERE q.id = %s
 ORDER BY m.rule_id"""
-QUESTION_AND_RULES = f"""{_QUESTION_COLUMNS},
-  qr.rule_id, (SELECT r.number FROM rules_rule r WHERE r.id = qr.rule_id)
-FROM quizzes_question q
-LEFT JOIN quizzes_question_rules qr ON qr.question_id = q.id
-WHERE q.id = %s"""
+# `mastery.save(update_fields=LEARNED)`, by hand: `bulk_update` (one UPDATE for several
+# masteries) cost 2.3 ms of an answer's 5.8 in process (its CASE per field, the JSON field's
+# cast), where this statement's few microseconds a mastery; one per rule (most link one)
 SAVE_LEARNED = (
     f"UPDATE quizzes_mastery SET {', '.join(f'{_quote(name)} = %s' for name in LEARNED)}"
     " WHERE id = %s"
 )
-COUNT_ANSWER = (
-    "UPDATE quizzes_question SET answer_count = answer_count + 1, difficulty = %s WHERE id = %s"
-)
+# `Mastery.objects.bulk_create([Mastery(user=..., rule=rule) for rule in question.rules.all()],
+# ignore_conflicts=True)` without reading the rules first; the model's defaults, in rule order
+CREATE_MASTERIES = """
+INSERT INTO quizzes_mastery (user_id, rule_id, theta, answers, correct, fsrs_card, due, updated_at)
+SELECT %s, qr.rule_id, 0.0, 0, 0, '{}', NULL, %s FROM quizzes_question_rules qr
+WHERE qr.question_id = %s ORDER BY qr.rule_id
+ON CONFLICT DO NOTHING"""
 
 
-def _locking(query: str, of: str = "") -> str:
-    """`query` locking the rows it reads (of the table aliased `of` alone, when given)."""
+def _locking(query: str) -> str:
+    """`query` locking the rows it reads."""
     if not connection.features.has_select_for_update:
         return query
-    return f"{query} FOR UPDATE OF {of}" if of else f"{query} FOR UPDATE"
+    return f"{query} FOR UPDATE"
 
 
 @dataclass(frozen=True)
@@ -94,33 +104,53 @@ def lock_question_and_masteries(
     links and of how many they have a mastery; and, when they have one of each, those
     masteries locked in rule-id order, each with its rule's number; else none (the caller
     creates the missing ones) but the rules the question links, each id with its number.
-    One query when the learner has a mastery of each of its rules, or of none; two when of
-    some."""
+    One query when the learner has a mastery of each of its rules; three when not (a question
+    of no rule, or a race with a rule linked)."""
     parameters = [user_id, response_id, user_id, user_id, question_id]
     found = sql.rows(_locking(QUESTION_AND_MASTERIES), parameters, prepared=True)
     if found and _locked_question(found[0]).masteries_exist:
         masteries = [(MASTERY.read(row, 5), row[5 + len(MASTERY)]) for row in found]
         return _locked_question(found[0]), masteries, {}
-    parameters = [user_id, response_id, user_id, question_id]
-    rows = sql.rows(_locking(QUESTION_AND_RULES, of="q"), parameters, prepared=True)
-    linked = {row[5]: row[6] for row in rows if row[5] is not None}
-    return _locked_question(rows[0]), [], linked
+    # the question's row alone locked, and the rules it links (the ORM's statements: seldom)
+    question = Question.objects.filter(pk=question_id)
+    if connection.features.has_select_for_update:
+        question = question.select_for_update()
+    answers = Response.objects.filter(question=OuterRef("pk"), user_id=user_id)
+    answered = Exists(answers.exclude(pk=response_id))
+    values = question.annotate(answered=answered).values_list(
+        "difficulty", "answer_count", "answered"
+    )
+    difficulty, answer_count, answered_before = values.get()
+    links = Question.rules.through.objects.filter(question_id=question_id)
+    linked = dict(links.values_list("rule_id", "rule__number"))
+    mastery_count = _locked_question(found[0]).mastery_count if found else 0
+    locked = (difficulty, answer_count, answered_before, len(linked), mastery_count)
+    return _locked_question(locked), [], linked
 
 
-def insert_response(response: Response) -> Response:
-    """`response` (unsaved) stored as `Response.objects.create` stores it (raises
-    IntegrityError on a second response to a presentation, as it does)."""
-    sql.insert(response)  # no receiver listens to Response
-    return response
+def insert_response(response: Response) -> Response | None:
+    """`response` (unsaved) stored as `Response.objects.create` stores it, or None when the
+    presentation, or the attempt and question, already have one (where `create` raises
+    IntegrityError: no error here, so no savepoint is needed to survive it)."""
+    return response if sql.insert(response, ignore_conflicts=True) else None  # no receiver
 
 
-def save_learned(mastery: Mastery) -> None:
-    """`mastery.save(update_fields=[*LEARNED])`: updated_at is now."""
-    mastery.updated_at = timezone.now()
-    values: dict[str, Any] = {name: getattr(mastery, name) for name in LEARNED}
-    sql.run(SAVE_LEARNED, [*MASTERY.prepared(values), mastery.pk], prepared=True)
+def create_masteries(question_id: int, user_id: int, now) -> None:
+    """A mastery of each of the question's rules `user_id` has none of, with the model's
+    defaults (`updated_at` now); the ones that exist are left as they are."""
+    sql.run(CREATE_MASTERIES, [user_id, sql.at(now), question_id], prepared=True)
+
+
+def save_learned(masteries: list[Mastery], now) -> None:
+    """`mastery.save(update_fields=[*LEARNED])` for each, `updated_at` now."""
+    for mastery in masteries:
+        mastery.updated_at = now
+        values: dict[str, Any] = {name: getattr(mastery, name) for name in LEARNED}
+        sql.run(SAVE_LEARNED, [*MASTERY.prepared(values), mastery.pk], prepared=True)
 
 
 def count_answer(question_id: int, difficulty: float) -> None:
     """One more answer to the question, and its difficulty as Elo moved it."""
-    sql.run(COUNT_ANSWER, [difficulty, question_id], prepared=True)
+    Question.objects.filter(pk=question_id).update(
+        answer_count=F("answer_count") + 1, difficulty=difficulty
+    )

@@ -11,7 +11,7 @@ from django.db import connection
 from django.utils import timezone
 
 from config import sql
-from quizzes.models import Mastery, Question
+from quizzes.models import Mastery, Question, Response
 from quizzes.practice import adaptive
 from quizzes.reference import texts
 from quizzes.rulings.verdict import Grade
@@ -156,8 +156,8 @@ class Answer:
 
 
 class History:
-    """A learner's answers, newest first, for a `Paginator`: counted and each page read with a
-    hand-written query (the ORM's three-table `select_related` with `only` cost more to build
+    """A learner's answers, newest first, for a `Paginator`: counted by the ORM, each page read
+    with a hand-written query (the ORM's three-table `select_related` with `only` cost more to build
     than to run); each page's items are their `Grade`s, the answer attached."""
 
     PAGE = """
@@ -176,11 +176,7 @@ class History:
         self.user_id = user.pk
 
     def count(self) -> int:
-        return sql.first(
-            "SELECT COUNT(*) FROM quizzes_response WHERE user_id = %s",
-            [self.user_id],
-            prepared=True,
-        )[0]
+        return Response.objects.filter(user_id=self.user_id).count()
 
     def __getitem__(self, window: slice) -> list[Grade]:
         start, stop = window.start or 0, window.stop

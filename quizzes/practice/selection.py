@@ -27,11 +27,10 @@ as SQL (quizzes/selection_sql.py: compiling them as querysets was most of a pick
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 from statistics import fmean
-from typing import TypeVar
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
@@ -45,15 +44,14 @@ from quizzes.practice.selection_sql import (
     SITTING,
     LearnerRow,
     Questions,
+    Wish,
+    first_wished,
     learner_rows,
-    least_seen,
     served_variant,
 )
-from quizzes.practice.selection_sql import nearest_unseen as _nearest_unseen
 from quizzes.rulings.verdict import Grade
 from rules.models import Rule
 
-T = TypeVar("T")
 UNSERVABLE = (Scenario.EngineStatus.INVALID, Scenario.EngineStatus.DISAGREES)
 # The mix: a missed rule comes back after one other question; no rule of the last two answers
 # (no rule twice in three questions); first choice, a scenario none of the last 150 answers came
@@ -225,31 +223,24 @@ MAX_SKIPPED = 3
 
 
 def _nearest(levels: Iterable[Questions], user, target: float) -> tuple[Question | None, bool]:
-    """The first question the narrowest level that has one offers (see `_nearest_candidate`),
-    and whether the learner has seen it."""
-    levels = _replayable(levels)
+    """The first question the narrowest level that has one offers (see `_first_wished`), and
+    whether the learner has seen it."""
+    question, _index, seen = _first_wished([Wish(level, target) for level in levels], user)
+    return question, seen
+
+
+def _first_wished(wishes: list[Wish], user) -> tuple[Question | None, int, bool]:
+    """`selection_sql.first_wished`: for each wish in turn, the unseen question nearest its
+    target, then (when it takes seen ones too) the least seen; every wish in one query (a few
+    more only for a long list). Never a sort over the whole bank: the unseen pick is two `LIMIT
+    1` range scans of the difficulty index walking out from the target (an indexed anti-join on
+    the learner's answers skips what they have seen); the seen pick starts from their own
+    answers. A question past the limits is marked invalid and the wishes asked again."""
     for _ in range(MAX_SKIPPED + 1):
-        candidates = (_nearest_candidate(level, user, target) for level in levels())
-        question, seen = next(
-            (found for found in candidates if found[0] is not None), (None, False)
-        )
+        question, index, seen = first_wished(wishes, user.pk)
         if question is None or not mark_if_past_limits(question.scenario):
-            return question, seen
-    return None, False
-
-
-def _replayable(items: Iterable[T]) -> Callable[[], Iterator[T]]:
-    """`items` read lazily, any number of times (each item made once)."""
-    made: list[T] = []
-    source = iter(items)
-
-    def replay() -> Iterator[T]:
-        yield from made
-        for item in source:
-            made.append(item)
-            yield item
-
-    return replay
+            return question, index, seen
+    return None, -1, False
 
 
 def mark_if_past_limits(scenario: Scenario) -> bool:
@@ -260,18 +251,6 @@ def mark_if_past_limits(scenario: Scenario) -> bool:
             engine_status=Scenario.EngineStatus.INVALID, engine_report=problem
         )
     return bool(problem)
-
-
-def _nearest_candidate(questions: Questions, user, target: float) -> tuple[Question | None, bool]:
-    """Unseen questions first, nearest the target difficulty; once every question has been
-    seen, the least seen of them. Never a sort over the whole bank: the unseen pick is two
-    `LIMIT 1` range scans of the difficulty index walking out from the target (an indexed
-    anti-join on the learner's answers skips what they have seen), in one query; the seen pick
-    starts from their own answers."""
-    nearest = _nearest_unseen(questions, user.pk, target)
-    if nearest is not None:
-        return nearest, False
-    return least_seen(questions, user.pk, target), True
 
 
 def chosen_questions(
@@ -456,34 +435,31 @@ def next_question(
     target = adaptive.target_difficulty(theta)
     balance = topics.balance([answer.rule_numbers for answer in recent], plan.topics)
     full = topics.prefixes(balance.full)
+    wishes = []  # first, with a topic of the plan missing from the last answers, an unseen one
     if recent and balance.absent:
-        question = _of_absent_topic(questions.not_about(full), recent, balance, user, target)
-        if question is not None:
-            return Pick(question, theta, target, why=Why.TOPIC)
+        wishes.append(
+            Wish(_of_absent_topic(questions.not_about(full), recent, balance), target, False)
+        )
     levels = _mixed(questions.not_about(full), recent, True)
     if full:  # then as if no topic were full
         levels = chain(levels, _mixed(questions, recent, True))
-    question, seen = _nearest(levels, user, target)
-    return Pick(question, theta, target, why=_seen_or_new(seen))
+    wishes += [Wish(level, target) for level in levels]
+    question, index, seen = _first_wished(wishes, user)
+    why = Why.TOPIC if index == 0 and not wishes[0].seen_too else _seen_or_new(seen)
+    return Pick(question, theta, target, why=why)
 
 
 def _of_absent_topic(
-    questions: Questions, recent: list[Answered], balance: topics.Balance, user, target: float
-) -> Question | None:
-    """An unseen question on a topic of the plan none of the last answers was about, nearest
-    the target, as the mix's first wish would have it (no recent board, family, kind nor
-    rule): one query, and nothing when there is none (the questions chosen may have none on
-    it: then a pick takes three queries, not two)."""
+    questions: Questions, recent: list[Answered], balance: topics.Balance
+) -> Questions:
+    """The questions on a topic of the plan none of the last answers was about, as the mix's
+    first wish would have them (no recent board, family, kind nor rule)."""
     scenarios = {answer.scenario_id for answer in recent[:SCENARIO_GAP]}
     families = {a.family_id for a in recent[:FAMILY_GAP] if a.family_id is not None}
     kinds = {answer.kind for answer in recent[:KIND_GAP]}
     recent_rules = frozenset().union(*(answer.rule_ids for answer in recent[:RULE_GAP]))
     about = questions.about(topics.prefixes(balance.absent)).without_rules(recent_rules)
-    about = about.not_from_scenarios(scenarios).not_from_families(families).not_of_kinds(kinds)
-    question = _nearest_unseen(about, user.pk, target)
-    if question is None or mark_if_past_limits(question.scenario):
-        return None
-    return question
+    return about.not_from_scenarios(scenarios).not_from_families(families).not_of_kinds(kinds)
 
 
 def _seen_or_new(seen: bool) -> str:

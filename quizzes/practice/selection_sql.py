@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -168,34 +169,101 @@ def served_variant(question: Question) -> Variant | None:
     return getattr(question, SERVED_VARIANT, None)
 
 
-def nearest_unseen(questions: Questions, user_id: int, target: float) -> Question | None:
-    """The unseen question nearest `target` (ties: the lower id): the nearest above and below,
-    each a `LIMIT 1` walk of the difficulty index out from the target, in one query."""
+@dataclass(frozen=True)
+class Wish:
+    """One wish of the mix: among `questions`, the unseen question nearest `target`; with
+    `seen_too`, once none is unseen, the least seen of them."""
+
+    questions: Questions
+    target: float
+    seen_too: bool = True
+
+
+# A wish's subqueries asked in one query: each only runs when those before it found nothing,
+# but PostgreSQL plans every one (about a millisecond each for these walks), so two: a page
+# whose first wish finds a question plans one subquery for nothing, and saves a round trip on
+# every wish further down (the unseen then the least seen, or the absent topic's then the mix's).
+PLACES_PER_QUERY = 2
+
+
+def _unseen(questions: Questions, user_id: int, target: float) -> tuple[str, tuple]:
+    """The id of the unseen question nearest `target` (ties: the lower id): the nearest above
+    and below, each a `LIMIT 1` walk of the difficulty index out from the target."""
     walks = [
         f'SELECT q."id" {QUESTIONS} WHERE {questions.sql} AND {UNSEEN} AND q."difficulty" {op} %s'
         f' ORDER BY q."difficulty" {way}, q."id" {way} LIMIT 1'
         for op, way in ((">=", "ASC"), ("<", "DESC"))
     ]
     walked = (*questions.params, user_id, target)
-    rows, served = _question_rows(questions)
     query = (
-        f'{rows} WHERE q."id" IN (({walks[0]}), ({walks[1]}))'
-        ' ORDER BY ABS(q."difficulty" - %s), q."id" LIMIT 1'
+        f'SELECT u."id" FROM "quizzes_question" u WHERE u."id" IN (({walks[0]}), ({walks[1]}))'
+        ' ORDER BY ABS(u."difficulty" - %s), u."id" LIMIT 1'
     )
-    return _question(sql.first(query, (*served, *walked, *walked, target)), questions)
+    return query, (*walked, *walked, target)
 
 
-def least_seen(questions: Questions, user_id: int, target: float) -> Question | None:
-    """Among `questions` the learner has answered, the least answered, then the nearest
-    `target`, then the lowest id (the walk starts from the learner's own answers)."""
-    chosen = (
+def _least_seen(questions: Questions, user_id: int, target: float) -> tuple[str, tuple]:
+    """The id of the least answered of `questions` the learner has answered, then the nearest
+    `target`, then the lowest (the walk starts from the learner's own answers)."""
+    query = (
         f'SELECT q."id" {QUESTIONS} INNER JOIN "quizzes_response" r ON r."question_id" = q."id"'
         f' WHERE {questions.sql} AND r."user_id" = %s GROUP BY q."id", q."difficulty"'
         ' ORDER BY COUNT(*), ABS(q."difficulty" - %s), q."id" LIMIT 1'
     )
+    return query, (*questions.params, user_id, target)
+
+
+def first_wished(wishes: Sequence[Wish], user_id: int) -> tuple[Question | None, int, bool]:
+    """The question the first wish that has one finds (read with its scenario, and with its
+    variant when the wishes' questions are `serving`), that wish's index, and whether the
+    learner has seen it; (None, -1, False) when none has one.
+
+    `PLACES_PER_QUERY` subqueries a query, in the wishes' order: the nearest unseen and the
+    least seen of each wish are scalar subqueries of one COALESCE, and both databases evaluate
+    an uncorrelated subquery only when the COALESCE reaches it (PostgreSQL's initplans, SQLite's
+    once-only subroutines). Each subquery answers with the question's id and its own place
+    among them, as `id * places + place`; the COALESCE sits in a one-row `LIMIT 1` table, so
+    PostgreSQL plans it once (pulled up, it was planned for each join it entered)."""
+    every = [
+        (index, seen, found(wish.questions, user_id, wish.target))
+        for index, wish in enumerate(wishes)
+        for seen, found in ((False, _unseen), (True, _least_seen))
+        if wish.seen_too or not seen
+    ]
+    for start in range(0, len(every), PLACES_PER_QUERY):
+        asked = every[start : start + PLACES_PER_QUERY]
+        places = len(asked)
+        picks = ", ".join(
+            f'(SELECT "id" * {places} + {place} FROM ({query}) w)'
+            for place, (_index, _seen, (query, _params)) in enumerate(asked)
+        )
+        params = tuple(param for _index, _seen, (_query, given) in asked for param in given)
+        seed = wishes[0].questions.seed
+        columns = f"{QUESTION.sql}, {SCENARIO.sql}" + ("" if seed is None else f", {VARIANT.sql}")
+        query = (
+            f'SELECT {columns}, p."code" FROM (SELECT COALESCE({picks}, NULL) AS "code" LIMIT 1) p'
+            f' INNER JOIN "quizzes_question" q ON q."id" = p."code" / {places}'
+            ' INNER JOIN "quizzes_scenario" s ON s."id" = q."scenario_id"'
+        ) + ("" if seed is None else f" {SERVED}")
+        served = () if seed is None else (seed,)
+        row = sql.first(query, (*params, *served))
+        if row is not None:
+            index, seen, _asked = asked[row[-1] % places]
+            return _question(row, wishes[0].questions), index, seen
+    return None, -1, False
+
+
+def nearest_unseen(questions: Questions, user_id: int, target: float) -> Question | None:
+    """The unseen question nearest `target` (ties: the lower id)."""
+    return first_wished([Wish(questions, target, seen_too=False)], user_id)[0]
+
+
+def least_seen(questions: Questions, user_id: int, target: float) -> Question | None:
+    """Among `questions` the learner has answered, the least answered, then the nearest
+    `target`, then the lowest id."""
+    query, params = _least_seen(questions, user_id, target)
     rows, served = _question_rows(questions)
-    query = f'{rows} WHERE q."id" = ({chosen})'
-    return _question(sql.first(query, (*served, *questions.params, user_id, target)), questions)
+    return _question(sql.first(f'{rows} WHERE q."id" = ({query})', (*served, *params)), questions)
 
 
 # `Bank.objects.visible_to`: public, the learner's own, shared with a cohort they belong to
@@ -208,15 +276,6 @@ VISIBLE_BANK = (
 
 def _visible_bank_params(user_id: int) -> tuple:
     return (Bank.Visibility.PUBLIC.value, user_id, Bank.Visibility.SHARED.value, user_id)
-
-
-def visible_banks(user_id: int) -> list[tuple[str, str]]:
-    """The slug and title of each bank the learner may practise from, by title (the practice
-    filter's choice of banks)."""
-    query = (
-        f'SELECT b."slug", b."title" FROM "quizzes_bank" b WHERE {VISIBLE_BANK} ORDER BY 2, b."id"'
-    )
-    return sql.rows(query, _visible_bank_params(user_id), prepared=True)
 
 
 class LearnerRow(NamedTuple):

@@ -159,6 +159,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
             ruling=ruling,
             presentation=presentation,
             version=version,
+            masteries_missing=found.masteries_missing,
         ).response
     if not request.htmx:
         return redirect("feedback", pk=response.pk)

@@ -248,29 +248,14 @@ def finish_now(sitting) -> None:
     proctor.finish(ExamSitting.objects.select_related("attempt").get(pk=sitting.pk))
 
 
-def test_the_unfinished_sittings_by_hand_are_the_querysets(learner, other_learner, sitting):
-    """exams.unfinished_sittings (hand-written SQL) returns `sittings_of(user).unfinished()`:
-    the learner's running sitting with its attempt, never another learner's nor a finished one."""
-
-    def same(user) -> None:
-        spec = list(proctor.sittings_of(user).unfinished())
-        by_hand = proctor.unfinished_sittings(user.pk)
-        assert by_hand == spec
-        for mine, theirs in zip(by_hand, spec, strict=True):
-            for model_of in (lambda s: s, lambda s: s.attempt):
-                ours, expected = model_of(mine), model_of(theirs)
-                fields = ours._meta.concrete_fields
-                assert [getattr(ours, f.attname) for f in fields] == [
-                    getattr(expected, f.attname) for f in fields
-                ]
-
-    same(learner)
-    same(other_learner)
-    assert proctor.unfinished_sittings(learner.pk)[0].attempt.user_id == learner.pk
-    assert proctor.unfinished_sittings(other_learner.pk) == []
+def test_the_running_sitting_is_the_learners_own_unfinished_one(learner, other_learner, sitting):
+    """`running_sitting`: the learner's unfinished sitting with its attempt, never another
+    learner's nor a finished one."""
+    running = proctor.running_sitting(learner)
+    assert running == sitting and running.attempt.user_id == learner.pk
+    assert proctor.running_sitting(other_learner) is None
     finish_now(sitting)
-    same(learner)
-    assert proctor.unfinished_sittings(learner.pk) == []
+    assert proctor.running_sitting(learner) is None
 
 
 def test_one_open_exam_per_learner_is_a_database_constraint(learner, sitting):

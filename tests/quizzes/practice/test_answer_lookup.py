@@ -16,6 +16,7 @@ from quizzes.models import (
     Bank,
     Cohort,
     ExamSitting,
+    Mastery,
     Presentation,
     Response,
     Scenario,
@@ -23,7 +24,7 @@ from quizzes.models import (
 )
 from quizzes.practice import answer_lookup, selection
 from rules import cards
-from tests.factories import BankFactory, CardFactory, ScenarioFactory, UserFactory
+from tests.factories import BankFactory, CardFactory, RuleFactory, ScenarioFactory, UserFactory
 from tests.quizzes.conftest import land_tutor_spec, make_question
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +85,9 @@ def assert_same(user, token: str, since, django_assert_num_queries) -> None:
         assert values(found.attempt) == values(attempt)
         held = attempt.answered_question if attempt else False
         assert found.attempt_holds_question == held
+        question = found.presentation.question
+        lacking = question.rules.exclude(masteries__user=user).exists()
+        assert found.masteries_missing == lacking
 
 
 @pytest.fixture
@@ -244,3 +248,23 @@ def test_the_open_attempt_as_open_practice_for(world, learner, state):
     assert orm[:2] == hand[:2]
     if state == "open":
         assert hand[2] == attempt.pk
+
+
+def test_a_missing_mastery_is_seen(world, learner, other_learner, django_assert_num_queries):
+    """`masteries_missing`: the learner lacks a mastery of one of the question's rules (another
+    learner's does not count; a question of no rule lacks none)."""
+    token = world["public", learner.username]
+    question = Presentation.objects.get(token=token).question
+    second = RuleFactory()
+    question.rules.add(second)
+    assert answer_lookup.find(learner, token, WHEN).masteries_missing
+    for rule in question.rules.all():
+        Mastery.objects.create(user=other_learner, rule=rule)
+    Mastery.objects.create(user=learner, rule=second)
+    assert answer_lookup.find(learner, token, WHEN).masteries_missing  # one of two
+    assert_same(learner, token, WHEN, django_assert_num_queries)
+    Mastery.objects.get_or_create(user=learner, rule=question.rules.exclude(pk=second.pk).get())
+    assert not answer_lookup.find(learner, token, WHEN).masteries_missing
+    question.rules.clear()
+    assert not answer_lookup.find(learner, token, WHEN).masteries_missing
+    assert_same(learner, token, WHEN, django_assert_num_queries)

@@ -7,7 +7,6 @@ import datetime
 
 import pytest
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 
 from quizzes.models import Attempt, Mastery, Presentation, Question, Response
@@ -147,10 +146,22 @@ def test_a_response_stored_as_create_stores_it(asked, learner, scenario):
         "presentation_id": shown[1].pk,
     }
     assert Response.objects.get(pk=by_hand.pk).answer == given["answer"]
-    with pytest.raises(IntegrityError), transaction.atomic():  # one response per presentation
-        recording.insert_response(Response(attempt=attempts[2], presentation=shown[1], **given))
-    with pytest.raises(IntegrityError), transaction.atomic():  # one per attempt and question
-        recording.insert_response(Response(attempt=attempts[1], **given))
+    # where `create` raises IntegrityError, nothing is stored and no error breaks the
+    # transaction: one response per presentation, one per attempt and question
+    for twice in (
+        Response(attempt=attempts[2], presentation=shown[1], **given),
+        Response(attempt=attempts[1], **given),
+    ):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Response.objects.create(
+                **{
+                    f.name: getattr(twice, f.name)
+                    for f in Response._meta.concrete_fields
+                    if not f.primary_key
+                }
+            )
+        assert recording.insert_response(twice) is None and twice.pk is None
+    assert Response.objects.filter(attempt__in=attempts[1:3]).count() == 1
     bare = recording.insert_response(Response(attempt=attempts[3], question=asked, user=learner))
     made = Response.objects.create(attempt=attempts[4], question=asked, user=learner)
     assert stored(bare.pk) == {
@@ -160,30 +171,28 @@ def test_a_response_stored_as_create_stores_it(asked, learner, scenario):
     }
 
 
-def test_learned_values_saved_as_save_saves_them(learner, rules):
+def test_learned_values_of_every_rule_saved_as_save_saves_them(
+    learner, rules, django_assert_num_queries
+):
+    """`save_learned`: the masteries of a question's rules written as `save()` writes each, one
+    UPDATE each."""
     now = timezone.now()
-    masteries = [Mastery.objects.create(user=learner, rule=rule) for rule in rules[:2]]
+    masteries = [Mastery.objects.create(user=learner, rule=rule) for rule in rules]
     card, due = scheduling.review({}, True, now)
-    for mastery in masteries:
-        mastery.theta, mastery.answers, mastery.correct = 0.75, 4, 3
+    for index, mastery in enumerate(masteries):
+        mastery.theta, mastery.answers, mastery.correct = 0.75 + index, 4, 3
         mastery.fsrs_card, mastery.due = dict(card), due
     masteries[0].save(update_fields=[*recording.LEARNED])
-    recording.save_learned(masteries[1])
-    orm, hand = (Mastery.objects.filter(pk=m.pk).values().get() for m in masteries)
-    assert hand["updated_at"] >= orm["updated_at"]
-    for row in (orm, hand):
+    with django_assert_num_queries(2):
+        recording.save_learned(masteries[1:], now)
+    stored = [Mastery.objects.filter(pk=m.pk).values().get() for m in masteries]
+    assert [row["updated_at"] for row in stored[1:]] == [now, now]
+    for index, row in enumerate(stored):
         row.pop("id"), row.pop("rule_id"), row.pop("updated_at")
-    assert orm == hand
-    assert Mastery.objects.get(pk=masteries[1].pk).due == masteries[1].due
-
-
-def test_an_answer_counted_as_the_orm_counts_it(asked, scenario, bank):
-    other = make_question(scenario, bank, difficulty=0.25, answer_count=3)
-    Question.objects.filter(pk=asked.pk).update(answer_count=F("answer_count") + 1, difficulty=-0.5)
-    recording.count_answer(other.pk, -0.5)
-    assert Question.objects.values_list("answer_count", "difficulty").get(pk=asked.pk) == (
-        Question.objects.values_list("answer_count", "difficulty").get(pk=other.pk)
-    )
+        assert row["theta"] == 0.75 + index
+        row.pop("theta")
+    assert stored[0] == stored[1] == stored[2]
+    assert Mastery.objects.get(pk=masteries[2].pk).due == due
 
 
 def test_the_question_with_its_masteries_or_its_rules_as_the_orm_reads_them(
@@ -229,3 +238,29 @@ def test_the_question_with_its_masteries_or_its_rules_as_the_orm_reads_them(
     assert locked.masteries_exist and locked.answered_before and linked == {}
     assert [m.rule_id for m, _n in masteries] == sorted(rule.pk for rule in rules)
     assert all(m.user_id == learner.pk for m, _n in masteries)
+
+
+def test_missing_masteries_created_as_bulk_create_creates_them(
+    asked, learner, other_learner, rules
+):
+    """`create_masteries`: the learner's missing masteries of the question's rules, as
+    `bulk_create(ignore_conflicts=True)` of new `Mastery` rows makes them; the others kept."""
+    now = timezone.now()
+    kept = Mastery.objects.create(user=learner, rule=rules[1], theta=0.5, answers=2)
+    recording.create_masteries(asked.pk, learner.pk, now)
+    Mastery.objects.bulk_create(
+        [Mastery(user=other_learner, rule=rule) for rule in rules], ignore_conflicts=True
+    )
+    mine = {m.rule_id: m for m in Mastery.objects.filter(user=learner)}
+    theirs = {m.rule_id: m for m in Mastery.objects.filter(user=other_learner)}
+    assert sorted(mine) == sorted(theirs) == sorted(rule.pk for rule in rules)
+    assert Mastery.objects.filter(pk=kept.pk).values_list("theta", "answers").get() == (0.5, 2)
+    for rule in (rules[0], rules[2]):
+        made, spec = mine[rule.pk], theirs[rule.pk]
+        assert made.updated_at == now
+        skip = {"id", "user_id", "updated_at"}
+        assert {k: v for k, v in fields(made).items() if k not in skip} == {
+            k: v for k, v in fields(spec).items() if k not in skip
+        }
+    recording.create_masteries(asked.pk, learner.pk, now)  # none missing: nothing made
+    assert Mastery.objects.filter(user=learner).count() == len(rules)

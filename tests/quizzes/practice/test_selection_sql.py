@@ -45,7 +45,6 @@ from quizzes.practice.selection_sql import (
     learner_rows,
     least_seen,
     nearest_unseen,
-    visible_banks,
 )
 from rules.models import Rule
 from tests.factories import BankFactory, RuleFactory, ScenarioFactory, UserFactory
@@ -274,14 +273,6 @@ def test_a_learner_with_nothing_has_the_public_banks(pool):
     nobody = UserFactory()
     expected = sorted(map(tuple, spec_learner_rows(nobody)), key=repr)
     assert sorted(map(tuple, learner_rows(nobody.pk, selection.RECENT)), key=repr) == expected
-
-
-def test_the_banks_offered_are_those_the_learner_may_see(learner, pool):
-    for user in (learner, UserFactory()):
-        spec = Bank.objects.visible_to(user).order_by("title", "id")
-        expected = [(bank.slug, str(bank)) for bank in spec]
-        assert visible_banks(user.pk) == expected
-    assert len(expected) == 1 and len(visible_banks(learner.pk)) == 3
 
 
 def levels_of_every_branch(skills, rules, bank):

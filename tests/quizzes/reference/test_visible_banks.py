@@ -104,12 +104,9 @@ def offered(client, user) -> str:
 def test_the_filters_banks_are_each_visitors_own_and_read_once(
     client, scenarios_by_bank, django_assert_num_queries
 ):
-    from quizzes.practice import selection_sql
-
     owner, member = scenarios_by_bank["owner"], scenarios_by_bank["member"]
-    assert visibility.offered_banks(owner) == tuple(
-        map(tuple, selection_sql.visible_banks(owner.pk))
-    )
+    visible = Bank.objects.visible_to(owner).order_by("title", "id")
+    assert visibility.offered_banks(owner) == tuple(visible.values_list("slug", "title"))
     assert len(visibility.offered_banks(owner)) == 3
     assert len(visibility.offered_banks(member)) == 2
     assert offered(client, member).count("<option") == 3  # "Every bank" and the two
