@@ -5,8 +5,9 @@ Per DESIGN.md, in this order:
    between) comes back now as another question, of another scenario when there is one, before
    its FSRS review (as Anki's relearning steps do);
 2. a rule whose FSRS review is due (the most overdue);
-3. a topic of the study plan none of the last twenty answers was about (quizzes/practice/
-   topics.py), an unseen question on it;
+3. a topic of the study plan fewer than two of the last twenty answers were about
+   (quizzes/practice/topics.py), an unseen question on it (its examples first: Splinter and
+   Lobotomy for search);
 4. otherwise the learner's mean skill over their rules is the yardstick, and a topic that had
    its share of the last twenty answers waits.
 Among the questions the learner may see, unseen ones come first, then the least seen, then the
@@ -457,7 +458,7 @@ def next_question(
     balance = topics.balance([answer.rule_numbers for answer in recent], plan.topics)
     full = topics.prefixes(balance.full)
     if recent and balance.absent:
-        question = _of_absent_topic(questions.not_about(full), recent, balance, user, target)
+        question = _of_absent_topic(questions.not_about(full), recent, balance, plan, user, target)
         if question is not None:
             return Pick(question, theta, target, why=Why.TOPIC)
     levels = _mixed(questions.not_about(full), recent, True)
@@ -468,19 +469,38 @@ def next_question(
 
 
 def _of_absent_topic(
-    questions: Questions, recent: list[Answered], balance: topics.Balance, user, target: float
+    questions: Questions,
+    recent: list[Answered],
+    balance: topics.Balance,
+    plan: topics.Plan,
+    user,
+    target: float,
 ) -> Question | None:
-    """An unseen question on a topic of the plan none of the last answers was about, nearest
-    the target, as the mix's first wish would have it (no recent board, family, kind nor
-    rule): one query, and nothing when there is none (the questions chosen may have none on
-    it: then a pick takes three queries, not two)."""
+    """An unseen question on a topic of the plan fewer than `topics.LEAST` of the last answers
+    were about, nearest the target, as the mix's first wish would have it (no recent board,
+    family, kind nor rule); first, one of a family a topic gives as its example (Splinter's,
+    Lobotomy's) none of the learner's recent answers came from. One query, and nothing when
+    there is none (the questions chosen may have none on it: then a pick takes three queries,
+    not two)."""
     scenarios = {answer.scenario_id for answer in recent[:SCENARIO_GAP]}
     families = {a.family_id for a in recent[:FAMILY_GAP] if a.family_id is not None}
     kinds = {answer.kind for answer in recent[:KIND_GAP]}
     recent_rules = frozenset().union(*(answer.rule_ids for answer in recent[:RULE_GAP]))
-    about = questions.about(topics.prefixes(balance.absent)).without_rules(recent_rules)
-    about = about.not_from_scenarios(scenarios).not_from_families(families).not_of_kinds(kinds)
-    question = _nearest_unseen(about, user.pk, target)
+    away = questions.without_rules(recent_rules).not_from_scenarios(scenarios)
+    mixed = away.not_from_families(families).not_of_kinds(kinds)
+    # a question on a short topic of a recent family or kind rather than none (the topic would
+    # wait for the next pick that finds one, which relearning and reviews may take)
+    about = away.about(topics.prefixes(balance.absent))
+    examples = {
+        slug for topic in plan.topics if topic not in balance.full for slug in topic.examples
+    }
+    met = {answer.family_id for answer in recent if answer.family_id is not None}
+    # first, of a family a topic gives as an example the learner hasn't met lately; then on a
+    # topic the fewest were about, as the mix would have it
+    preferred = [mixed.about(topics.prefixes(balance.fewest))]
+    if examples:
+        preferred.insert(0, mixed.of_families_named(examples, met))
+    question = _nearest_unseen(about, user.pk, target, *preferred)
     if question is None or mark_if_past_limits(question.scenario):
         return None
     return question
