@@ -5,11 +5,11 @@ Per DESIGN.md, in this order:
    between) comes back now as another question, of another scenario when there is one, before
    its FSRS review (as Anki's relearning steps do);
 2. a rule whose FSRS review is due (the most overdue);
-3. a topic of the study plan fewer than two of the last twenty answers were about
+3. a topic of the study plan fewer than two of the last thirty answers were about
    (quizzes/practice/topics.py), an unseen question on it (its examples first: Splinter and
    Lobotomy for search);
 4. otherwise the learner's mean skill over their rules is the yardstick, and a topic that had
-   its share of the last twenty answers waits.
+   its share of the last thirty answers waits.
 Among the questions the learner may see, unseen ones come first, then the least seen, then the
 one whose difficulty is nearest the difficulty at which the predicted success is 70%
 (P = sigmoid(theta - b) is monotonic in b, so "P nearest 0.7" is "b nearest the target").
@@ -433,29 +433,38 @@ def next_question(
         return Pick(question, theta, target, why=_seen_or_new(seen))
     if review:
         return _review(skills, questions, user, now)
+    balance = topics.balance([answer.rule_numbers for answer in recent], plan.topics)
     if relearn := relearning_rules(recent):
         theta = skills.mean_theta(relearn)
         target = adaptive.target_difficulty(theta)
         missed = recent[RELEARN_AFTER]
+        numbers = skills.numbered(relearn)
         others = questions.with_rules(relearn).not_question(missed.question_id)
         away = others.not_from_scenario(missed.scenario_id)
-        levels = chain(_mixed(away, recent, False), _mixed(others, recent, False))
+        # first, none about another topic that had its share (a shuffle riding along with
+        # every search relearnt took shuffling over its share: issue 23)
+        own = topics.topics_of(numbers, plan.topics)
+        crowding = topics.prefixes(t for t in balance.full if t.slug not in own)
+        first = _mixed(away.not_about(crowding), recent, False) if crowding else iter(())
+        levels = chain(first, _mixed(away, recent, False), _mixed(others, recent, False))
         question, _seen = _nearest(levels, user, target)
         if question is not None:
-            numbers = skills.numbered(relearn)
             return Pick(question, theta, target, None, True, Why.RELEARNING, numbers)
     due_rule = skills.most_overdue(now)
     if due_rule is not None:
         theta = skills.theta[due_rule]
         target = adaptive.target_difficulty(theta)
-        levels = _mixed(questions.with_rules([due_rule]), recent, avoid_rules=False)
+        numbers = skills.numbered([due_rule])
+        on_rule = questions.with_rules([due_rule])
+        own = topics.topics_of(numbers, plan.topics)
+        crowding = topics.prefixes(t for t in balance.full if t.slug not in own)
+        first = _mixed(on_rule.not_about(crowding), recent, False) if crowding else iter(())
+        levels = chain(first, _mixed(on_rule, recent, avoid_rules=False))
         question, _seen = _nearest(levels, user, target)
         if question is not None:
-            numbers = skills.numbered([due_rule])
             return Pick(question, theta, target, due_rule, why=Why.REVIEW, rule_numbers=numbers)
     theta = skills.mean_theta()
     target = adaptive.target_difficulty(theta)
-    balance = topics.balance([answer.rule_numbers for answer in recent], plan.topics)
     full = topics.prefixes(balance.full)
     if recent and balance.absent:
         question = _of_absent_topic(questions.not_about(full), recent, balance, plan, user, target)

@@ -38,7 +38,7 @@ class Topic:
         return max(LEAST, round(self.share * WINDOW))
 
 
-WINDOW = 20  # the answers a topic's share is counted over
+WINDOW = 30  # the answers a topic's share is counted over (a new learner's first 30: issue 23)
 LEAST = 2  # a topic fewer of the last answers were about comes first (issue 23: at least twice)
 SEARCH_AND_ITS_NEIGHBOURS = (
     Topic(
