@@ -1,16 +1,22 @@
-"""The judge level a question suits, computed in one place (issue 12, item 6).
+"""The judge level a question suits, computed in one place from its content (issue 12, item 6;
+issue 23: labelled by what each level holds, never from its family's name).
 
-- **L1**: the basics of search and shuffle (what a search may, must or cannot find; who shuffles).
-- **L2**: replacement effects and prohibitions (Aven Mindcensor, Stranglehold, Ashiok, ...),
-  Archive Trap, multiplayer boards.
+- **L1**: one rule at a time: what a search may, must or can't find, shuffling, milling, mana
+  abilities, tapping, a card's costs, with no other effect in the way.
+- **L2**: one interaction: a replacement effect or prohibition (Aven Mindcensor, Stranglehold,
+  Ashiok, dredge), an alternative cost (Archive Trap), a cost change, triggered abilities,
+  several players searching, or many cards asked about at once.
 - **corner**: corner cases: the rarely met claims (the order of decisions, range of influence,
-  triggers checking the game state, ...), or several L2 matters on one board.
+  triggers checking the game state, X as a permanent enters, ...), or several interactions on one
+  board.
 
-The level comes from what the question asks and what its board holds (`Facts`), then its
-measured facility moves it, once enough learners have answered it: a question nine in ten get
-right is a level easier than it looks, one most miss a level harder. A family may declare a
-level (`declared`); it is the floor. `load_content` and the authoring views store it;
-`manage.py recompute_levels` recomputes every question (facilities change as learners answer).
+The level comes from what the question asks (its claims), the rules it links, its board (its
+players and static effects) and how many cards it asks about (`Facts`), then its measured
+facility moves it, once enough learners have answered it: a question nine in ten get right is a
+level easier than it looks, one most miss a level harder. An author may declare a floor
+(`declared`); a family's level does not set its questions' (they differ by board).
+`load_content` and the authoring views store it; `manage.py recompute_levels` recomputes every
+question (facilities change as learners answer).
 """
 
 from __future__ import annotations
@@ -38,6 +44,15 @@ EFFECT_RULES = ("614", "101.2", "701.23f", "701.23g", "106.12b")
 ARCHIVE_TRAP_CLAIMS = frozenset({"alt_cost_available", "searched_library_this_turn"})
 ARCHIVE_TRAP_RULES = ("118.9",)
 MULTIPLAYER_RULES = ("701.23i",)
+# Triggered abilities (603), a spell's total cost changed by another effect (601.2f), dredge (a
+# replacement of a draw: 702.52).
+TRIGGER_CLAIMS = frozenset({"triggers", "triggers_on_event", "trigger_order"})
+TRIGGER_RULES = ("603",)
+COST_CHANGE_CLAIMS = frozenset({"cost_change_applies", "total_cost"})
+COST_CHANGE_RULES = ("601.2f",)
+DREDGE_CLAIMS = frozenset({"can_dredge"})
+DREDGE_RULES = ("702.52",)
+MANY_CARDS = 5  # cards asked about in one question from which holding them all is a matter
 CORNER_CLAIMS = frozenset(
     {
         "decision_order",
@@ -71,6 +86,7 @@ class Facts:
     effects: frozenset[str] = frozenset()
     answers: int = 0
     right: int = 0
+    cards: int = 0  # the different cards its claims ask about
 
     @property
     def facility(self) -> float | None:
@@ -87,12 +103,18 @@ def _cites(rules: Iterable[str], prefixes: tuple[str, ...]) -> bool:
 
 
 def l2_matters(facts: Facts) -> int:
-    """How many L2 matters the question involves: effects, Archive Trap, multiplayer."""
+    """How many interactions (L2 matters) the question involves: replacement and prohibition
+    effects, Archive Trap, multiplayer, triggered abilities, cost changes, dredge, and many
+    cards asked about at once."""
     return sum(
         (
             bool(facts.effects & L2_EFFECTS) or _cites(facts.rules, EFFECT_RULES),
             bool(facts.claims & ARCHIVE_TRAP_CLAIMS) or _cites(facts.rules, ARCHIVE_TRAP_RULES),
             facts.players >= MULTIPLAYER or _cites(facts.rules, MULTIPLAYER_RULES),
+            bool(facts.claims & TRIGGER_CLAIMS) or _cites(facts.rules, TRIGGER_RULES),
+            bool(facts.claims & COST_CHANGE_CLAIMS) or _cites(facts.rules, COST_CHANGE_RULES),
+            bool(facts.claims & DREDGE_CLAIMS) or _cites(facts.rules, DREDGE_RULES),
+            facts.cards >= MANY_CARDS,
         )
     )
 
@@ -125,11 +147,13 @@ def facts_of(
     claims: list[dict], rules: Iterable[str], spec: dict, effects: frozenset[str], **measured
 ) -> Facts:
     """The facts of a question asking `claims` about `spec` (whose board has `effects`)."""
+    asked = [claim for claim in claims if isinstance(claim, dict)]
     return Facts(
-        claims=frozenset(claim.get("claim", "") for claim in claims if isinstance(claim, dict)),
+        claims=frozenset(claim.get("claim", "") for claim in asked),
         rules=frozenset(rules),
         players=len(spec.get("players") or []) if isinstance(spec, dict) else 0,
         effects=effects,
+        cards=len({str(claim["card"]) for claim in asked if claim.get("card")}),
         **measured,
     )
 
@@ -157,8 +181,8 @@ def recompute(
 ) -> int:
     """Compute and store the level of every question in `questions` (each scenario's board read
     once, its first answers in one query, one UPDATE per level that changed); returns how many
-    levels changed. A generated question's family declares its floor unless `declared` says
-    otherwise."""
+    levels changed. The level is the content's: `declared` may give a floor per question (none
+    by default; a family's level is not its questions')."""
     measured = first_answers(questions)
     # A scenario's spec is read once, not again with each of its questions (an import of 500
     # scenarios has some 2,400 questions).
@@ -172,7 +196,7 @@ def recompute(
     )
     effects: dict[int, frozenset[str]] = {}
     changed: dict[str, list[int]] = {}
-    declared = declared or _family_level
+    declared = declared or _no_floor
     for question in listed:
         spec = specs[question.scenario_id]
         if question.scenario_id not in effects:
@@ -196,6 +220,5 @@ def recompute(
     return sum(len(ids) for ids in changed.values())
 
 
-def _family_level(question: Question) -> str | None:
-    family = question.scenario.family
-    return family.level if family is not None else None
+def _no_floor(question: Question) -> str | None:
+    return None

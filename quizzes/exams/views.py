@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from quizzes import rulings
-from quizzes.exams import proctor
+from quizzes.exams import history, proctor
 from quizzes.models import (
     ExamSitting,
     Response,
@@ -40,7 +40,7 @@ def _exam_index_context(request: HtmxHttpRequest) -> dict[str, Any]:
         "blueprints": blueprints,
         "running": running,
         "clock": proctor.clock(running) if running else None,
-        "sittings": proctor.sittings_of(request.user).exclude(attempt__finished_at=None)[:20],
+        "histories": history.histories(request.user),
     }
 
 
@@ -140,7 +140,11 @@ def exam_sitting(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         statuses = proctor.item_statuses(sitting)
         context = _exam_nav(sitting, statuses, 0) | {"shortfalls": proctor.shortfalls(sitting)}
         return render(request, "quizzes/exam_overview.html", context)
-    return render(request, "quizzes/exam_report.html", {"report": proctor.report(sitting)})
+    context = {
+        "report": proctor.report(sitting),
+        "history": history.history_of(request.user, sitting),
+    }
+    return render(request, "quizzes/exam_report.html", context)
 
 
 @require_POST

@@ -147,9 +147,13 @@ class Family(models.Model):
     level it suits, read by whoever tags questions by level."""
 
     class Level(models.TextChoices):
-        L1 = "L1", _("L1: basics of search and shuffle")
-        L2 = "L2", _("L2: replacement effects, prohibitions, Archive Trap, multiplayer")
-        CORNER = "corner", _("Corner cases")
+        # labelled by what each level holds (quizzes/levels.py computes it from the content)
+        L1 = "L1", _("L1: one rule at a time")
+        L2 = (
+            "L2",
+            _("L2: one interaction between rules"),
+        )
+        CORNER = "corner", _("Corner cases: rare rules, or several interactions at once")
 
     slug = models.SlugField(max_length=80, unique=True)
     title = models.CharField(max_length=200)
@@ -504,9 +508,13 @@ class Question(models.Model):
         OUTCOME_REASON = "outcome_reason", _("What happens, and why: the outcome with its reason")
 
     class Level(models.TextChoices):
-        L1 = "L1", _("L1: search and shuffle")
-        L2 = "L2", _("L2: replacements, prohibitions, Archive Trap, multiplayer")
-        CORNER = "corner", _("Corner cases")
+        # labelled by what each level holds (quizzes/levels.py computes it from the content)
+        L1 = "L1", _("L1: one rule at a time")
+        L2 = (
+            "L2",
+            _("L2: one interaction between rules"),
+        )
+        CORNER = "corner", _("Corner cases: rare rules, or several interactions at once")
 
     scenario = models.ForeignKey(Scenario, on_delete=models.CASCADE, related_name="questions")
     bank = models.ForeignKey(Bank, on_delete=models.CASCADE, related_name="questions")

@@ -5,10 +5,11 @@ Per DESIGN.md, in this order:
    between) comes back now as another question, of another scenario when there is one, before
    its FSRS review (as Anki's relearning steps do);
 2. a rule whose FSRS review is due (the most overdue);
-3. a topic of the study plan none of the last twenty answers was about (quizzes/practice/
-   topics.py), an unseen question on it;
+3. a topic of the study plan fewer than two of the last thirty answers were about
+   (quizzes/practice/topics.py), an unseen question on it (its examples first: Splinter and
+   Lobotomy for search);
 4. otherwise the learner's mean skill over their rules is the yardstick, and a topic that had
-   its share of the last twenty answers waits.
+   its share of the last thirty answers waits.
 Among the questions the learner may see, unseen ones come first, then the least seen, then the
 one whose difficulty is nearest the difficulty at which the predicted success is 70%
 (P = sigmoid(theta - b) is monotonic in b, so "P nearest 0.7" is "b nearest the target").
@@ -49,6 +50,7 @@ from quizzes.practice.selection_sql import (
     learner_rows,
     served_variant,
 )
+from quizzes.practice.selection_sql import nearest_unseen as _nearest_unseen
 from quizzes.rulings.verdict import Grade
 from rules.models import Rule
 
@@ -411,35 +413,44 @@ def next_question(
         return Pick(question, theta, target, why=_seen_or_new(seen))
     if review:
         return _review(skills, questions, user, now)
+    balance = topics.balance([answer.rule_numbers for answer in recent], plan.topics)
     if relearn := relearning_rules(recent):
         theta = skills.mean_theta(relearn)
         target = adaptive.target_difficulty(theta)
         missed = recent[RELEARN_AFTER]
+        numbers = skills.numbered(relearn)
         others = questions.with_rules(relearn).not_question(missed.question_id)
         away = others.not_from_scenario(missed.scenario_id)
-        levels = chain(_mixed(away, recent, False), _mixed(others, recent, False))
+        # first, none about another topic that had its share (a shuffle riding along with
+        # every search relearnt took shuffling over its share: issue 23)
+        own = topics.topics_of(numbers, plan.topics)
+        crowding = topics.prefixes(t for t in balance.full if t.slug not in own)
+        first = _mixed(away.not_about(crowding), recent, False) if crowding else iter(())
+        levels = chain(first, _mixed(away, recent, False), _mixed(others, recent, False))
         question, _seen = _nearest(levels, user, target)
         if question is not None:
-            numbers = skills.numbered(relearn)
             return Pick(question, theta, target, None, True, Why.RELEARNING, numbers)
     due_rule = skills.most_overdue(now)
     if due_rule is not None:
         theta = skills.theta[due_rule]
         target = adaptive.target_difficulty(theta)
-        levels = _mixed(questions.with_rules([due_rule]), recent, avoid_rules=False)
+        numbers = skills.numbered([due_rule])
+        on_rule = questions.with_rules([due_rule])
+        own = topics.topics_of(numbers, plan.topics)
+        crowding = topics.prefixes(t for t in balance.full if t.slug not in own)
+        first = _mixed(on_rule.not_about(crowding), recent, False) if crowding else iter(())
+        levels = chain(first, _mixed(on_rule, recent, avoid_rules=False))
         question, _seen = _nearest(levels, user, target)
         if question is not None:
-            numbers = skills.numbered([due_rule])
             return Pick(question, theta, target, due_rule, why=Why.REVIEW, rule_numbers=numbers)
     theta = skills.mean_theta()
     target = adaptive.target_difficulty(theta)
-    balance = topics.balance([answer.rule_numbers for answer in recent], plan.topics)
     full = topics.prefixes(balance.full)
     wishes = []  # first, with a topic of the plan missing from the last answers, an unseen one
     if recent and balance.absent:
-        wishes.append(
-            Wish(_of_absent_topic(questions.not_about(full), recent, balance), target, False)
-        )
+        question = _of_absent_topic(questions.not_about(full), recent, balance, plan, user, target)
+        if question is not None:
+            return Pick(question, theta, target, why=Why.TOPIC)
     levels = _mixed(questions.not_about(full), recent, True)
     if full:  # then as if no topic were full
         levels = chain(levels, _mixed(questions, recent, True))
@@ -450,16 +461,41 @@ def next_question(
 
 
 def _of_absent_topic(
-    questions: Questions, recent: list[Answered], balance: topics.Balance
-) -> Questions:
-    """The questions on a topic of the plan none of the last answers was about, as the mix's
-    first wish would have them (no recent board, family, kind nor rule)."""
+    questions: Questions,
+    recent: list[Answered],
+    balance: topics.Balance,
+    plan: topics.Plan,
+    user,
+    target: float,
+) -> Question | None:
+    """An unseen question on a topic of the plan fewer than `topics.LEAST` of the last answers
+    were about, nearest the target, as the mix's first wish would have it (no recent board,
+    family, kind nor rule); first, one of a family a topic gives as its example (Splinter's,
+    Lobotomy's) none of the learner's recent answers came from. One query, and nothing when
+    there is none (the questions chosen may have none on it: then a pick takes three queries,
+    not two)."""
     scenarios = {answer.scenario_id for answer in recent[:SCENARIO_GAP]}
     families = {a.family_id for a in recent[:FAMILY_GAP] if a.family_id is not None}
     kinds = {answer.kind for answer in recent[:KIND_GAP]}
     recent_rules = frozenset().union(*(answer.rule_ids for answer in recent[:RULE_GAP]))
-    about = questions.about(topics.prefixes(balance.absent)).without_rules(recent_rules)
-    return about.not_from_scenarios(scenarios).not_from_families(families).not_of_kinds(kinds)
+    away = questions.without_rules(recent_rules).not_from_scenarios(scenarios)
+    mixed = away.not_from_families(families).not_of_kinds(kinds)
+    # a question on a short topic of a recent family or kind rather than none (the topic would
+    # wait for the next pick that finds one, which relearning and reviews may take)
+    about = away.about(topics.prefixes(balance.absent))
+    examples = {
+        slug for topic in plan.topics if topic not in balance.full for slug in topic.examples
+    }
+    met = {answer.family_id for answer in recent if answer.family_id is not None}
+    # first, of a family a topic gives as an example the learner hasn't met lately; then on a
+    # topic the fewest were about, as the mix would have it
+    preferred = [mixed.about(topics.prefixes(balance.fewest))]
+    if examples:
+        preferred.insert(0, mixed.of_families_named(examples, met))
+    question = _nearest_unseen(about, user.pk, target, *preferred)
+    if question is None or mark_if_past_limits(question.scenario):
+        return None
+    return question
 
 
 def _seen_or_new(seen: bool) -> str:

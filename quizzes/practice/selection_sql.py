@@ -93,6 +93,18 @@ class Questions:
         listed, params = any_of('s."family_id"', family_ids, connection.vendor)
         return self.where(f'(s."family_id" IS NULL OR NOT ({listed}))', *params)
 
+    def of_families_named(self, slugs, except_ids) -> Questions:
+        """Of the families with these slugs, but none of `except_ids` (families just met)."""
+        slugs, except_ids = sorted(slugs), sorted(except_ids)
+        if not slugs:
+            return self.where("1 = 0")
+        named = (
+            f'SELECT f."id" FROM "quizzes_family" f WHERE f."slug" IN ({sql.placeholders(slugs)})'
+        )
+        if except_ids:
+            named += f' AND f."id" NOT IN ({sql.placeholders(except_ids)})'
+        return self.where(f's."family_id" IN ({named})', *slugs, *except_ids)
+
     def not_of_kinds(self, kinds) -> Questions:
         kinds = sorted(kinds)
         if not kinds:  # as `exclude(kind__in=[])`: nothing excluded
@@ -202,6 +214,39 @@ def _unseen(questions: Questions, user_id: int, target: float) -> tuple[str, tup
     return query, (*walked, *walked, target)
 
 
+def nearest_unseen(
+    questions: Questions, user_id: int, target: float, *preferred: Questions
+) -> Question | None:
+    """The unseen question nearest `target` (ties: the lower id): the nearest above and below,
+    each a `LIMIT 1` walk of the difficulty index out from the target, in one query. With
+    `preferred` (each `questions` with more conditions, the first preferred most), one of
+    those first when there is one (two more walks each, in the same query)."""
+    walks, walked = [], []
+    for among in (questions, *preferred):
+        for op, way in ((">=", "ASC"), ("<", "DESC")):
+            walks.append(
+                f'SELECT q."id" {QUESTIONS} WHERE {among.sql} AND {UNSEEN} AND q."difficulty"'
+                f' {op} %s ORDER BY q."difficulty" {way}, q."id" {way} LIMIT 1'
+            )
+            walked.append((*among.params, user_id, target))
+    rows, served = _question_rows(questions)
+    first, first_params = "", []
+    if preferred:  # the preferred walks' ids first, in their order
+        tiers = [
+            f'WHEN q."id" IN (({walks[2 * tier]}), ({walks[2 * tier + 1]})) THEN {tier}'
+            for tier in range(1, len(preferred) + 1)
+        ]
+        first = f"CASE {' '.join(tiers)} ELSE {len(preferred) + 1} END, "
+        first_params = [p for tier in walked[2:] for p in tier]
+    listed = ", ".join(f"({walk})" for walk in walks)
+    params = [p for tier in walked for p in tier]
+    query = (
+        f'{rows} WHERE q."id" IN ({listed})'
+        f' ORDER BY {first}ABS(q."difficulty" - %s), q."id" LIMIT 1'
+    )
+    return _question(sql.first(query, (*served, *params, *first_params, target)), questions)
+
+
 def _least_seen(questions: Questions, user_id: int, target: float) -> tuple[str, tuple]:
     """The id of the least answered of `questions` the learner has answered, then the nearest
     `target`, then the lowest (the walk starts from the learner's own answers)."""
@@ -251,11 +296,6 @@ def first_wished(wishes: Sequence[Wish], user_id: int) -> tuple[Question | None,
             index, seen, _asked = asked[row[-1] % places]
             return _question(row, wishes[0].questions), index, seen
     return None, -1, False
-
-
-def nearest_unseen(questions: Questions, user_id: int, target: float) -> Question | None:
-    """The unseen question nearest `target` (ties: the lower id)."""
-    return first_wished([Wish(questions, target, seen_too=False)], user_id)[0]
 
 
 def least_seen(questions: Questions, user_id: int, target: float) -> Question | None:

@@ -5,9 +5,9 @@ certification study guides), or one topic alone.
 A question is about a topic when it links a rule the topic names (by number prefix: 702.52 is
 dredge, with 702.52a and 702.52b); one question may be about several. Each topic has a share
 of the plan. Selection (quizzes/practice/selection.py) reads the learner's last `WINDOW`
-answers: a topic none of them was about comes first, and a topic that had its share of them
-waits (so no family, one situation of one topic, takes more than its topic's share), each wish
-relaxed when nothing is left.
+answers: a topic fewer than `LEAST` of them were about comes first (its `examples` first among
+its questions), and a topic that had its share of them waits (so no family, one situation of
+one topic, takes more than its topic's share), each wish relaxed when nothing is left.
 """
 
 from __future__ import annotations
@@ -25,19 +25,25 @@ class Topic:
     slug: str
     prefixes: tuple[str, ...]  # rule numbers the topic covers, as prefixes
     share: float  # of the plan
+    # families a learner meets first among the topic's questions while it is short: the
+    # Comprehensive Rules' own examples of it (Splinter under 701.23b, Lobotomy under 701.23c)
+    examples: tuple[str, ...] = ()
 
     def covers(self, number: str) -> bool:
         return number.startswith(self.prefixes)
 
     @property
     def most(self) -> int:
-        """How many of the last `WINDOW` answers may be about it."""
-        return max(1, round(self.share * WINDOW))
+        """How many of the last `WINDOW` answers may be about it (never fewer than `LEAST`)."""
+        return max(LEAST, round(self.share * WINDOW))
 
 
-WINDOW = 20  # the answers a topic's share is counted over
+WINDOW = 30  # the answers a topic's share is counted over (a new learner's first 30: issue 23)
+LEAST = 2  # a topic fewer of the last answers were about comes first (issue 23: at least twice)
 SEARCH_AND_ITS_NEIGHBOURS = (
-    Topic("search", ("701.23",), 0.30),  # search and failing to find
+    Topic(
+        "search", ("701.23",), 0.30, ("name-search-splinter", "name-search-lobotomy")
+    ),  # search and failing to find
     Topic("hidden-zones", ("400.", "401.", "402.", "404.", "406.", "701.20"), 0.10),
     Topic("shuffling", ("701.24",), 0.05),
     Topic("mill", ("701.17",), 0.08),
@@ -91,10 +97,12 @@ def topics_of(numbers: Iterable[str], plan: tuple[Topic, ...] = PLAN) -> set[str
 
 @dataclass(frozen=True)
 class Balance:
-    """The plan's topics against the last answers: the ones none was about, the ones full."""
+    """The plan's topics against the last answers: the ones fewer than `LEAST` were about,
+    the ones full."""
 
     absent: tuple[Topic, ...]
     full: tuple[Topic, ...]
+    fewest: tuple[Topic, ...] = ()  # of `absent`, the ones the fewest answers were about
 
 
 def balance(recent_numbers: list[Iterable[str]], plan: tuple[Topic, ...] = PLAN) -> Balance:
@@ -103,9 +111,10 @@ def balance(recent_numbers: list[Iterable[str]], plan: tuple[Topic, ...] = PLAN)
     counts: Counter[str] = Counter()
     for numbers in recent_numbers[:WINDOW]:
         counts.update(topics_of(numbers, plan))
-    absent = tuple(topic for topic in plan if not counts[topic.slug])
+    absent = tuple(topic for topic in plan if counts[topic.slug] < min(LEAST, topic.most))
     full = tuple(topic for topic in plan if counts[topic.slug] >= topic.most)
-    return Balance(absent, full)
+    least = min((counts[topic.slug] for topic in absent), default=0)
+    return Balance(absent, full, tuple(t for t in absent if counts[t.slug] == least))
 
 
 def prefixes(topics: Iterable[Topic]) -> list[str]:

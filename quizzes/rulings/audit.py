@@ -367,6 +367,10 @@ def swaps_keep_the_story(s: Served) -> list[str]:
     scenario = s.question.scenario
     prose = " ".join([scenario.title, scenario.stored_ruling or "", s.question.prompt])
     renamed = s.ruling.rename(prose)
+    # the names swapped in, taken out: "Island" inside a "Volcanic Island" swapped in for
+    # Evolving Wilds is no Island left behind
+    for shown in sorted(s.ruling.shown.cards.values(), key=len, reverse=True):
+        renamed = renamed.replace(shown, "")
     problems = []
     for original, shown in s.ruling.shown.cards.items():
         if re.search(rf"\b{re.escape(shown)}\b", prose):

@@ -247,9 +247,21 @@ class ClaimText:
     domain: Callable[[Subject, Context], list[Any]] | None = None
     low: int = 0  # a number answer's bounds
     high: int = MAX_NUMBER
+    # What a statement of the claim is about, for the question sentence of statements ("Statements
+    # about whether Alice shuffles: ..."): of one subject, and of several ("about who shuffles").
+    about: StrOrPromise = ""
+    about_many: StrOrPromise = ""
 
     def ask(self, subject: Subject) -> str:
-        text = str(self.question).format(
+        return _sentence(self._filled(self.question, subject))
+
+    def about_one(self, subject: Subject) -> str:
+        """What a statement of the claim about `subject` is about ("about whether Alice
+        shuffles")."""
+        return self._filled(self.about, subject)
+
+    def _filled(self, template: StrOrPromise, subject: Subject) -> str:
+        return str(template).format(
             card=subject.card,
             player=subject.player,
             player_or_caster=subject.player_or_caster,
@@ -264,7 +276,6 @@ class ClaimText:
             stack=subject.stack_words,
             moment=subject.moment,
         )
-        return _sentence(text)
 
     def state(self, value: Any, subject: Subject) -> str:
         return _sentence(self.statement(value, subject))
@@ -983,6 +994,173 @@ CLAIMS: dict[str, ClaimText] = {
 }
 
 
+# What a statement of each claim is about, of one subject and of several ("": the same):
+# the question sentence of statements names it ("Statements about whether Alice shuffles and
+# about where Forest ends up: is each true or false?").
+ABOUT: dict[str, tuple[StrOrPromise, StrOrPromise]] = {
+    "finds": (
+        gettext_lazy("about which cards can be found"),
+        "",
+    ),
+    "found_count": (
+        gettext_lazy("about how many cards {searcher} can find{in_whose}"),
+        gettext_lazy("about how many cards each player can find"),
+    ),
+    "searches": (
+        gettext_lazy("about whether {player} must, may or can't search"),
+        gettext_lazy("about who must, may or can't search"),
+    ),
+    "searched_portion": (
+        gettext_lazy("about how much of the library {player} searches"),
+        gettext_lazy("about how much of each library is searched"),
+    ),
+    "shuffles": (
+        gettext_lazy("about whether {player} shuffles"),
+        gettext_lazy("about who shuffles"),
+    ),
+    "shuffled_portion": (
+        gettext_lazy("about what {player} shuffles"),
+        gettext_lazy("about what is shuffled"),
+    ),
+    "revealed": (
+        gettext_lazy("about whether the cards {searcher} finds are revealed"),
+        gettext_lazy("about whether the cards found are revealed"),
+    ),
+    "decision_order": (
+        gettext_lazy("about the order in which the players decide what to find"),
+        "",
+    ),
+    "searched_library_this_turn": (
+        gettext_lazy("about whether {player} has searched their library this turn"),
+        gettext_lazy("about who has searched their library this turn"),
+    ),
+    "alt_cost_available": (
+        gettext_lazy("about whether {player} can cast {card} for its alternative cost"),
+        gettext_lazy("about who can cast which spell for its alternative cost"),
+    ),
+    "mills": (
+        gettext_lazy("about how many cards {player} mills"),
+        gettext_lazy("about how many cards each player mills"),
+    ),
+    "can_dredge": (
+        gettext_lazy("about whether the dredge ability of {card} can replace the draw"),
+        gettext_lazy("about which dredge abilities can replace the draw"),
+    ),
+    "zone_after": (
+        gettext_lazy("about where {card} ends up"),
+        gettext_lazy("about where the cards end up"),
+    ),
+    "triggers": (
+        gettext_lazy("about how many times the ability of {card} triggers"),
+        gettext_lazy("about how many times each ability triggers"),
+    ),
+    "mana_produced": (
+        gettext_lazy("about what mana {card} produces"),
+        gettext_lazy("about what mana each permanent produces"),
+    ),
+    "can_activate": (
+        gettext_lazy("about whether the ability of {card} can be activated now"),
+        gettext_lazy("about which abilities can be activated now"),
+    ),
+    "mana_value": (
+        gettext_lazy("about the mana value of {card}"),
+        gettext_lazy("about the mana value of each card"),
+    ),
+    "may_pay_mana_cost": (
+        gettext_lazy("about whether {player_or_caster} can cast {card} by paying its mana cost"),
+        gettext_lazy("about which spells can be cast by paying their mana cost"),
+    ),
+    "cost_paid": (
+        gettext_lazy("about what {player_or_caster} pays to cast {card}"),
+        gettext_lazy("about what is paid to cast each spell"),
+    ),
+    "tapped_after": (
+        gettext_lazy("about whether {card} is tapped afterwards"),
+        gettext_lazy("about which permanents are tapped afterwards"),
+    ),
+    "counters": (
+        gettext_lazy("about how many {counter} counters are on {card} afterwards"),
+        gettext_lazy("about the counters on each permanent afterwards"),
+    ),
+    "life_total": (
+        gettext_lazy("about {player}'s life total afterwards"),
+        gettext_lazy("about each player's life total afterwards"),
+    ),
+    "exiled_face_down": (
+        gettext_lazy("about whether {card} is exiled face down"),
+        gettext_lazy("about which cards are exiled face down"),
+    ),
+    "may_look_at": (
+        gettext_lazy("about whether {player} may look at {card}"),
+        gettext_lazy("about who may look at which cards"),
+    ),
+    "enters_x": (
+        gettext_lazy("about X for the ability of {card} as it enters the battlefield"),
+        gettext_lazy("about X for each card entering the battlefield"),
+    ),
+    "range_of_influence": (
+        gettext_lazy("about which players are within {player}'s range of influence"),
+        gettext_lazy("about each player's range of influence"),
+    ),
+    "seats_between": (
+        gettext_lazy("about how many seats apart {player} and {other} sit"),
+        gettext_lazy("about how many seats apart the players sit"),
+    ),
+    "trigger_game_state": (
+        gettext_lazy("about which game decides whether the ability of {card} triggers"),
+        gettext_lazy("about which game decides whether each ability triggers"),
+    ),
+    "total_cost": (
+        gettext_lazy("about the total cost to cast {card}"),
+        gettext_lazy("about the total cost of each spell"),
+    ),
+    "cost_change_applies": (
+        gettext_lazy("about whether the cost change of {source} applies to {card}"),
+        gettext_lazy("about which cost changes apply to which spells"),
+    ),
+    "triggers_on_event": (
+        gettext_lazy("about how many times the ability of {card} triggers if {dying_event}"),
+        gettext_lazy("about how many times each ability triggers"),
+    ),
+    "trigger_order": (
+        gettext_lazy("about the order in which the triggered abilities resolve"),
+        "",
+    ),
+    "power": (
+        gettext_lazy("about the power of {card}"),
+        gettext_lazy("about each creature's power"),
+    ),
+    "toughness": (
+        gettext_lazy("about the toughness of {card}"),
+        gettext_lazy("about each creature's toughness"),
+    ),
+    "effect_layer": (
+        gettext_lazy("about the layer in which the effect of {source} applies"),
+        gettext_lazy("about the layer in which each effect applies"),
+    ),
+    "priority_in_step": (
+        gettext_lazy("about whether any player receives priority {during}"),
+        gettext_lazy("about the steps in which players receive priority"),
+    ),
+    "turn_based_actions": (
+        gettext_lazy("about the turn-based actions {during}"),
+        gettext_lazy("about each step's turn-based actions"),
+    ),
+    "priority_first": (
+        gettext_lazy("about who receives priority {moment}"),
+        gettext_lazy("about who receives priority, and when"),
+    ),
+    "may_cast_now": (
+        gettext_lazy("about whether {player} may cast {card} then"),
+        gettext_lazy("about who may cast which cards then"),
+    ),
+}
+CLAIMS = {
+    name: replace(text, about=ABOUT[name][0], about_many=ABOUT[name][1] or ABOUT[name][0])
+    for name, text in CLAIMS.items()
+}
+
+
 def _chosen_count(value: Any, s: Subject) -> str:
     if value[0] == value[1]:
         return ngettext(
@@ -1031,6 +1209,37 @@ OUTSIDE_CLAIMS: dict[str, ClaimText] = {
             searcher=s.searcher,
         ),
     ),
+}
+
+
+# A wish's statements are about choosing from outside the game, never about a search.
+OUTSIDE_ABOUT: dict[str, tuple[StrOrPromise, StrOrPromise]] = {
+    "finds": (
+        gettext_lazy("about which cards can be chosen from outside the game"),
+        "",
+    ),
+    "found_count": (
+        gettext_lazy("about how many cards {searcher} can choose from outside the game"),
+        gettext_lazy("about how many cards each player can choose from outside the game"),
+    ),
+    "searches": (
+        gettext_lazy(
+            "about whether {player} must, may or can't choose a card from outside the game"
+        ),
+        gettext_lazy("about who must, may or can't choose a card from outside the game"),
+    ),
+    "revealed": (
+        gettext_lazy("about whether the card {searcher} chooses from outside the game is revealed"),
+        gettext_lazy("about whether the cards chosen from outside the game are revealed"),
+    ),
+}
+OUTSIDE_CLAIMS = {
+    name: replace(
+        text,
+        about=OUTSIDE_ABOUT[name][0],
+        about_many=OUTSIDE_ABOUT[name][1] or OUTSIDE_ABOUT[name][0],
+    )
+    for name, text in OUTSIDE_CLAIMS.items()
 }
 
 # Asked by the legal-set kind: the learner picks cards, the engine judges the pick.

@@ -16,10 +16,11 @@ from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from quizzes.rulings import certification
 from quizzes.rulings.balance import stated_share
-from quizzes.rulings.claims import CHOICE, claim_text, undetermined
+from quizzes.rulings.claims import CHOICE, CLAIMS, Subject, claim_text, undetermined
 from quizzes.rulings.names import localized
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim, chooses_outside, text_for
 from quizzes.rulings.values import plain
@@ -194,11 +195,58 @@ def options_worded_right(ruling: Ruling, claim: Claim) -> bool:
 
 def _named(ruling: Ruling, claim: Claim, names: dict[str, str]) -> str:
     """The claim's question with cards by name only (prompts are stored; places may vary)."""
-    text = text_for(ruling, claim)
-    subject = ruling.subject(claim)
-    card = localized(names.get(str(claim.get("card", "")), ""))
-    named = replace(subject, card=card)
-    return text.ask(named)
+    return text_for(ruling, claim).ask(by_name(ruling, claim, names))
+
+
+def by_name(ruling: Ruling, claim: Claim, names: dict[str, str]) -> Subject:
+    """The claim's subject with its cards by name only, not by place (a stored prompt's: it
+    reads the same whatever the language of the page that words it again)."""
+
+    def name(label: Any) -> str:
+        return localized(names.get(str(label), str(label)))
+
+    return replace(
+        ruling.subject(claim),
+        card=localized(names.get(str(claim.get("card", "")), "")),
+        source=name(claim["source"]) if claim.get("source") else "",
+        dying=tuple(name(label) for label in claim.get("dies", ())),
+    )
+
+
+def statements_about(
+    ruling: Ruling, claims: list[Claim], names: dict[str, str], placed: bool = False
+) -> str:
+    """What the statements of `claims` are about, each claim once, in the claim table's order
+    (a learner's page shows the statements in its own order: the sentence is the same), in
+    the reader's language: "about whether Alice shuffles and about where the cards end up" (a
+    claim stated of several subjects named without them)."""
+    subjects: dict[str, list[str]] = {}
+    texts = {}
+    for claim in claims:
+        text = text_for(ruling, claim)
+        subject = ruling.subject(claim) if placed else by_name(ruling, claim, names)
+        phrase = text.about_one(subject)
+        texts[claim["claim"]] = text
+        if phrase not in subjects.setdefault(claim["claim"], []):
+            subjects[claim["claim"]].append(phrase)
+    table = list(CLAIMS)
+    phrases: list[str] = []
+    for name in sorted(subjects, key=lambda name: (table.index(name), name)):
+        said = subjects[name]
+        phrase = str(texts[name].about_many) if len(said) > 1 else said[0]
+        if phrase and phrase not in phrases:
+            phrases.append(phrase)
+    return about_and(phrases)
+
+
+def about_and(phrases: list[str]) -> str:
+    """Phrases joined by "and" (German puts a comma after each clause before "und")."""
+    if len(phrases) < 2:
+        return "".join(phrases)
+    return pgettext("what statements are about", "%(phrases)s and %(last)s") % {
+        "phrases": pgettext("what statements are about", ", ").join(phrases[:-1]),
+        "last": phrases[-1],
+    }
 
 
 def question_text(
@@ -207,10 +255,20 @@ def question_text(
     """What a generated question of `kind` asks, after the situation; `placed`: its card by name
     and place on the board as shown (a stored prompt names it by name only)."""
     if kind == "cards":
+        searchers = ruling.searchers()
         if all(chooses_outside(ruling, claim) for claim in claims):
+            if len(searchers) == 1:
+                return _(
+                    "For each highlighted card: must, may or can't %(searcher)s choose it from "
+                    "outside the game?"
+                ) % {"searcher": searchers[0]}
             return _(
                 "For each highlighted card: must, may or can't it be chosen from outside the game?"
             )
+        if len(searchers) == 1:
+            return _("For each highlighted card: must, may or can't %(searcher)s find it?") % {
+                "searcher": searchers[0]
+            }
         return _("For each highlighted card: must, may or can't it be found?")
     if kind == "legal_set":
         claim = claims[0]
@@ -223,10 +281,17 @@ def question_text(
             "searcher": claim["searcher"],
             "whose": whose,
         }
-    if kind == "yes_no":
-        return _("Is each statement true or false?")
-    if kind == "multiple_choice":
-        return _("Which of these statements are true? (Any number may be, or none.)")
+    if kind in ("yes_no", "multiple_choice"):
+        about = statements_about(ruling, claims, names, placed)
+        if not about:  # no statements (a question being built): the sentence of old
+            if kind == "yes_no":
+                return _("Is each statement true or false?")
+            return _("Which of these statements are true? (Any number may be, or none.)")
+        if kind == "yes_no":
+            return _("Statements %(about)s: is each true or false?") % {"about": about}
+        return _("Which of these statements %(about)s are true? (Any number may be, or none.)") % {
+            "about": about
+        }
     if kind == certification.KIND:
         if len(claims) > 1:
             return _("What happens, and why?")
@@ -488,7 +553,7 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
                 GeneratedQuestion(
                     key,
                     kind,
-                    prompt(kind, []),
+                    prompt(kind, [proposal for _, proposal in statements]),
                     [proposal for _, proposal in statements],
                     cited([i for i, _ in statements]),
                 )

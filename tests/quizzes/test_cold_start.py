@@ -46,6 +46,31 @@ def test_a_new_learners_first_thirty_questions_are_a_mix(first_thirty):
     assert first_thirty["most_common_kind"] <= 15
 
 
+def test_a_new_learners_evening_reads_twenty_question_sentences_or_more(
+    seeded, client, no_variants
+):
+    """Issue 23: after the situation, three question sentences covered 40 of a new learner's
+    60 prompts; the sentences now vary with what is asked (each card and player named by one
+    placeholder, so a sentence counts once whoever it names)."""
+    learner = UserFactory()
+    client.force_login(learner)
+    serve_and_answer(client, 60)
+    evening = figures(learner)
+    assert evening["questions"] == 60
+    assert evening["question_sentences_in_first_60"] >= 20
+    assert evening["most_common_sentence_in_first_60"] <= 10
+
+
+def test_a_new_learners_first_thirty_questions_follow_the_default_plan(first_thirty):
+    """Issue 23's done-when, measured as bench.mix measures it: every topic of the plan at
+    least twice, none over its share + 10 points, dredge and the Splinter and Lobotomy name
+    searches (the Comprehensive Rules' examples of failing to find) among them."""
+    assert first_thirty["topics_under_twice"] == []
+    assert first_thirty["topics_over_share"] == []
+    assert first_thirty["dredge_in_first_30"] >= 1
+    assert all(first_thirty["name_searches_in_first_30"].values())
+
+
 def test_missed_rules_come_back_soon(first_thirty):
     assert first_thirty["missed"] > 0  # the simulated learner picks the first choice
     assert first_thirty["missed_back_within_two"] >= first_thirty["missed"] // 2

@@ -8,13 +8,17 @@ import pytest
 from django.core.management import call_command
 
 from quizzes import levels
-from quizzes.levels import CORNER, L1, L2, MEASURED_AFTER, Facts, level_of
-from quizzes.models import Attempt, Question, Response
+from quizzes.levels import CORNER, L1, L2, MANY_CARDS, MEASURED_AFTER, Facts, level_of
+from quizzes.models import Attempt, Family, Question, Response
 from tests.factories import QuestionFactory, RuleFactory, ScenarioFactory, UserFactory, simple_spec
 
 
-def facts(claims=("finds",), rules=("701.23b",), players=2, effects=(), answers=0, right=0):
-    return Facts(frozenset(claims), frozenset(rules), players, frozenset(effects), answers, right)
+def facts(
+    claims=("finds",), rules=("701.23b",), players=2, effects=(), answers=0, right=0, cards=1
+):
+    return Facts(
+        frozenset(claims), frozenset(rules), players, frozenset(effects), answers, right, cards
+    )
 
 
 def test_a_plain_search_is_l1():
@@ -127,3 +131,49 @@ def test_levels_are_stored_in_batches_of_ids(monkeypatch):
         QuestionFactory(scenario=scenario, key=f"q{n}")
     assert levels.recompute(Question.objects.all()) == 3  # two UPDATEs: 2 ids, then 1
     assert list(Question.objects.values_list("level", flat=True)) == [L2, L2, L2]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        facts(claims=("triggers",), rules=("603.2",)),  # a triggered ability
+        facts(claims=("total_cost",), rules=("601.2f",)),  # a cost change
+        facts(claims=("can_dredge",), rules=("702.52a",)),  # dredge replaces a draw
+        facts(claims=("finds",), cards=MANY_CARDS),  # many cards to hold at once
+    ],
+)
+def test_each_interaction_is_l2(case):
+    assert level_of(case) == L2
+
+
+def test_a_plain_mana_or_tapping_question_is_l1():
+    """Issue 23: "corner cases" served basic tap and mana questions (their family's level)."""
+    assert level_of(facts(claims=("mana_produced",), rules=("605.1a", "106.1"))) == L1
+    assert level_of(facts(claims=("can_activate", "tapped_after"), rules=("302.6",))) == L1
+
+
+def land_spec(slug, *battlefield):
+    spec = simple_spec(slug)
+    spec["zones"]["Alice"] = {"battlefield": ["Forest#f", *battlefield]}
+    spec["resolve"] = {"activate": "f", "by": "Alice"}
+    return spec
+
+
+@pytest.mark.django_db
+def test_a_questions_level_follows_from_its_content_not_its_family():
+    """Two boards of one family declared "corner": a Forest tapped for mana alone is L1, the
+    same question with Aven Mindcensor on the board is L2 (a replacement effect): the level is
+    computed from the claims, rules, board and cards, whatever the family says."""
+    family = Family.objects.create(slug="declared-corner", title="t", level=CORNER, definition={})
+    alone = ScenarioFactory(spec=land_spec("alone"), family=family)
+    beside = ScenarioFactory(spec=mindcensor_spec("beside"), family=family)
+    claims = [{"claim": "mana_produced", "card": "f"}]
+    plain = QuestionFactory(scenario=alone, kind="value", claims=claims, level=CORNER)
+    plain.rules.set([RuleFactory(number="605.1a")])
+    censored = QuestionFactory(scenario=beside, kind="value", claims=claims, level=CORNER)
+    levels.recompute(Question.objects.all())
+    plain.refresh_from_db()
+    censored.refresh_from_db()
+    assert (plain.level, censored.level) == (L1, L2)
+    facts_of_plain = levels.facts_of(plain.claims, ["605.1a"], alone.spec, frozenset())
+    assert plain.level == level_of(facts_of_plain)

@@ -127,7 +127,7 @@ def test_a_wish_worded_as_a_search_is_a_fault(seeded):
     questions = Question.objects.filter(is_active=True, scenario__family__slug="wishes")
     cards = questions.filter(kind="cards").first()
     shown = audit.served(cards, 0)
-    assert "chosen from outside the game" in shown.prompt
+    assert "choose it from outside the game" in shown.prompt
     assert not audit.wishes_chosen_not_found(shown)
     searcher = shown.ruling.searchers()[0]
     claim = {"claim": "found_count", "searcher": searcher, "proposed": [0, 1]}

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from quizzes.loading import CONTENT_DIR
-from quizzes.rulings.claims import claim_text
+from quizzes.rulings.claims import CLAIMS, OUTSIDE_CLAIMS, claim_text
 from quizzes.rulings.generate import build_questions
 from quizzes.rulings.ruling import Ruling, Shown, chooses_outside, text_for
 
@@ -118,7 +118,7 @@ def test_a_wish_is_asked_as_a_choice_from_outside_the_game_not_a_find():
     cards can Alice find?" above Burning Wish taught a wish as a search."""
     questions = {question.kind: question for question in build_questions(wish())}
     assert questions["cards"].prompt.endswith(
-        "For each highlighted card: must, may or can't it be chosen from outside the game?"
+        "For each highlighted card: must, may or can't Alice choose it from outside the game?"
     )
     assert "How many cards can Alice choose from outside the game?" in (
         questions["count_range"].prompt
@@ -149,7 +149,7 @@ def test_a_tutor_is_still_asked_what_it_finds():
         "expect": [{"claim": "finds", "card": "f"}, {"claim": "found_count", "searcher": "Alice"}],
     }
     prompts = {question.kind: question.prompt for question in build_questions(tutor)}
-    assert prompts["cards"].endswith("must, may or can't it be found?")
+    assert prompts["cards"].endswith("must, may or can't Alice find it?")
     assert "How many cards can Alice find?" in prompts["count_range"]
 
 
@@ -258,3 +258,34 @@ def test_questions_on_the_layers_of_two_effects_are_two_questions():
     keys = [q.key for q in build_questions(spec) if q.kind == "value"]
     assert len(keys) == len(set(keys))
     assert {"value-effect-layer-twist", "value-effect-layer-growth"} <= set(keys)
+
+
+def test_every_claim_says_what_its_statements_are_about():
+    """Issue 23: the question sentence of statements names what they are about, from the claim
+    table, of one subject and of several, for a wish's claims too."""
+    for name, text in {**CLAIMS, **{f"outside {n}": t for n, t in OUTSIDE_CLAIMS.items()}}.items():
+        assert str(text.about).startswith("about "), name
+        assert str(text.about_many).startswith("about "), name
+        assert "{" not in str(text.about_many), f"{name}: several subjects, none named"
+
+
+def test_a_statements_question_names_what_each_of_its_statements_is_about():
+    """ "Alice casts Gifts Ungiven. Statements about how many cards Alice can find and about
+    whether Alice shuffles: is each true or false?", each phrase the claim table's."""
+    spec = gifts(["Island#i1", "Mnemonic Wall#w1"])
+    ruling = Ruling.from_shown("yes_no", Shown(spec, [], {}, {}, 0))
+    statements = [q for q in build_questions(spec) if q.kind in ("yes_no", "multiple_choice")]
+    assert statements
+    for question in statements:
+        asked = question.prompt.split(". ", 1)[1]
+        for claim in question.claims:
+            phrase = text_for(ruling, claim).about_one(ruling.subject(claim))
+            assert phrase in asked, (phrase, question.prompt)
+        assert asked.startswith(("Statements about", "Which of these statements about"))
+
+
+def test_a_cards_question_names_who_finds():
+    spec = gifts(["Island#i1", "Mnemonic Wall#w1"])
+    spec["expect"] = [{"claim": "finds", "card": "i1"}, {"claim": "finds", "card": "w1"}]
+    cards = next(q for q in build_questions(spec) if q.kind == "cards")
+    assert cards.prompt.endswith("For each highlighted card: must, may or can't Alice find it?")
