@@ -102,6 +102,19 @@ QUESTION_SHAPES = {
         {"claim": "shuffles", "player": "Alice", "proposed": "no"},
     ],
     Question.Kind.LEGAL_SET: [{"claim": "legal_find_set", "searcher": "Alice"}],
+    # Shock is no basic land: it can't be found because it isn't what the search asks for
+    certification.KIND: [
+        {
+            "claim": "finds",
+            "card": "s1",
+            "proposed": [
+                {"values": ["cannot"], "reason": "no_match"},
+                {"values": ["cannot"], "reason": "hidden_unfindable"},
+                {"values": ["may"], "reason": "any"},
+                {"values": ["may"], "reason": "left_anywhere"},
+            ],
+        }
+    ],
 }
 
 

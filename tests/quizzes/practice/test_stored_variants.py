@@ -31,6 +31,7 @@ TAKEN = {
     Question.Kind.YES_NO: {"claim_0": "yes", "claim_1": "yes"},
     Question.Kind.MULTIPLE_CHOICE: {},  # no statement ticked
     Question.Kind.LEGAL_SET: {},  # no card picked
+    Question.Kind.OUTCOME_REASON: {"option": "0"},  # the first option shown
 }
 
 
