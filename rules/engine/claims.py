@@ -13,8 +13,15 @@ from .outcome import ClaimResult
 from .payment import check_cost
 from .reasons import because
 from .resolver import Resolution, TurnRecord
+from .sba_claims import (
+    permanents_left_verdict,
+    player_loses_verdict,
+    sba_destination_verdict,
+    sba_performed_verdict,
+)
 from .scenario import Scenario
 from .spell_claims import (
+    casting_step_order_verdict,
     cost_change_verdict,
     total_cost_verdict,
     trigger_order_verdict,
@@ -57,6 +64,11 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "cost_change_applies": (("card", "source"), ("player",)),
     "triggers_on_event": (("card", "dies"), ()),
     "trigger_order": (("dies",), ()),
+    "casting_step_order": (("card", "steps"), ()),
+    "sba_performed": (("card",), ()),
+    "sba_destination": (("card",), ()),
+    "player_loses": (("player",), ()),
+    "permanents_left": (("player",), ()),
 }
 PLAYER_KEYS = frozenset({"player", "searcher", "whose", "other"})
 # Keys a claim may carry besides its subject: its value, a line of play, a statement's proposal.
@@ -852,6 +864,11 @@ _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "cost_change_applies": lambda ev, s: cost_change_verdict(ev.scenario, s),
     "triggers_on_event": lambda ev, s: triggers_on_event_verdict(ev.scenario, s),
     "trigger_order": lambda ev, s: trigger_order_verdict(ev.scenario, s),
+    "casting_step_order": lambda ev, s: casting_step_order_verdict(ev.scenario, s),
+    "sba_performed": lambda ev, s: sba_performed_verdict(ev.scenario, s),
+    "sba_destination": lambda ev, s: sba_destination_verdict(ev.scenario, s),
+    "player_loses": lambda ev, s: player_loses_verdict(ev.scenario, s),
+    "permanents_left": lambda ev, s: permanents_left_verdict(ev.scenario, s),
 }
 
 
