@@ -200,6 +200,7 @@ class Ruling:
             other=str(claim.get("other", "")),
             source=self.board.name(str(claim["source"])) if claim.get("source") else "",
             dying=tuple(self.board.name(str(label)) for label in claim.get("dies", ())),
+            steps=tuple(str(step) for step in claim.get("steps", ())),
         )
 
     def text_of(self, claim: Mapping[str, Any]) -> ClaimText:

@@ -792,6 +792,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "sba_loses_704.5c": gettext_noop(
         "%(player)s has ten or more poison counters and loses the game (704.5c)."
     ),
+    "sba_loses_several": gettext_noop(
+        "%(player)s loses the game: more than one state-based action makes them lose at once "
+        "(%(rules)s)."
+    ),
     "sba_permanents_left": ngettext(
         "State-based actions are checked again until none apply (704.3), all those of one check "
         "at once (performed here: %(rules)s); the legend rule keeps one of each name. %(player)s "

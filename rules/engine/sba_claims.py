@@ -68,6 +68,13 @@ def settle(scenario: Scenario) -> SbaRun:
     return run(board_of(scenario))
 
 
+def _game_over(scenario: Scenario, result: SbaRun, claim: str) -> None:
+    """A check that leaves fewer than two players ends the game (104.2a): no check follows."""
+    players = len(scenario.state.players)
+    if players >= 2 and players - len(set(result.losers)) < 2:
+        raise ScenarioError(f"claim {claim}", "the game ends in the first check: ask player_loses")
+
+
 def _card(scenario: Scenario, subject: Mapping[str, Any], claim: str):
     card = scenario.state.card(subject["card"])
     if card is None or card.zone != "battlefield":
@@ -89,7 +96,8 @@ def sba_performed_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> Ver
     card = _card(scenario, subject, "sba_performed")
     result = settle(scenario)
     _legend_choice(result, card.label, "sba_performed")
-    action = result.happened_to(card.label)
+    first = result.checks[0] if result.checks else ()
+    action = next((a for a in first if a.subject == card.label), None)
     if action is None:
         return Verdict("none", "704.3", because("sba_none", card=card.name))
     value = {"destroyed": "destroyed", "graveyard": "graveyard"}.get(action.kind, action.kind)
@@ -104,6 +112,7 @@ def sba_destination_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> V
     card = _card(scenario, subject, "sba_destination")
     result = settle(scenario)
     _legend_choice(result, card.label, "sba_destination")
+    _game_over(scenario, result, "sba_destination")
     where = result.destination(card.label)
     if where == "battlefield":
         return Verdict("battlefield", "704.3", because("sba_stays", card=card.name))
@@ -130,6 +139,20 @@ def player_loses_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> Verd
     if outcome == "plays_on":
         return Verdict("plays_on", "704.3", because("sba_player_plays_on", player=player))
     rule = next(a.rule for a in result.actions if a.kind == "loses" and a.subject == player)
+    state = next(p for p in board_of(scenario).players if p.name == player)
+    reasons = [
+        number
+        for number, applies in (
+            ("704.5a", state.life <= 0),
+            ("704.5b", state.drew_from_empty_library),
+            ("704.5c", state.poison >= 10),
+        )
+        if applies
+    ]
+    if outcome == "loses" and len(reasons) > 1:
+        return Verdict(
+            "loses", rule, because("sba_loses_several", player=player, rules=", ".join(reasons))
+        )
     if outcome == "draw":
         return Verdict("draw", "104.4a", because("sba_player_draw", player=player, rule=rule))
     return Verdict("loses", rule, because(f"sba_loses_{rule}", player=player))
@@ -140,6 +163,7 @@ def permanents_left_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> V
     rule (704.5j) keeps one of each name whichever its controller chooses."""
     player = subject["player"]
     result = settle(scenario)
+    _game_over(scenario, result, "permanents_left")
     left = [p for p in result.board.permanents if p.zone == "battlefield" and p.holder == player]
     gone = sorted({a.rule for a in result.actions if a.destination or a.kind == "ceases_to_exist"})
     if not gone:
