@@ -416,12 +416,10 @@ def _mana_options(subject: Subject, context: Context) -> list[Any]:
 
 # The steps of casting a spell (601.2a-i), as the engine's reasons name them.
 STEP_WORDS = {
-    "move_to_stack": gettext_lazy("announcing the spell and moving it to the stack"),
+    "move_to_stack": gettext_lazy("moving the card to the stack"),
     "choose_mode": gettext_lazy("choosing its mode"),
     "reveal_splice": gettext_lazy("revealing the cards to splice onto it"),
-    "announce_alternative_or_additional_costs": gettext_lazy(
-        "announcing the alternative or additional costs to pay"
-    ),
+    "announce_alternative_or_additional_costs": gettext_lazy("announcing whether it is kicked"),
     "announce_x": gettext_lazy("announcing the value of X"),
     "choose_targets": gettext_lazy("choosing its targets"),
     "divide_effect": gettext_lazy("dividing its effect among its targets"),

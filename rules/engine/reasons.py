@@ -716,11 +716,11 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "Casting %(card)s follows the steps of 601.2 in order: %(first)s (%(first_rule)s) comes "
         "before %(second)s (%(second_rule)s)."
     ),
-    "step_move_to_stack": gettext_noop("announcing the spell and moving it to the stack"),
+    "step_move_to_stack": gettext_noop("moving the card to the stack"),
     "step_choose_mode": gettext_noop("choosing its mode"),
     "step_reveal_splice": gettext_noop("revealing the cards to splice onto it"),
     "step_announce_alternative_or_additional_costs": gettext_noop(
-        "announcing the alternative or additional costs to pay"
+        "announcing whether it is kicked"
     ),
     "step_announce_x": gettext_noop("announcing the value of X"),
     "step_choose_targets": gettext_noop("choosing its targets"),

@@ -100,6 +100,12 @@ def sba_performed_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> Ver
     action = next((a for a in first if a.subject == card.label), None)
     if action is None:
         return Verdict("none", "704.3", because("sba_none", card=card.name))
+    counters = card.counters or {}
+    if action.destination and counters.get("+1/+1", 0) and counters.get("-1/-1", 0):
+        # 704.5q applies in the same check as the permanent leaves: both happen at once.
+        raise ScenarioError(
+            "claim sba_performed.card", "it leaves while 704.5q removes its counters: ask where"
+        )
     value = {"destroyed": "destroyed", "graveyard": "graveyard"}.get(action.kind, action.kind)
     return Verdict(
         value, action.rule, because(f"sba_{action.rule}", card=card.name, count=action.count)
