@@ -420,7 +420,7 @@ STEP_WORDS = {
     "choose_mode": gettext_lazy("choosing its mode"),
     "reveal_splice": gettext_lazy("revealing the cards to splice onto it"),
     "announce_alternative_or_additional_costs": gettext_lazy("announcing whether it is kicked"),
-    "announce_x": gettext_lazy("announcing the value of X"),
+    "announce_x": gettext_lazy("announcing X"),
     "choose_targets": gettext_lazy("choosing its targets"),
     "divide_effect": gettext_lazy("dividing its effect among its targets"),
     "check_legality": gettext_lazy("checking that the proposed spell can legally be cast"),

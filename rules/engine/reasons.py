@@ -722,7 +722,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "step_announce_alternative_or_additional_costs": gettext_noop(
         "announcing whether it is kicked"
     ),
-    "step_announce_x": gettext_noop("announcing the value of X"),
+    "step_announce_x": gettext_noop("announcing X"),
     "step_choose_targets": gettext_noop("choosing its targets"),
     "step_divide_effect": gettext_noop("dividing its effect among its targets"),
     "step_check_legality": gettext_noop("checking that the proposed spell can legally be cast"),

@@ -178,6 +178,6 @@ def permanents_left_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> V
         )
     return Verdict(
         len(left),
-        "704.3",
+        ", ".join(["704.3", *gone]),
         because("sba_permanents_left", player=player, count=len(left), rules=", ".join(gone)),
     )

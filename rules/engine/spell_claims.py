@@ -199,7 +199,7 @@ def casting_step_order_verdict(scenario: Scenario, subject: Mapping[str, Any]) -
         raise ScenarioError(where, f"both steps are choices of {order.rules[0]}: ask another pair")
     return Verdict(
         order.first,
-        order.rules[0],
+        f"{order.rules[0]}, {order.rules[1]}",
         because(
             "casting_step_first",
             card=card.name,
