@@ -65,7 +65,11 @@ def board_of(scenario: Scenario) -> Board:
 
 
 def settle(scenario: Scenario) -> SbaRun:
-    return run(board_of(scenario))
+    """The checks on the scenario's board, run once per scenario (a scenario never changes)."""
+    found = scenario.__dict__.get("_sba_run")
+    if found is None:
+        found = scenario.__dict__["_sba_run"] = run(board_of(scenario))
+    return found
 
 
 def _game_over(scenario: Scenario, result: SbaRun, claim: str) -> None:
