@@ -14,6 +14,10 @@ Sections (pure engine modules, timed the same way, one call at a time):
                     at 0 life; `sba.run` checks until nothing applies (two checks act)
   dredge-leyline    replacement effects (616.1): a draw replaced by dredge 5 under Leyline of
                     the Void and Rest in Peace, then each of the five milled cards' moves
+  sba-counters-draw state-based actions on 48 creatures with +1/+1 and -1/-1 counters (704.5q),
+                    damage from deathtouch sources (704.5h) and toughness 0 (704.5f), every
+                    player at 0 life or poisoned out at once: the game is a draw (104.4a)
+  casting-order     every pair of the twelve casting steps (601.2a-i) put in order
 
 "resolve (dict)" is `resolve(spec)` from the JSON dict, parse included; "resolve (parsed)" is
 `resolve(scenario)` of an already-parsed Scenario. Each is timed with `time.perf_counter_ns`
@@ -35,6 +39,7 @@ from typing import Any
 
 from rules.engine import layers, parse_scenario, resolve, sba
 from rules.engine import replacement as repl
+from rules.engine.casting import CASTING_STEPS, casting_step_order
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_SPLINTER = REPO.parent / "shared/spec/examples/splinter-howling-mine.json"
@@ -203,6 +208,75 @@ def turn_priority() -> dict[str, Any]:
     }
 
 
+def sba_and_casting() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A board checked for state-based actions (704) and a spell's casting steps (601.2)."""
+    board = {
+        "format": "scenario/1",
+        "id": "bench-sba-claims",
+        "title": "State-based actions on a board with damage, deathtouch, counters and legends",
+        "source": "CR 704.3, 704.5a-c, 704.5f-j, 704.5q, 104.4a",
+        "players": ["Nadia", "Olek"],
+        "state_based_actions": True,
+        "life": {"Nadia": 3, "Olek": 20},
+        "poison": {"Olek": 4},
+        "zones": {
+            "Nadia": {
+                "battlefield": [
+                    {
+                        "card": "Serra Angel",
+                        "label": "angel",
+                        "damage": 1,
+                        "deathtouch_damage": True,
+                    },
+                    {
+                        "card": "Grizzly Bears",
+                        "label": "bears",
+                        "counters": {"+1/+1": 2, "-1/-1": 1},
+                    },
+                    "Thalia, Guardian of Thraben#t1",
+                    "Thalia, Guardian of Thraben#t2",
+                    "Forest",
+                ]
+            },
+            "Olek": {
+                "battlefield": [
+                    {"card": "Ashiok, Dream Render", "label": "ashiok", "counters": {"loyalty": 0}},
+                    {"card": "Ornithopter", "label": "thopter", "counters": {"-1/-1": 2}},
+                    "Island",
+                ]
+            },
+        },
+        "expect": [
+            {"claim": "sba_performed", "card": "angel", "value": "destroyed"},
+            {"claim": "sba_performed", "card": "bears", "value": "counters_removed"},
+            {"claim": "sba_destination", "card": "thopter", "value": "graveyard"},
+            {"claim": "sba_performed", "card": "ashiok", "value": "graveyard"},
+            {"claim": "permanents_left", "player": "Nadia", "value": 3},
+            {"claim": "player_loses", "player": "Olek", "value": "plays_on"},
+        ],
+    }
+    steps = [
+        (["announce_x", "move_to_stack"], "move_to_stack"),
+        (["determine_total_cost", "announce_x"], "announce_x"),
+        (["pay_total_cost", "activate_mana_abilities"], "activate_mana_abilities"),
+        (["becomes_cast", "pay_total_cost"], "pay_total_cost"),
+        (["check_legality", "announce_x"], "announce_x"),
+    ]
+    casting = {
+        "format": "scenario/1",
+        "id": "bench-casting-order",
+        "title": "Green Sun's Zenith: the order of its casting steps",
+        "source": "CR 601.2a-i",
+        "players": ["Nadia", "Olek"],
+        "zones": {"Nadia": {"hand": ["Green Sun's Zenith#gsz"], "battlefield": ["Forest"]}},
+        "expect": [
+            {"claim": "casting_step_order", "card": "gsz", "steps": pair, "value": first}
+            for pair, first in steps
+        ],
+    }
+    return board, casting
+
+
 def cases() -> dict[str, str]:
     """Case name -> scenario file text (the shared example is read if it is there)."""
     texts = {}
@@ -215,6 +289,9 @@ def cases() -> dict[str, str]:
     texts["dies-triggers"] = json.dumps(triggers, indent=2)
     texts["layers"] = json.dumps(layers_scenario(), indent=2)
     texts["turn-priority"] = json.dumps(turn_priority(), indent=2)
+    board, casting = sba_and_casting()
+    texts["sba-claims"] = json.dumps(board, indent=2)
+    texts["casting-order"] = json.dumps(casting, indent=2)
     return texts
 
 
@@ -339,6 +416,40 @@ def layers_board() -> tuple[list[layers.Creature], list[layers.PTEffect]]:
     return creatures, effects
 
 
+def sba_counters_board() -> sba.Board:
+    """Three players, sixteen creatures each with counters of both kinds, some dealt damage by
+    a deathtouch source, some at toughness 0; every player loses in the first check."""
+    permanents = []
+    for player in PLAYERS[:3]:
+        for index in range(16):
+            permanents.append(
+                sba.Permanent(
+                    f"{player}-c{index}",
+                    "Grizzly Bears",
+                    player,
+                    types=frozenset({"Creature"}),
+                    toughness=2,
+                    damage=1 if index % 4 == 1 else 0,
+                    deathtouch_damage=index % 4 == 1,
+                    counters={"+1/+1": index % 3, "-1/-1": (index % 5) if index % 4 else 2},
+                )
+            )
+    players = (
+        sba.Player("Alice", life=0),
+        sba.Player("Bob", poison=10),
+        sba.Player("Carol", drew_from_empty_library=True),
+    )
+    return sba.Board(players, tuple(permanents))
+
+
+def casting_order() -> int:
+    """Every ordered pair of distinct casting steps compared; returns how many."""
+    names = [name for name, _ in CASTING_STEPS]
+    return sum(
+        1 for one in names for other in names if one != other and casting_step_order(one, other)
+    )
+
+
 def dredge_under_leyline() -> int:
     """A dredge draw and the five moves of its mill; returns the cards exiled."""
     effects = [
@@ -382,6 +493,26 @@ def measure_sections(repetitions: int, warmup: int) -> list[dict[str, Any]]:
             **summary(time_calls(dredge_under_leyline, repetitions, warmup)),
         },
     ]
+    counters = sba_counters_board()
+    outcome = sba.run(counters)
+    rows.append(
+        {
+            "case": "sba-counters-draw",
+            "section": "704",
+            "permanents": len(counters.permanents),
+            "checks": len(outcome.checks),
+            "draw": outcome.draw,
+            **summary(time_calls(lambda: sba.run(counters), repetitions, warmup)),
+        }
+    )
+    rows.append(
+        {
+            "case": "casting-order",
+            "section": "601.2",
+            "pairs": casting_order(),
+            **summary(time_calls(casting_order, repetitions, warmup)),
+        }
+    )
     return rows
 
 

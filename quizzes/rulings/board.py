@@ -19,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from quizzes.rulings.claims import counters_text
 from quizzes.rulings.names import has_translation, localized
@@ -178,6 +178,8 @@ class PlayerView:
     name: str
     is_active: bool
     zones: tuple[ZoneView, ...]
+    # What state-based actions read of the player (704.5a-c), on a board checked for them.
+    status: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -374,6 +376,69 @@ def _states(instance: Any, views: Mapping[str, CardView]) -> tuple[str, ...]:
     return tuple(states)
 
 
+def _sba_extras(spec: Any) -> dict[str, Mapping[str, Any]] | None:
+    """On a board checked for state-based actions (`"state_based_actions": true`), every
+    labelled card object by label (its damage is read from it); None on any other board."""
+    if not isinstance(spec, Mapping) or not spec.get("state_based_actions"):
+        return None
+    found: dict[str, Mapping[str, Any]] = {}
+    for zones in spec.get("zones", {}).values():
+        for entries in zones.values():
+            for entry in entries if isinstance(entries, list) else ():
+                if isinstance(entry, Mapping) and entry.get("label"):
+                    found[str(entry["label"])] = entry
+    return found
+
+
+def _sba_states(instance: Any, extras: Mapping[str, Mapping[str, Any]] | None) -> tuple[str, ...]:
+    """A permanent's power and toughness as printed, damage marked on it and whether a source
+    with deathtouch dealt it damage: the premises of 704.5f-h."""
+    if extras is None or instance.zone != "battlefield":
+        return ()
+    states = []
+    definition = instance.definition
+    if getattr(definition, "toughness", ""):
+        states.append(
+            _("printed power and toughness %(power)s/%(toughness)s")
+            % {"power": definition.power, "toughness": definition.toughness}
+        )
+    extra = extras.get(instance.label, {})
+    damage = extra.get("damage", 0)
+    if damage:
+        states.append(
+            ngettext("%(count)s damage marked on it", "%(count)s damage marked on it", damage)
+            % {"count": damage}
+        )
+    if extra.get("deathtouch_damage"):
+        states.append(
+            _(
+                "dealt damage by a source with deathtouch since state-based actions were last "
+                "checked"
+            )
+        )
+    return tuple(states)
+
+
+def _player_status(scenario: Any, player: str) -> tuple[str, ...]:
+    """Life total, poison counters and an attempted draw from an empty library (704.5a-c)."""
+    spec = scenario.spec
+    life = (spec.get("life") or {}).get(player, 20)
+    status = [_("life total: %(life)s") % {"life": life}]
+    poison = (spec.get("poison") or {}).get(player, 0)
+    status.append(
+        ngettext("%(count)s poison counter", "%(count)s poison counters", poison)
+        % {"count": poison}
+    )
+    if player in (spec.get("drew_from_empty_library") or ()):
+        status.append(
+            _(
+                "attempted to draw a card from an empty library since state-based actions were "
+                "last checked"
+            )
+        )
+    return tuple(status)
+
+
 def _runs(cards: tuple[CardView, ...], asked: frozenset[str]) -> tuple[Run, ...]:
     """Consecutive identical cards nobody is asked about form one run."""
     runs: list[list[CardView]] = []
@@ -515,8 +580,9 @@ def build_board(scenario: Any, asked: frozenset[str] = frozenset(), salt: str = 
         # the stack, not "the Hangarback Walker in Jonas's hand" (it ends on the battlefield).
         views[cast] = replace(views[cast], phrase=views[cast].name)
     invented = invented_names(scenario.spec)
+    sba = _sba_extras(scenario.spec)
     for label, view in views.items():
-        states = _states(state.card(label), views)
+        states = _states(state.card(label), views) + _sba_states(state.card(label), sba)
         if states:
             views[label] = replace(view, states=states)
         if state.card(label).name in invented:
@@ -529,7 +595,8 @@ def build_board(scenario: Any, asked: frozenset[str] = frozenset(), salt: str = 
             if instances or zone in listed.get(player, {}):
                 cards = tuple(views[card.label] for card in instances)
                 zones.append(ZoneView(player, zone, cards, _runs(cards, asked)))
-        players.append(PlayerView(player, player == state.active, tuple(zones)))
+        status = _player_status(scenario, player) if sba is not None else ()
+        players.append(PlayerView(player, player == state.active, tuple(zones), status))
     resolving = _step_text(scenario.resolve, views, scenario.catalog) if scenario.resolve else None
     history = tuple(_step_text(step, views, scenario.catalog).text for step in scenario.history)
     return Board(tuple(players), resolving, history, views)

@@ -94,6 +94,13 @@ class Subject:
             }
         return _("first, as it begins")
 
+    steps: tuple[str, ...] = ()  # two steps of casting a spell (casting_step_order)
+
+    @property
+    def steps_either(self) -> str:
+        """ "choosing its targets or announcing the value of X"."""
+        return _or([_word(STEP_WORDS, step) for step in self.steps])
+
     @property
     def dying_event(self) -> str:
         """ "Wood Elves dies" / "Wood Elves and Thalia die at the same time"."""
@@ -275,6 +282,7 @@ class ClaimText:
             during=subject.during,
             stack=subject.stack_words,
             moment=subject.moment,
+            steps_either=subject.steps_either,
         )
 
     def state(self, value: Any, subject: Subject) -> str:
@@ -514,11 +522,123 @@ def _players_or_nobody(subject: Subject, context: Context) -> list[Any]:
     return [*context.players, ""]
 
 
+# The steps of casting a spell (601.2a-i), as the engine's reasons name them.
+STEP_WORDS = {
+    "move_to_stack": gettext_lazy("moving the card to the stack"),
+    "choose_mode": gettext_lazy("choosing its mode"),
+    "reveal_splice": gettext_lazy("revealing the cards to splice onto it"),
+    "announce_alternative_or_additional_costs": gettext_lazy("announcing whether it is kicked"),
+    "announce_x": gettext_lazy("announcing X"),
+    "choose_targets": gettext_lazy("choosing its targets"),
+    "divide_effect": gettext_lazy("dividing its effect among its targets"),
+    "check_legality": gettext_lazy("checking that the proposed spell can legally be cast"),
+    "determine_total_cost": gettext_lazy("determining and locking in its total cost"),
+    "activate_mana_abilities": gettext_lazy("activating mana abilities"),
+    "pay_total_cost": gettext_lazy("paying its total cost"),
+    "becomes_cast": gettext_lazy(
+        "the spell becoming cast, when abilities that trigger on casting it trigger"
+    ),
+}
+SBA_WORDS = {
+    "destroyed": gettext_lazy("it is destroyed"),
+    "graveyard": gettext_lazy("it is put into its owner's graveyard without being destroyed"),
+    "counters_removed": gettext_lazy("+1/+1 and -1/-1 counters are removed from it"),
+    "none": gettext_lazy("nothing happens to it"),
+}
+SBA_ZONE_WORDS = {
+    "battlefield": gettext_lazy("on the battlefield"),
+    "graveyard": gettext_lazy("in its owner's graveyard"),
+    "ceases_to_exist": gettext_lazy("nowhere: it has ceased to exist"),
+}
+SBA_STATEMENTS = {
+    "destroyed": gettext_noop("when state-based actions are checked now, %(card)s is destroyed."),
+    "graveyard": gettext_noop(
+        "when state-based actions are checked now, %(card)s is put into its owner's graveyard "
+        "without being destroyed."
+    ),
+    "counters_removed": gettext_noop(
+        "when state-based actions are checked now, +1/+1 and -1/-1 counters are removed from "
+        "%(card)s."
+    ),
+    "none": gettext_noop("when state-based actions are checked now, nothing happens to %(card)s."),
+}
+LOSS_WORDS = {
+    "loses": gettext_lazy("loses the game"),
+    "draw": gettext_lazy("loses at the same time as every other player: the game is a draw"),
+    "plays_on": gettext_lazy("doesn't lose the game"),
+}
+
+
+def _other_step(value: Any, s: Subject) -> str:
+    others = [step for step in s.steps if step != value]
+    return _word(STEP_WORDS, others[0]) if others else ""
+
+
 def _fixed(*values: Any) -> Callable[[Subject, Context], list[Any]]:
     return lambda subject, context: list(values)
 
 
 CLAIMS: dict[str, ClaimText] = {
+    "casting_step_order": ClaimText(
+        gettext_lazy("as {card} is cast, which comes first: {steps_either}?"),
+        lambda value, s: _say(
+            gettext_noop("as %(card)s is cast, %(first)s comes before %(second)s."),
+            card=s.card,
+            first=_word(STEP_WORDS, value),
+            second=_other_step(value, s),
+        ),
+        lambda value: _word(STEP_WORDS, value),
+        domain=lambda subject, context: list(subject.steps),
+    ),
+    "sba_performed": ClaimText(
+        gettext_lazy("state-based actions are checked now: what happens to {card}?"),
+        lambda value, s: _say(SBA_STATEMENTS.get(value, SBA_STATEMENTS["none"]), card=s.card),
+        lambda value: _word(SBA_WORDS, value),
+        domain=_fixed(*SBA_WORDS),
+    ),
+    "sba_destination": ClaimText(
+        gettext_lazy(
+            "state-based actions are checked now, and again until none apply: where is {card} then?"
+        ),
+        lambda value, s: _say(
+            gettext_noop(
+                "once state-based actions have been checked until none apply, %(card)s is %(zone)s."
+            ),
+            card=s.card,
+            zone=_word(SBA_ZONE_WORDS, value),
+        ),
+        lambda value: _word(SBA_ZONE_WORDS, value),
+        domain=_fixed(*SBA_ZONE_WORDS),
+    ),
+    "player_loses": ClaimText(
+        gettext_lazy("state-based actions are checked now: what happens to {player}?"),
+        lambda value, s: _say(
+            gettext_noop("when state-based actions are checked now, %(player)s %(what)s."),
+            player=s.player,
+            what=_word(LOSS_WORDS, value),
+        ),
+        lambda value: _word(LOSS_WORDS, value),
+        domain=_fixed(*LOSS_WORDS),
+    ),
+    "permanents_left": ClaimText(
+        gettext_lazy(
+            "state-based actions are checked now, and again until none apply: how many "
+            "permanents does {player} control then?"
+        ),
+        lambda value, s: (
+            ngettext(
+                "once state-based actions have been checked until none apply, %(player)s controls "
+                "%(count)s permanent.",
+                "once state-based actions have been checked until none apply, %(player)s controls "
+                "%(count)s permanents.",
+                value,
+            )
+            % {"player": s.player, "count": value}
+        ),
+        str,
+        answer=NUMBER,
+        high=20,
+    ),
     "finds": ClaimText(
         gettext_lazy("must, may or can't {card} be found?"),
         lambda value, s: f"{s.card} {_word(FIND_WORDS, value)}.",
@@ -1153,6 +1273,26 @@ ABOUT: dict[str, tuple[StrOrPromise, StrOrPromise]] = {
     "may_cast_now": (
         gettext_lazy("about whether {player} may cast {card} then"),
         gettext_lazy("about who may cast which cards then"),
+    ),
+    "casting_step_order": (
+        gettext_lazy("about which step of casting {card} comes first"),
+        gettext_lazy("about the order of the steps of casting a spell"),
+    ),
+    "sba_performed": (
+        gettext_lazy("about what the state-based actions do to {card}"),
+        gettext_lazy("about what the state-based actions do to each permanent"),
+    ),
+    "sba_destination": (
+        gettext_lazy("about where {card} is once the state-based actions are done"),
+        gettext_lazy("about where each permanent is once the state-based actions are done"),
+    ),
+    "player_loses": (
+        gettext_lazy("about what the state-based actions do to {player}"),
+        gettext_lazy("about which players lose"),
+    ),
+    "permanents_left": (
+        gettext_lazy("about how many permanents {player} controls afterwards"),
+        gettext_lazy("about how many permanents each player controls afterwards"),
     ),
 }
 CLAIMS = {

@@ -206,6 +206,7 @@ class Ruling:
             stack=int(claim.get("stack", 0) or 0),
             waiting=bool(claim.get("waiting", False)),
             first_turn=bool(claim.get("first_turn", False)),
+            steps=tuple(str(step) for step in claim.get("steps", ())),
         )
 
     def text_of(self, claim: Mapping[str, Any]) -> ClaimText:

@@ -62,6 +62,9 @@ def _face(definition: Any) -> dict[str, str]:
         "mana_cost": definition.mana_cost,
         "oracle": definition.oracle,
         "alt_cost": (definition.alt_cost or {}).get("cost", ""),
+        # Printed power and toughness: a board checked for state-based actions shows them.
+        "power": getattr(definition, "power", ""),
+        "toughness": getattr(definition, "toughness", ""),
     }
 
 
@@ -81,6 +84,8 @@ class Face:
     mana_cost: str
     oracle: str
     alt_cost: dict[str, str] = field(default_factory=dict)
+    power: str = ""
+    toughness: str = ""
 
 
 @dataclass(frozen=True, eq=False)
@@ -165,6 +170,8 @@ class Scene:
                 face["mana_cost"],
                 face["oracle"],
                 {"cost": face["alt_cost"]} if face["alt_cost"] else {},
+                face.get("power", ""),
+                face.get("toughness", ""),
             )
             for name, face in data["faces"].items()
         }

@@ -113,6 +113,11 @@ def scenario_schema() -> dict[str, Any]:
             },
             "active": {"type": "string"},
             "life": {"type": ["object", "null"], "additionalProperties": {"type": "integer"}},
+            # What state-based actions read of the players (704.5b, 704.5c), and whether the
+            # board is one checked for them (it then shows life, poison, damage, toughness).
+            "poison": {"type": ["object", "null"], "additionalProperties": _whole()},
+            "drew_from_empty_library": {"type": ["array", "null"], "items": {"type": "string"}},
+            "state_based_actions": {"type": "boolean"},
             "range_of_influence": {"anyOf": [{"type": "null"}, _whole(1)]},
             "cards": {
                 "type": ["array", "null"],
@@ -180,6 +185,8 @@ def scenario_schema() -> dict[str, Any]:
                                 "description": "labels of the spells that resolved targeting "
                                 "it this turn, in order",
                             },
+                            "damage": _whole(),
+                            "deathtouch_damage": {"type": "boolean"},
                         },
                     },
                 ]

@@ -2,7 +2,7 @@
 cost increases, minus cost reductions, each change applying only to the spells it names.
 
 Pure data in, data out: which changes apply to a spell, what the locked-in total is, and the
-order of the casting steps (601.2a-h) that a question may ask about.
+order of the casting steps (601.2a-i) that a question may ask about.
 """
 
 from __future__ import annotations
@@ -13,14 +13,25 @@ from dataclasses import dataclass
 
 COLORS = ("W", "U", "B", "R", "G", "C")
 _SYMBOL = re.compile(r"\{([^}]+)\}")
-# The casting steps in the order the rules require (601.2a to 601.2h), each with its rule.
+# The casting steps in the order the rules require (601.2a to 601.2i), each with its rule. The
+# choices of 601.2b are made in the order that rule lists them; each later sub-rule waits for
+# every earlier one to be done.
 CASTING_STEPS = (
     ("move_to_stack", "601.2a"),
-    ("choose_alternative_or_additional_costs", "601.2b"),
+    ("choose_mode", "601.2b"),
+    ("reveal_splice", "601.2b"),
+    ("announce_alternative_or_additional_costs", "601.2b"),
+    ("announce_x", "601.2b"),
     ("choose_targets", "601.2c"),
+    ("divide_effect", "601.2d"),
+    ("check_legality", "601.2e"),
     ("determine_total_cost", "601.2f"),
+    ("activate_mana_abilities", "601.2g"),
     ("pay_total_cost", "601.2h"),
+    ("becomes_cast", "601.2i"),
 )
+STEP_RULE = dict(CASTING_STEPS)
+STEP_INDEX = {step: index for index, (step, _) in enumerate(CASTING_STEPS)}
 
 
 @dataclass(frozen=True)
@@ -159,3 +170,33 @@ def _difference(before: ManaCost, after: ManaCost) -> str:
 def cost_change_applies(change: CostChange, spell: SpellFacts) -> bool:
     """Does this increase or reduction change this spell's total cost? (601.2f)."""
     return change.applies_to(spell)
+
+
+@dataclass(frozen=True)
+class StepOrder:
+    """Which of two casting steps comes first, and the rules that place them (601.2)."""
+
+    first: str
+    second: str
+    rules: tuple[str, str]
+
+    @property
+    def same_rule(self) -> bool:
+        """Both are choices of one sub-rule (601.2b), made in the order it lists them."""
+        return self.rules[0] == self.rules[1]
+
+
+def casting_step_order(step: str, other: str) -> StepOrder:
+    """Which of two steps of casting a spell comes first (601.2a-i)."""
+    for name in (step, other):
+        if name not in STEP_INDEX:
+            raise ValueError(f"unknown casting step {name!r}; use one of {sorted(STEP_INDEX)}")
+    if step == other:
+        raise ValueError("two different casting steps are compared")
+    first, second = sorted((step, other), key=STEP_INDEX.__getitem__)
+    return StepOrder(first, second, (STEP_RULE[first], STEP_RULE[second]))
+
+
+def decided_before(step: str) -> tuple[str, ...]:
+    """Every step already done when `step` is taken (601.2: the steps are taken in order)."""
+    return tuple(name for name, _ in CASTING_STEPS[: STEP_INDEX[step]])

@@ -14,8 +14,15 @@ from .outcome import ClaimResult
 from .payment import check_cost
 from .reasons import because
 from .resolver import Resolution, TurnRecord
+from .sba_claims import (
+    permanents_left_verdict,
+    player_loses_verdict,
+    sba_destination_verdict,
+    sba_performed_verdict,
+)
 from .scenario import Scenario
 from .spell_claims import (
+    casting_step_order_verdict,
     cost_change_verdict,
     total_cost_verdict,
     trigger_order_verdict,
@@ -71,6 +78,11 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "turn_based_actions": (("step",), ("first_turn",)),
     "priority_first": (("step",), ("after", "player", "waiting")),
     "may_cast_now": (("card", "step"), ("player", "stack", "waiting")),
+    "casting_step_order": (("card", "steps"), ()),
+    "sba_performed": (("card",), ()),
+    "sba_destination": (("card",), ()),
+    "player_loses": (("player",), ()),
+    "permanents_left": (("player",), ()),
 }
 PLAYER_KEYS = frozenset({"player", "searcher", "whose", "other"})
 # Keys a claim may carry besides its subject: its value, a line of play, a statement's proposal.
@@ -873,6 +885,11 @@ _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "turn_based_actions": lambda ev, s: turn_based_actions_verdict(ev.scenario, s),
     "priority_first": lambda ev, s: priority_first_verdict(ev.scenario, s),
     "may_cast_now": lambda ev, s: may_cast_now_verdict(ev.scenario, s),
+    "casting_step_order": lambda ev, s: casting_step_order_verdict(ev.scenario, s),
+    "sba_performed": lambda ev, s: sba_performed_verdict(ev.scenario, s),
+    "sba_destination": lambda ev, s: sba_destination_verdict(ev.scenario, s),
+    "player_loses": lambda ev, s: player_loses_verdict(ev.scenario, s),
+    "permanents_left": lambda ev, s: permanents_left_verdict(ev.scenario, s),
 }
 
 

@@ -839,6 +839,103 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "It is %(player)s's own main phase and the stack is empty, so once %(player)s has "
         "priority they may cast %(card)s."
     ),
+    # The order of casting steps (spell_claims.py, 601.2).
+    "casting_step_first": gettext_noop(
+        "Casting %(card)s follows the steps of 601.2 in order: %(first)s (%(first_rule)s) comes "
+        "before %(second)s (%(second_rule)s)."
+    ),
+    "step_move_to_stack": gettext_noop("moving the card to the stack"),
+    "step_choose_mode": gettext_noop("choosing its mode"),
+    "step_reveal_splice": gettext_noop("revealing the cards to splice onto it"),
+    "step_announce_alternative_or_additional_costs": gettext_noop(
+        "announcing whether it is kicked"
+    ),
+    "step_announce_x": gettext_noop("announcing X"),
+    "step_choose_targets": gettext_noop("choosing its targets"),
+    "step_divide_effect": gettext_noop("dividing its effect among its targets"),
+    "step_check_legality": gettext_noop("checking that the proposed spell can legally be cast"),
+    "step_determine_total_cost": gettext_noop("determining and locking in its total cost"),
+    "step_activate_mana_abilities": gettext_noop("activating mana abilities"),
+    "step_pay_total_cost": gettext_noop("paying its total cost"),
+    "step_becomes_cast": gettext_noop(
+        "the spell becoming cast, when abilities that trigger on casting it trigger"
+    ),
+    # State-based actions on a board (sba_claims.py, 704).
+    "sba_none": gettext_noop(
+        "No state-based action applies to %(card)s: nothing happens to it when they are checked."
+    ),
+    "sba_704.5f": gettext_noop(
+        "%(card)s has toughness 0 or less, so it is put into its owner's graveyard (704.5f): it "
+        "isn't destroyed, so indestructible doesn't keep it."
+    ),
+    "sba_704.5g": gettext_noop(
+        "%(card)s has damage marked on it greater than or equal to its toughness: it has been "
+        "dealt lethal damage and is destroyed (704.5g)."
+    ),
+    "sba_704.5h": gettext_noop(
+        "%(card)s was dealt damage by a source with deathtouch since state-based actions were "
+        "last checked, so it is destroyed (704.5h), whatever its toughness."
+    ),
+    "sba_704.5i": gettext_noop(
+        "%(card)s is a planeswalker with loyalty 0, so it is put into its owner's graveyard "
+        "(704.5i)."
+    ),
+    "sba_704.5m": gettext_noop(
+        "%(card)s is an Aura attached to nothing or to something it can't enchant, so it is put "
+        "into its owner's graveyard (704.5m)."
+    ),
+    "sba_704.5q": ngettext(
+        "%(card)s has both +1/+1 and -1/-1 counters on it: %(count)s of each kind is removed, "
+        "as many as the smaller of the two numbers (704.5q).",
+        "%(card)s has both +1/+1 and -1/-1 counters on it: %(count)s of each kind are removed, "
+        "as many as the smaller of the two numbers (704.5q).",
+    ),
+    "sba_stays": gettext_noop(
+        "No state-based action moves %(card)s, in the first check or in the ones after it "
+        "(704.3): it stays on the battlefield."
+    ),
+    "sba_token_ceases": gettext_noop(
+        "%(card)s is a token: it leaves the battlefield as a state-based action (%(rule)s), and "
+        "in the next check a token in a zone other than the battlefield ceases to exist "
+        "(704.5d)."
+    ),
+    "sba_to_graveyard": gettext_noop(
+        "%(card)s is put into its owner's graveyard (%(owner)s's) as a state-based action "
+        "(%(rule)s)."
+    ),
+    "sba_player_plays_on": gettext_noop(
+        "%(player)s has more than 0 life, fewer than ten poison counters and didn't attempt to "
+        "draw from an empty library, so %(player)s doesn't lose the game (704.5a-c)."
+    ),
+    "sba_player_draw": gettext_noop(
+        "%(player)s loses the game (%(rule)s), and so does every other player still in it in the "
+        "same check: when all the players remaining in a game lose simultaneously, the game is a "
+        "draw (104.4a)."
+    ),
+    "sba_loses_704.5a": gettext_noop("%(player)s has 0 or less life and loses the game (704.5a)."),
+    "sba_loses_704.5b": gettext_noop(
+        "%(player)s attempted to draw a card from an empty library since state-based actions "
+        "were last checked and loses the game (704.5b)."
+    ),
+    "sba_loses_704.5c": gettext_noop(
+        "%(player)s has ten or more poison counters and loses the game (704.5c)."
+    ),
+    "sba_loses_several": gettext_noop(
+        "%(player)s loses the game: more than one state-based action makes them lose at once "
+        "(%(rules)s)."
+    ),
+    "sba_permanents_left": ngettext(
+        "State-based actions are checked again until none apply (704.3), all those of one check "
+        "at once (performed here: %(rules)s); the legend rule keeps one of each name. %(player)s "
+        "then controls %(count)s permanent.",
+        "State-based actions are checked again until none apply (704.3), all those of one check "
+        "at once (performed here: %(rules)s); the legend rule keeps one of each name. %(player)s "
+        "then controls %(count)s permanents.",
+    ),
+    "sba_permanents_left_none": ngettext(
+        "No state-based action applies, so %(player)s still controls %(count)s permanent.",
+        "No state-based action applies, so %(player)s still controls %(count)s permanents.",
+    ),
     # Costs (costs.py).
     "works_on_battlefield": gettext_noop(
         "%(card)s's ability works only while it is on the battlefield."

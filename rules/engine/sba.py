@@ -40,6 +40,8 @@ class Permanent:
     toughness: int | None = None
     loyalty: int | None = None
     damage: int = 0
+    # Dealt damage by a source with deathtouch since the last check (704.5h, 702.2b).
+    deathtouch_damage: bool = False
     indestructible: bool = False
     token: bool = False
     counters: Mapping[str, int] = field(default_factory=dict)
@@ -80,10 +82,11 @@ class Board:
 class Action:
     """One state-based action: what (`kind`), to whom, where it goes and the rule."""
 
-    kind: str  # "loses", "graveyard", "destroyed", "ceases_to_exist"
+    kind: str  # "loses", "graveyard", "destroyed", "ceases_to_exist", "counters_removed"
     subject: str
     rule: str
     destination: str = ""
+    count: int = 0  # 704.5q: how many +1/+1 and how many -1/-1 counters are removed
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ class SbaRun:
 
     checks: tuple[tuple[Action, ...], ...]
     board: Board
+    start: Board | None = None  # the board before the first check
 
     @property
     def actions(self) -> tuple[Action, ...]:
@@ -100,6 +104,49 @@ class SbaRun:
     @property
     def losers(self) -> tuple[str, ...]:
         return tuple(a.subject for a in self.actions if a.kind == "loses")
+
+    @property
+    def draw(self) -> bool:
+        """104.4a: every player still in the game lost in one check, so the game is a draw."""
+        return any(
+            bool(losing) and not perform_players(before, losing)
+            for before, losing in self.losses_by_check
+        )
+
+    @property
+    def losses_by_check(self) -> tuple[tuple[tuple[str, ...], frozenset[str]], ...]:
+        """Per check that made a player lose: the players in the game then, and who lost."""
+        remaining = tuple(p.name for p in self.start.players) if self.start else ()
+        found = []
+        for check_actions in self.checks:
+            losing = frozenset(a.subject for a in check_actions if a.kind == "loses")
+            if losing:
+                found.append((remaining, losing))
+            remaining = perform_players(remaining, losing)
+        return tuple(found)
+
+    def outcome(self, player: str) -> str:
+        """ "draw" (104.4a), "loses" (704.5a-c) or "plays_on" for one player."""
+        if player in self.losers:
+            return "draw" if self.draw else "loses"
+        return "plays_on"
+
+    def happened_to(self, label: str) -> Action | None:
+        """The first action performed on a permanent, or None."""
+        return next((a for a in self.actions if a.subject == label), None)
+
+    def destination(self, label: str) -> str:
+        """Where the permanent is once the checks settle: "battlefield", "graveyard:<owner>",
+        or "ceases_to_exist" for a token that left the battlefield (704.5d)."""
+        if any(a.subject == label and a.kind == "ceases_to_exist" for a in self.actions):
+            return "ceases_to_exist"
+        moved = [a.destination for a in self.actions if a.subject == label and a.destination]
+        return moved[-1] if moved else "battlefield"
+
+
+def perform_players(players: tuple[str, ...], losing: Collection[str]) -> tuple[str, ...]:
+    """The players still in the game after those losing leave it (104.3, 800.4a)."""
+    return tuple(p for p in players if p not in losing)
 
 
 def _legal_attachment(aura: Permanent, board: Board) -> bool:
@@ -153,12 +200,23 @@ def check(board: Board, keep: Collection[str] = ()) -> tuple[Action, ...]:
             actions.append(Action("graveyard", p.label, "704.5f", grave))
         elif toughness is not None and 0 < toughness <= p.damage and not p.indestructible:
             actions.append(Action("destroyed", p.label, "704.5g", grave))
+        elif (
+            toughness is not None and toughness > 0 and p.deathtouch_damage and not p.indestructible
+        ):
+            actions.append(Action("destroyed", p.label, "704.5h", grave))
         elif p.current_loyalty is not None and p.current_loyalty <= 0:
             actions.append(Action("graveyard", p.label, "704.5i", grave))
         elif "Aura" in p.types and not _legal_attachment(p, board):
             actions.append(Action("graveyard", p.label, "704.5m", grave))
     leaving = {a.subject for a in actions}
     actions += [a for a in _legend_rule(board, keep) if a.subject not in leaving]
+    leaving = {a.subject for a in actions}
+    # 704.5q: N of each kind come off, N the smaller count. On a permanent that leaves in this
+    # same check the removal changes nothing the game can see, so it isn't listed.
+    for p in board.permanents:
+        both = min(p.counters.get("+1/+1", 0), p.counters.get("-1/-1", 0))
+        if p.zone == "battlefield" and both > 0 and p.label not in leaving:
+            actions.append(Action("counters_removed", p.label, "704.5q", count=both))
     return tuple(actions)
 
 
@@ -166,8 +224,13 @@ def perform(board: Board, actions: tuple[Action, ...]) -> Board:
     """All actions of one check at once (704.3): permanents leave together, players lose."""
     moved = {a.subject: a for a in actions if a.destination}
     gone = {a.subject for a in actions if a.kind == "ceases_to_exist"}
+    removed = {a.subject: a.count for a in actions if a.kind == "counters_removed"}
     permanents = tuple(
-        replace(p, zone="graveyard", damage=0, counters={}) if p.label in moved else p
+        replace(p, zone="graveyard", damage=0, deathtouch_damage=False, counters={})
+        if p.label in moved
+        else _without_pairs(p, removed[p.label])
+        if p.label in removed
+        else p
         for p in board.permanents
         if p.label not in gone
     )
@@ -177,13 +240,23 @@ def perform(board: Board, actions: tuple[Action, ...]) -> Board:
     return Board(players, permanents)
 
 
+def _without_pairs(permanent: Permanent, count: int) -> Permanent:
+    counters = dict(permanent.counters)
+    for kind in ("+1/+1", "-1/-1"):
+        counters[kind] -= count
+        if not counters[kind]:
+            del counters[kind]
+    return replace(permanent, counters=counters)
+
+
 def run(board: Board, keep: Collection[str] = ()) -> SbaRun:
     """Check, perform all at once, and check again until a check finds nothing (704.3)."""
     checks: list[tuple[Action, ...]] = []
+    start = board
     for _ in range(MAX_CHECKS):
         actions = check(board, keep)
         if not actions:
-            return SbaRun(tuple(checks), board)
+            return SbaRun(tuple(checks), board, start)
         checks.append(actions)
         board = perform(board, actions)
     raise ScenarioError("board", "state-based actions did not settle")

@@ -53,6 +53,10 @@ CARD_ENTRY_KEYS = frozenset(
         "counters",
         "combat",
         "effects",
+        # Damage marked (704.5g) and damage from a source with deathtouch (704.5h) since
+        # state-based actions were last checked: read by sba_claims.py.
+        "damage",
+        "deathtouch_damage",
     }
 )
 COMBAT_STATES = ("attacking", "blocking")
@@ -143,6 +147,11 @@ def _split_entry(entry: Any, path: str) -> tuple[str, str | None, dict[str, Any]
             raise ScenarioError(
                 f"{path}.counters", 'must map counter kinds to numbers, e.g. {"+1/+1": 2}'
             )
+        damage = entry.get("damage", 0)
+        if isinstance(damage, bool) or not isinstance(damage, int) or damage < 0:
+            raise ScenarioError(f"{path}.damage", "must be the damage marked, a whole number")
+        if not isinstance(entry.get("deathtouch_damage", False), bool):
+            raise ScenarioError(f"{path}.deathtouch_damage", "must be true or false")
         label = entry.get("label")
         if label is not None and not isinstance(label, str):
             raise ScenarioError(f"{path}.label", "must be a string")
@@ -589,6 +598,27 @@ def _escapable_prohibitions(state: GameState) -> list[str]:
     ]
 
 
+def _check_player_state(spec: Mapping[str, Any], players: tuple[str, ...]) -> None:
+    """What state-based actions read of the players (704.5b, 704.5c): their poison counters
+    and who attempted to draw from an empty library since the last check."""
+    poison = spec.get("poison")
+    if poison is not None and (
+        not isinstance(poison, dict)
+        or any(p not in players for p in poison)
+        or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in poison.values()
+        )
+    ):
+        raise ScenarioError("poison", 'must map players to poison counters, e.g. {"Nadia": 3}')
+    drew = spec.get("drew_from_empty_library")
+    if drew is not None and (not isinstance(drew, list) or any(p not in players for p in drew)):
+        raise ScenarioError(
+            "drew_from_empty_library", "must list the players who drew from an empty library"
+        )
+    if not isinstance(spec.get("state_based_actions", False), bool):
+        raise ScenarioError("state_based_actions", "must be true or false")
+
+
 def parse_scenario(spec: Mapping[str, Any], catalog: Catalog | None = None) -> Scenario:
     """Validate a whole scenario/1 document (section 1); raises ScenarioError naming the field."""
     if isinstance(spec, Scenario):
@@ -621,6 +651,7 @@ def parse_scenario(spec: Mapping[str, Any], catalog: Catalog | None = None) -> S
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in life.values())
     ):
         raise ScenarioError("life", 'must map players to life totals, e.g. {"Alice": 20}')
+    _check_player_state(spec, players_t)
     state = _parse_zones(spec.get("zones", {}), players_t, active, full_catalog, life)
     history_raw = spec.get("history") or []
     if not isinstance(history_raw, list):

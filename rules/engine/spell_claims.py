@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .casting import CostChange, SpellFacts, parse_mana_cost, total_cost
+from .casting import (
+    STEP_INDEX,
+    CostChange,
+    SpellFacts,
+    casting_step_order,
+    parse_mana_cost,
+    total_cost,
+)
 from .errors import ScenarioError
 from .reasons import because
 from .scenario import Scenario
@@ -146,4 +153,59 @@ def trigger_order_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> Ver
         players,
         "603.3b",
         because("trigger_order_apnap", active=scenario.state.active, players=tuple(players)),
+    )
+
+
+# A step that only some spells have, and how the card shows that it has it (601.2b-d).
+_STEP_NEEDS = {
+    "choose_mode": (
+        "modal",
+        lambda c: "choose one" in c.oracle.lower() or "choose two" in c.oracle.lower(),
+    ),
+    "reveal_splice": ("splice", lambda c: "splice onto" in c.oracle.lower()),
+    "announce_alternative_or_additional_costs": (
+        "an additional or alternative cost",
+        lambda c: (
+            bool(c.alt_cost)
+            or any(w in c.oracle for w in ("Kicker", "Buyback", "As an additional cost"))
+        ),
+    ),
+    "announce_x": ("{X} in its cost", lambda c: "{X}" in c.mana_cost),
+    "choose_targets": ("a target", lambda c: "target" in c.oracle.lower()),
+    "divide_effect": ("an effect divided as its caster chooses", lambda c: "divided" in c.oracle),
+}
+
+
+def casting_step_order_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> Verdict:
+    """Which of two steps of casting the card comes first (601.2a-i)."""
+    card = scenario.state.card(subject["card"])
+    steps = subject["steps"]
+    where = "claim casting_step_order.steps"
+    if not isinstance(steps, (list, tuple)) or len(steps) != 2:
+        raise ScenarioError(where, "must name two casting steps")
+    for step in steps:
+        if step not in STEP_INDEX:
+            raise ScenarioError(
+                where, f"{step!r} is no casting step; use one of {sorted(STEP_INDEX)}"
+            )
+        needs = _STEP_NEEDS.get(step)
+        if needs is not None and not needs[1](card.definition):
+            raise ScenarioError(where, f"{card.name} has no {needs[0]}, so it has no step {step!r}")
+    try:
+        order = casting_step_order(steps[0], steps[1])
+    except ValueError as error:
+        raise ScenarioError(where, str(error)) from None
+    if order.same_rule:
+        raise ScenarioError(where, f"both steps are choices of {order.rules[0]}: ask another pair")
+    return Verdict(
+        order.first,
+        f"{order.rules[0]}, {order.rules[1]}",
+        because(
+            "casting_step_first",
+            card=card.name,
+            first=because(f"step_{order.first}"),
+            first_rule=order.rules[0],
+            second=because(f"step_{order.second}"),
+            second_rule=order.rules[1],
+        ),
     )

@@ -34,6 +34,9 @@ def test_the_bench_reports_every_case_as_json(capsys: pytest.CaptureFixture[str]
     sections = {row["case"]: row for row in report["sections"]}
     assert sections["sba-board"]["checks"] == 2
     assert sections["dredge-leyline"]["exiled"] == 5
+    assert sections["sba-counters-draw"]["draw"] is True
+    assert sections["casting-order"]["pairs"] == 12 * 11
+    assert {"sba-claims", "casting-order"} <= cases
     assert all(row["median_us"] > 0 for row in sections.values())
 
 

@@ -11,7 +11,9 @@ from rules.engine.casting import (
     CostChange,
     ManaCost,
     SpellFacts,
+    casting_step_order,
     cost_change_applies,
+    decided_before,
     parse_mana_cost,
     total_cost,
 )
@@ -119,3 +121,40 @@ def test_the_order_changes_are_listed_in_does_not_matter(base, chosen):
 def test_every_change_is_either_applied_or_ignored(base, chosen):
     result = total_cost(INSTANT, base, changes=chosen)
     assert len(result.applied) + len(result.ignored) == len(chosen)
+
+
+def test_casting_steps_run_601_2a_to_601_2i():
+    """601.2: a to i, every sub-rule present, the spell becoming cast last (601.2i)."""
+    rules = sorted({rule for _, rule in CASTING_STEPS})
+    assert rules == [f"601.2{letter}" for letter in "abcdefghi"]
+    assert CASTING_STEPS[-1] == ("becomes_cast", "601.2i")
+
+
+def test_x_is_announced_before_targets_and_the_total_cost_after_both():
+    """601.2b, 601.2c, 601.2f: X first, then targets; the total cost (which X is part of) is
+    determined after both, and mana abilities are activated before paying (601.2g, 601.2h)."""
+    assert casting_step_order("choose_targets", "announce_x").first == "announce_x"
+    order = casting_step_order("determine_total_cost", "choose_targets")
+    assert (order.first, order.rules) == ("choose_targets", ("601.2c", "601.2f"))
+    assert casting_step_order("pay_total_cost", "activate_mana_abilities").first == (
+        "activate_mana_abilities"
+    )
+    assert "announce_x" in decided_before("determine_total_cost")
+    assert casting_step_order("announce_x", "choose_mode").same_rule
+
+
+steps = st.sampled_from([name for name, _ in CASTING_STEPS])
+
+
+@given(one=steps, other=steps)
+def test_step_order_is_a_strict_total_order(one, other):
+    """601.2 lists the steps in order: comparing two steps is antisymmetric and agrees with
+    what is decided before each."""
+    if one == other:
+        return
+    forward, backward = casting_step_order(one, other), casting_step_order(other, one)
+    assert forward.first == backward.first
+    assert (forward.first in decided_before(forward.second)) and (
+        forward.second not in decided_before(forward.first)
+    )
+    assert forward.rules[0] <= forward.rules[1]

@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 
 from rules.engine.cards import parse_card_definition
 from rules.engine.errors import ScenarioError
-from rules.engine.sba import Board, Permanent, Player, check, from_definition, perform, run
+from rules.engine.sba import (
+    Action,
+    Board,
+    Permanent,
+    Player,
+    check,
+    from_definition,
+    perform,
+    run,
+)
 
 HILL_GIANT = parse_card_definition(
     {
@@ -290,3 +299,93 @@ def test_an_aura_stays_when_its_creature_stays():
     assert evaluate_claim(spec, {"claim": "zone_after", "card": "giant"}).rule == "702.12b"
     stays = evaluate_claim(spec, {"claim": "zone_after", "card": "pacifism"})
     assert (stays.value, stays.rule) == ("battlefield", "400.7")
+
+
+# ---------------------------------------------------------------- 704.5h, 704.5q, 104.4a
+
+
+def test_deathtouch_damage_destroys_whatever_the_toughness():
+    """704.5h: one damage from a source with deathtouch destroys a 3/3; indestructible keeps it
+    (702.12b: it can't be destroyed)."""
+    board = Board((NADIA, OMAR), (_giant(damage=1, deathtouch_damage=True),))
+    assert check(board) == (Action("destroyed", "giant", "704.5h", "graveyard:Nadia"),)
+    tough = Board((NADIA, OMAR), (_giant(damage=1, deathtouch_damage=True, indestructible=True),))
+    assert check(tough) == ()
+
+
+def test_plus_and_minus_counters_annihilate_in_pairs():
+    """704.5q: two +1/+1 and three -1/-1 counters: two of each come off, one -1/-1 stays."""
+    giant = _giant(counters={"+1/+1": 2, "-1/-1": 3})
+    outcome = run(Board((NADIA, OMAR), (giant,)))
+    assert outcome.actions == (Action("counters_removed", "giant", "704.5q", count=2),)
+    assert outcome.board.permanent("giant").counters == {"-1/-1": 1}
+    assert outcome.board.permanent("giant").current_toughness == 2
+
+
+def test_a_creature_with_toughness_zero_goes_even_with_both_counters():
+    """704.5f and 704.5q apply in the same check; the creature already left when the counters
+    would come off: a 3/3 with one +1/+1 and four -1/-1 counters is put into the graveyard."""
+    giant = _giant(counters={"+1/+1": 1, "-1/-1": 4})
+    outcome = run(Board((NADIA, OMAR), (giant,)))
+    assert [a.rule for a in outcome.actions] == ["704.5f"]
+
+
+def test_all_players_losing_at_once_is_a_draw():
+    """104.4a: Nadia at 0 life and Omar with ten poison counters lose in one check: a draw."""
+    outcome = run(Board((Player("Nadia", life=0), Player("Omar", poison=10))))
+    assert outcome.draw
+    assert outcome.outcome("Nadia") == outcome.outcome("Omar") == "draw"
+    one = run(Board((Player("Nadia", life=0), OMAR)))
+    assert not one.draw
+    assert (one.outcome("Nadia"), one.outcome("Omar")) == ("loses", "plays_on")
+
+
+def test_a_token_with_lethal_damage_ends_ceasing_to_exist():
+    """704.5g then 704.5d: the token is destroyed, then ceases to exist in the next check."""
+    token = _giant("token", damage=3, token=True)
+    outcome = run(Board((NADIA, OMAR), (token,)))
+    assert outcome.destination("token") == "ceases_to_exist"
+    assert outcome.happened_to("token").rule == "704.5g"
+
+
+@settings(max_examples=200, deadline=None)
+@given(plus=st.integers(0, 6), minus=st.integers(0, 6), toughness=st.integers(1, 8))
+def test_counters_keep_only_one_kind_and_toughness_is_unchanged(plus, minus, toughness):
+    """704.5q: after the checks no permanent has both kinds, and removing pairs never changes
+    toughness (a pair adds +1 and -1)."""
+    creature = Permanent(
+        "c",
+        "Hill Giant",
+        "Nadia",
+        types=frozenset({"Creature"}),
+        toughness=toughness,
+        counters={"+1/+1": plus, "-1/-1": minus},
+    )
+    before = creature.current_toughness
+    outcome = run(Board((NADIA, OMAR), (creature,)))
+    after = outcome.board.permanent("c")
+    if after.zone == "battlefield":
+        assert min(after.counters.get("+1/+1", 0), after.counters.get("-1/-1", 0)) == 0
+        assert after.current_toughness == before
+    else:
+        assert before <= 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(board=BOARD)
+def test_a_draw_only_when_every_remaining_player_loses_at_once(board):
+    """104.4a: the game is a draw exactly when one check makes every player still in the game
+    lose; a player who loses otherwise loses, and the others play on."""
+    outcome = run(board)
+    everyone = {p.name for p in board.players}
+    first_losses = next(
+        (
+            frozenset(a.subject for a in c if a.kind == "loses")
+            for c in outcome.checks
+            if any(a.kind == "loses" for a in c)
+        ),
+        frozenset(),
+    )
+    assert outcome.draw == (first_losses == everyone)
+    for player in everyone:
+        assert outcome.outcome(player) in ("draw", "loses", "plays_on")
