@@ -48,7 +48,9 @@ SEARCH_AND_ITS_NEIGHBOURS = (
     Topic("shuffling", ("701.24",), 0.05),
     Topic("mill", ("701.17",), 0.08),
     Topic("dredge", ("702.52",), 0.07),
-    Topic("alternative-costs", ("118.9", "601.2"), 0.08),  # Traps and alternative costs
+    # Traps and alternative costs: announcing one (601.2b) and the total cost (601.2f), not every
+    # step of casting (the casting topic)
+    Topic("alternative-costs", ("118.9", "601.2b", "601.2f"), 0.08),
     Topic("prohibitions", ("101.2", "614.", "723."), 0.10),  # prohibitions and replacements
     Topic("multiplayer", ("101.4", "800.", "801.", "802.", "805.", "806.", "810."), 0.07),
     Topic("mana", ("106.", "107.5", "107.6", "302.6", "605.", "119."), 0.15),  # mana and costs
