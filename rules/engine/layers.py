@@ -26,22 +26,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from . import filters
+
 SUBLAYERS = ("7a", "7b", "7c", "7d")
 SUBLAYER_RULES = {"7a": "613.4a", "7b": "613.4b", "7c": "613.4c", "7d": "613.4d"}
-# The card types (205.2a) that count for Tarmogoyf ("card types among cards in all graveyards").
-CARD_TYPES = frozenset(
-    {
-        "Artifact",
-        "Battle",
-        "Creature",
-        "Enchantment",
-        "Instant",
-        "Kindred",
-        "Land",
-        "Planeswalker",
-        "Sorcery",
-    }
-)
+# The card types (205.2a) that count for Tarmogoyf ("card types among cards in all graveyards"):
+# the engine's, less "Tribal", Kindred's former name, which the catalog reads but no card has now.
+CARD_TYPES = filters.CARD_TYPES - {"Tribal"}
 # Counters that change power and toughness (122.1a), as (power, toughness) each.
 PT_COUNTERS = {"+1/+1": (1, 1), "-1/-1": (-1, -1)}
 
