@@ -18,6 +18,8 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
@@ -365,15 +367,23 @@ def _states(instance: Any, views: Mapping[str, CardView]) -> tuple[str, ...]:
         states.append(counters_text(count, kind))
     effects = getattr(instance, "effects", ())
     if effects:  # the spells that resolved targeting it this turn, in order (613.7b)
-        names = [views[label].name if label in views else label for label in effects]
+        names = [_marked_name(views[label]) if label in views else label for label in effects]
         if len(names) == 1:
-            states.append(_("%(card)s resolved targeting it this turn") % {"card": names[0]})
+            template = _("%(card)s resolved targeting it this turn")
+            states.append(mark_safe(escape(template) % {"card": names[0]}))
         else:
-            states.append(
-                _("this turn, spells resolved targeting it in this order: %(cards)s")
-                % {"cards": _(", then ").join(names)}
-            )
+            template = _("this turn, spells resolved targeting it in this order: %(cards)s")
+            then = escape(_(", then "))
+            states.append(mark_safe(escape(template) % {"cards": then.join(names)}))
     return tuple(states)
+
+
+def _marked_name(view: CardView) -> SafeString:
+    """A card's name in a board's sentence, marked English where it has no name in the reader's
+    language (as on its card: a German board named Titanic Growth unmarked in its notes)."""
+    if view.name_language:
+        return format_html('<span lang="{}">{}</span>', view.name_language, view.name)
+    return escape(view.name)
 
 
 def _sba_extras(spec: Any) -> dict[str, Mapping[str, Any]] | None:

@@ -168,8 +168,22 @@ def _yes_no(value: Any) -> str:
     return _("yes") if value else _("no")
 
 
+# Counter kinds that are words, in the reader's language: a German board said "2 loyalty-Marken"
+# (found walking the app for issue 23); "+1/+1" and "-1/-1" read alike in every language.
+COUNTER_WORDS = {"loyalty": gettext_lazy("loyalty")}
+
+
+def counter_kind(kind: str) -> str:
+    """A counter's kind as a reader's page names it ("+1/+1" when none is given)."""
+    return str(COUNTER_WORDS.get(kind, kind or "+1/+1"))
+
+
 def counters_text(count: Any, kind: str) -> str:
     """A number of counters ("2 +1/+1 counters"): a claim's value and the board say it alike."""
+    if kind == "loyalty":  # German joins the word to "Marken": "Loyalitätsmarken"
+        return ngettext("%(count)s loyalty counter", "%(count)s loyalty counters", count) % {
+            "count": count
+        }
     return ngettext("%(count)s %(kind)s counter", "%(count)s %(kind)s counters", count) % {
         "count": count,
         "kind": kind or "+1/+1",
@@ -274,7 +288,7 @@ class ClaimText:
             player_or_caster=subject.player_or_caster,
             searcher=subject.searcher,
             in_whose=subject.in_whose,
-            counter=subject.kind or "+1/+1",
+            counter=counter_kind(subject.kind),
             other=subject.other,
             source=subject.source,
             dying_event=subject.dying_event,

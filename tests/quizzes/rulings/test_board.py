@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 
+from django.utils import translation
+
 from quizzes.loading import CONTENT_DIR
 from quizzes.rulings.board import build_board, ordinal
+from quizzes.rulings.claims import counters_text
 from rules.engine import parse_scenario
 
 
@@ -219,3 +222,27 @@ def test_a_creature_shows_the_spells_that_resolved_targeting_it_in_order():
     assert board_of(spec).card("angel").states == (
         "this turn, spells resolved targeting it in this order: Twisted Image, then Diminish",
     )
+
+
+def test_a_spell_in_a_cards_notes_is_marked_english_where_it_has_no_german_name():
+    """Issue 23: a German board named Titanic Growth and Diminish unmarked in a card's notes."""
+    spec = json.loads(
+        (
+            CONTENT_DIR.parent.parent / "tests/engine/scenarios/anthem-applies-after-diminish.json"
+        ).read_text()
+    )
+    with translation.override("de"):
+        (state,) = board_of(spec).card("angel").states
+    assert (
+        state == 'in diesem Zug wurde <span lang="en">Diminish</span> mit ihr als Ziel verrechnet'
+    )
+
+
+def test_loyalty_counters_are_named_in_the_readers_language():
+    """A German board said "2 loyalty-Marken" (issue 23)."""
+    assert counters_text(2, "loyalty") == "2 loyalty counters"
+    with translation.override("de"):
+        assert counters_text(2, "loyalty") == "2 Loyalitätsmarken"
+        assert counters_text(1, "+1/+1") == "1 +1/+1-Marke"
+    with translation.override("it"):
+        assert counters_text(1, "loyalty") == "1 segnalino fedeltà"
