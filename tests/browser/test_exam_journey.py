@@ -87,3 +87,54 @@ def test_sit_the_seeded_exam(page, live_server, seeded):
     assert serious_violations(page) == [], "review page"
     page.locator("#next-question").click()
     page.wait_for_url(re.compile(r".*/review/2/$"))
+
+
+def test_sit_the_level_1_practice_exam_end_to_end(page, live_server, seeded):
+    """Issue 23: the Level 1 practice exam's 25 items, select-all-that-apply among them, each
+    answered and saved, then the report links every topic to its practice and
+    the attempt history shows the sitting."""
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/exams/")
+    page.get_by_role("button", name="Start Level 1 practice exam").click()
+    page.wait_for_url(re.compile(r".*/exams/\d+/q/1/$"))
+    assert "Untimed" in page.locator(".exam-bar").inner_text()
+    # by keyboard: a skip link past the 25 numbers of the exam's navigation into the question
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.innerText") == "Skip to the question":
+            break
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("!!document.activeElement.closest('#answer-form')")
+    sitting = ExamSitting.objects.get()
+    assert sitting.question_count == 25
+    select_all = 0
+    for number in range(1, 26):
+        assert f"Question {number} of 25" in page.locator(".exam-bar").inner_text()
+        boxes = page.locator("#answer-form fieldset.choice-group input[type=checkbox]")
+        if boxes.count():
+            select_all += 1
+            boxes.first.check()
+        answer_whatever_is_asked(page)
+        page.get_by_role("button", name="Save my answer").click()
+        page.wait_for_load_state()
+    assert select_all >= 1, "no select-all-that-apply item among the 25"
+    page.wait_for_url(re.compile(r".*/exams/\d+/$"))
+    assert "0 not answered yet" in page.content()
+    page.get_by_role("button", name="Finish the exam").click()
+    page.wait_for_load_state()
+
+    assert page.get_by_role("heading", level=1).inner_text().startswith("Your score:")
+    assert page.locator(".exam-review-list li").count() == 25
+    assert Response.objects.filter(user__username="candidate").count() == 25
+    # each topic of the report links to practising that topic alone
+    topics = page.locator("tr", has=page.locator("a[href*='/practice/?plan=topic-']"))
+    assert topics.count() >= 5
+    assert page.locator("a[href*='/practice/?plan=topic-']").count() == topics.count()
+    page.locator("a[href*='/practice/?plan=topic-']").first.click()
+    page.wait_for_url(re.compile(r".*/practice/\?plan=topic-[\w-]+$"))
+    assert page.locator("#answer-form").count() == 1
+
+    page.goto(f"{live_server.url}/exams/")
+    history = page.locator("main").inner_text()
+    assert "Level 1 practice exam" in history and "first sitting" in history
