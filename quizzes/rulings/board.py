@@ -135,6 +135,11 @@ class CardView:
     def dom_id(self) -> str:
         return self.ref
 
+    @property
+    def marked_name(self) -> SafeString:
+        """The name in a sentence, marked lang="en" where it has none in the reader's language."""
+        return _marked_name(self)
+
 
 @dataclass(frozen=True)
 class Run:

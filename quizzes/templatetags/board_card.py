@@ -69,9 +69,7 @@ def board_card(context: template.Context, card: Any) -> SafeString:
         parts.append("</label>")
     # The card text opens in place (a disclosure): it never covers another card or takes its taps.
     text = linebreaksbr(card.oracle, autoescape=True) if card.oracle else _no_text()
-    of_card = gettext("of %(name)s") % {
-        "name": f"<span{_lang(card.name_language)}>{escape(card.name)}</span>"
-    }
+    of_card = gettext("of %(name)s") % {"name": card.marked_name}
     parts.append(
         f'\n  \n  <details class="card-text"><summary>{escape(pgettext("card text", "Text"))}'
         f'<span class="visually-hidden"> {of_card}</span></summary>'
