@@ -88,11 +88,6 @@ class CombatOutcome:
     def step_names(self) -> tuple[str, ...]:
         return tuple(s.step for s in self.steps)
 
-    @property
-    def steps_rule(self) -> str:
-        """510.4 makes a first-strike step; without one there is the one step (510.1)."""
-        return "510.4" if FIRST_STRIKE in self.step_names else "510.1"
-
     def dealt_to(self, target: str) -> int:
         return sum(d.amount for s in self.steps for d in s.dealt if d.target == target)
 
@@ -233,7 +228,7 @@ def resolve(
     choices: Mapping[str, Mapping[str, int]] | None = None,
     lethal_first: bool = False,
 ) -> CombatOutcome:
-    """Each combat damage step: assignments (510.1), damage dealt at once (510.2), life lost and
+    """Each combat damage step: assignments (510.1a-d), damage dealt at once (510.2), life lost and
     gained (120.3a, 702.15b), then state-based actions (704.3); a destroyed creature leaves combat
     (506.4) and deals no damage in a later step. `lethal_first`: a trampler blocked by one
     creature, given no choice, assigns it lethal damage and the rest to the player."""
