@@ -18,6 +18,9 @@ Sections (pure engine modules, timed the same way, one call at a time):
                     damage from deathtouch sources (704.5h) and toughness 0 (704.5f), every
                     player at 0 life or poisoned out at once: the game is a draw (104.4a)
   casting-order     every pair of the twelve casting steps (601.2a-i) put in order
+  combat-board      combat damage (510, 702.2/4/7/15/19): twelve attackers, eighteen blockers,
+                    first and double strike, deathtouch, trample, lifelink; both damage steps
+                    and the state-based actions after each
 
 "resolve (dict)" is `resolve(spec)` from the JSON dict, parse included; "resolve (parsed)" is
 `resolve(scenario)` of an already-parsed Scenario. Each is timed with `time.perf_counter_ns`
@@ -37,6 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from rules.engine import combat as cbt
 from rules.engine import layers, parse_scenario, resolve, sba
 from rules.engine import replacement as repl
 from rules.engine.casting import CASTING_STEPS, casting_step_order
@@ -277,6 +281,55 @@ def sba_and_casting() -> tuple[dict[str, Any], dict[str, Any]]:
     return board, casting
 
 
+def combat_claims() -> dict[str, Any]:
+    """Boros Swiftblade and Colossal Dreadmaw attack; Grizzly Bears, Typhoid Rats and a
+    damaged Serra Angel block: the claims that don't turn on how Dreadmaw's damage is divided
+    between its two blockers (510.1c)."""
+    return {
+        "format": "scenario/1",
+        "id": "bench-combat-claims",
+        "title": "Double strike and trample against three blockers",
+        "source": "CR 510, 702.2, 702.4, 702.19",
+        "players": ["Alice", "Nadia"],
+        "state_based_actions": True,
+        "zones": {
+            "Alice": {
+                "battlefield": [
+                    {"card": "Boros Swiftblade", "label": "blade", "combat": "attacking"},
+                    {"card": "Colossal Dreadmaw", "label": "maw", "combat": "attacking"},
+                ]
+            },
+            "Nadia": {
+                "battlefield": [
+                    {
+                        "card": "Grizzly Bears",
+                        "label": "bears",
+                        "combat": "blocking",
+                        "blocks": "blade",
+                    },
+                    {
+                        "card": "Typhoid Rats",
+                        "label": "rats",
+                        "combat": "blocking",
+                        "blocks": "maw",
+                    },
+                    {
+                        "card": "Serra Angel",
+                        "label": "angel",
+                        "combat": "blocking",
+                        "blocks": "maw",
+                        "damage": 1,
+                    },
+                ]
+            },
+        },
+        "expect": [
+            {"claim": "combat_damage_steps", "value": 2},
+            {"claim": "trample_to_player_at_most", "card": "maw", "value": 2},
+        ],
+    }
+
+
 def cases() -> dict[str, str]:
     """Case name -> scenario file text (the shared example is read if it is there)."""
     texts = {}
@@ -292,6 +345,7 @@ def cases() -> dict[str, str]:
     board, casting = sba_and_casting()
     texts["sba-claims"] = json.dumps(board, indent=2)
     texts["casting-order"] = json.dumps(casting, indent=2)
+    texts["combat-claims"] = json.dumps(combat_claims(), indent=2)
     return texts
 
 
@@ -464,6 +518,38 @@ def dredge_under_leyline() -> int:
     return sum(repl.apply_replacements(m, effects).final.to_zone == "exile" for m in moves)
 
 
+def combat_board() -> tuple[cbt.Combat, dict[str, dict[str, int]]]:
+    """Twelve attackers (three of each keyword mix), each blocked by none, one or two of
+    eighteen blockers; a trampler blocked once assigns lethal damage first (702.19b)."""
+    mixes = (
+        ("first strike",),
+        ("double strike", "lifelink"),
+        ("deathtouch",),
+        ("trample",),
+    )
+    attackers, blockers = [], []
+    for index in range(12):
+        keywords = frozenset(mixes[index % 4])
+        label = f"a{index}"
+        attackers.append(cbt.Fighter(label, label, "Alice", 2 + index % 5, 3, keywords))
+        count = 1 if "trample" in keywords else index % 3
+        for other in range(count):
+            blocker = f"b{index}-{other}"
+            blockers.append(cbt.Fighter(blocker, blocker, "Nadia", 1 + other, 2, blocks=label))
+    # A creature blocked by two is the controller's choice (510.1c): give it one.
+    # In each step all of it to one blocker: the first in the first-strike step, the second in
+    # the regular step (a double striker's first victim is gone by then).
+    twice = [a for a in attackers if sum(b.blocks == a.label for b in blockers) == 2]
+    choices = {
+        f"{a.label}@{step}": {f"b{a.label[1:]}-{which}": a.power}
+        for a in twice
+        for which, step in enumerate((cbt.FIRST_STRIKE, cbt.REGULAR))
+    }
+    return cbt.Combat(
+        tuple(attackers), tuple(blockers), "Nadia", {"Alice": 20, "Nadia": 20}
+    ), choices
+
+
 def measure_sections(repetitions: int, warmup: int) -> list[dict[str, Any]]:
     """The pure section modules: state-based actions and replacement effects."""
     board = sba_board()
@@ -503,6 +589,22 @@ def measure_sections(repetitions: int, warmup: int) -> list[dict[str, Any]]:
             "checks": len(outcome.checks),
             "draw": outcome.draw,
             **summary(time_calls(lambda: sba.run(counters), repetitions, warmup)),
+        }
+    )
+    fight, choices = combat_board()
+    fought = cbt.resolve(fight, choices, lethal_first=True)
+    rows.append(
+        {
+            "case": "combat-board",
+            "section": "510",
+            "creatures": len(fight.attackers) + len(fight.blockers),
+            "steps": len(fought.steps),
+            "destroyed": sum(len(step.destroyed) for step in fought.steps),
+            **summary(
+                time_calls(
+                    lambda: cbt.resolve(fight, choices, lethal_first=True), repetitions, warmup
+                )
+            ),
         }
     )
     rows.append(

@@ -75,12 +75,6 @@ BEYOND_SEARCH = (
             "503.",
             "504.",
             "505.",
-            "506.",
-            "507.",
-            "508.",
-            "509.",
-            "510.",
-            "511.",
             "512.",
             "513.",
             "514.",
@@ -88,6 +82,14 @@ BEYOND_SEARCH = (
         ),
         0.0,
     ),  # turn structure and priority
+    # Combat damage (issue 22): the combat phase's rules and the combat keywords. Their subrules
+    # by letter, so "702.2" doesn't also take in 702.20-702.29.
+    Topic(
+        "combat",
+        ("506.", "507.", "508.", "509.", "510.", "511.")
+        + tuple(f"702.{n}{letter}" for n in (2, 4, 7, 15, 19) for letter in "abcdefghij"),
+        0.0,
+    ),
 )
 
 
@@ -140,6 +142,7 @@ TOPIC_TITLES: dict[str, Promise] = {
     "sba": _("State-based actions"),
     "layers": _("Layers: power and toughness"),
     "turns": _("Turn structure and priority"),
+    "combat": _("Combat damage"),
 }
 
 
@@ -151,11 +154,11 @@ def _weighted(shares: dict[str, float]) -> tuple[Topic, ...]:
 # replacements, state-based actions, layer 7, keyword actions (search among them).
 LEVEL_1 = _weighted(
     {
-        "casting": 0.14,
-        "turns": 0.10,
-        "triggers": 0.12,
+        "casting": 0.13,
+        "turns": 0.07,
+        "triggers": 0.11,
         "replacements": 0.08,
-        "sba": 0.12,
+        "sba": 0.11,
         "layers": 0.06,
         "search": 0.10,
         "hidden-zones": 0.04,
@@ -165,18 +168,19 @@ LEVEL_1 = _weighted(
         "alternative-costs": 0.04,
         "prohibitions": 0.04,
         "mana": 0.06,
+        "combat": 0.06,
     }
 )
 # Level 2: the whole book, each section about as much as the others.
 LEVEL_2 = _weighted(
     {
-        "casting": 0.10,
-        "turns": 0.05,
-        "triggers": 0.10,
+        "casting": 0.09,
+        "turns": 0.03,
+        "triggers": 0.09,
         "replacements": 0.08,
         "sba": 0.07,
         "layers": 0.07,
-        "search": 0.11,
+        "search": 0.10,
         "hidden-zones": 0.05,
         "shuffling": 0.03,
         "mill": 0.05,
@@ -185,6 +189,7 @@ LEVEL_2 = _weighted(
         "prohibitions": 0.06,
         "multiplayer": 0.05,
         "mana": 0.07,
+        "combat": 0.05,
     }
 )
 

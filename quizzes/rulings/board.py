@@ -434,6 +434,22 @@ def _sba_states(instance: Any, extras: Mapping[str, Mapping[str, Any]] | None) -
     return tuple(states)
 
 
+def _combat_states(
+    instance: Any, extras: Mapping[str, Mapping[str, Any]] | None, views: Mapping[str, CardView]
+) -> tuple[str, ...]:
+    """An attacking creature, and a blocking one with the attacker it blocks (combat_claims.py:
+    `"blocks": LABEL`), on a board checked for state-based actions."""
+    combat = getattr(instance, "combat", "")
+    if extras is None or not combat:
+        return ()
+    if combat == "attacking":
+        return (_("attacking"),)
+    blocked = views.get(str(extras.get(instance.label, {}).get("blocks", "")))
+    if blocked is None:
+        return (_("blocking"),)
+    return (_("blocking %(card)s") % {"card": blocked.phrase},)
+
+
 def _player_status(scenario: Any, player: str) -> tuple[str, ...]:
     """Life total, poison counters and an attempted draw from an empty library (704.5a-c)."""
     spec = scenario.spec
@@ -598,6 +614,7 @@ def build_board(scenario: Any, asked: frozenset[str] = frozenset(), salt: str = 
     sba = _sba_extras(scenario.spec)
     for label, view in views.items():
         states = _states(state.card(label), views) + _sba_states(state.card(label), sba)
+        states += _combat_states(state.card(label), sba, views)
         if states:
             views[label] = replace(view, states=states)
         if state.card(label).name in invented:

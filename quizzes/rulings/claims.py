@@ -1309,6 +1309,101 @@ ABOUT: dict[str, tuple[StrOrPromise, StrOrPromise]] = {
         gettext_lazy("about how many permanents each player controls afterwards"),
     ),
 }
+# Combat damage (rules/engine/combat_claims.py: 510 and the combat keywords).
+COMBAT_DESTROYED_WORDS = {
+    "first_strike": gettext_lazy("destroyed after the first-strike combat damage step"),
+    "regular": gettext_lazy("destroyed after the regular combat damage step"),
+    "survives": gettext_lazy("not destroyed"),
+}
+COMBAT_DESTROYED_STATEMENTS = {
+    "first_strike": gettext_noop(
+        "once combat damage is dealt, state-based actions destroy %(card)s right after the "
+        "first-strike combat damage step."
+    ),
+    "regular": gettext_noop(
+        "once combat damage is dealt, state-based actions destroy %(card)s after the regular "
+        "combat damage step."
+    ),
+    "survives": gettext_noop(
+        "combat damage and the state-based actions after it don't destroy %(card)s."
+    ),
+}
+CLAIMS.update(
+    {
+        "combat_damage_steps": ClaimText(
+            gettext_lazy("how many combat damage steps does this combat phase have?"),
+            lambda value, s: (
+                ngettext(
+                    "this combat phase has %(count)s combat damage step.",
+                    "this combat phase has %(count)s combat damage steps.",
+                    value,
+                )
+                % {"count": value}
+            ),
+            str,
+            answer=NUMBER,
+            high=2,  # one step, or two with a first-strike step (510.4)
+        ),
+        "combat_destroyed": ClaimText(
+            gettext_lazy("combat damage is dealt: what happens to {card}?"),
+            lambda value, s: _say(
+                COMBAT_DESTROYED_STATEMENTS.get(value, COMBAT_DESTROYED_STATEMENTS["survives"]),
+                card=s.card,
+            ),
+            lambda value: _word(COMBAT_DESTROYED_WORDS, value),
+            domain=_fixed(*COMBAT_DESTROYED_WORDS),
+        ),
+        "trample_to_player_at_most": ClaimText(
+            gettext_lazy(
+                "what is the most combat damage {card} can assign to the player it is attacking?"
+            ),
+            lambda value, s: _say(
+                gettext_noop(
+                    "%(card)s can assign at most %(count)s combat damage to the player it is "
+                    "attacking."
+                ),
+                card=s.card,
+                count=value,
+            ),
+            str,
+            answer=NUMBER,
+            high=20,
+        ),
+        "life_after_combat": ClaimText(
+            gettext_lazy("once all combat damage has been dealt, what is {player}'s life total?"),
+            lambda value, s: _say(
+                gettext_noop(
+                    "once all combat damage has been dealt, %(player)s's life total is %(count)s."
+                ),
+                player=s.player,
+                count=value,
+            ),
+            str,
+            answer=NUMBER,
+            high=40,
+        ),
+    }
+)
+ABOUT.update(
+    {
+        "combat_damage_steps": (
+            gettext_lazy("about how many combat damage steps there are"),
+            "",
+        ),
+        "combat_destroyed": (
+            gettext_lazy("about whether combat damage destroys {card}, and when"),
+            gettext_lazy("about which creatures combat damage destroys, and when"),
+        ),
+        "trample_to_player_at_most": (
+            gettext_lazy("about the most combat damage {card} can assign to the player"),
+            gettext_lazy("about the most combat damage each attacker can assign to the player"),
+        ),
+        "life_after_combat": (
+            gettext_lazy("about {player}'s life total after combat damage"),
+            gettext_lazy("about each player's life total after combat damage"),
+        ),
+    }
+)
 CLAIMS = {
     name: replace(text, about=ABOUT[name][0], about_many=ABOUT[name][1] or ABOUT[name][0])
     for name, text in CLAIMS.items()

@@ -187,6 +187,7 @@ def scenario_schema() -> dict[str, Any]:
                             },
                             "damage": _whole(),
                             "deathtouch_damage": {"type": "boolean"},
+                            "blocks": {"type": "string"},
                         },
                     },
                 ]

@@ -7,6 +7,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from .combat_claims import (
+    combat_damage_steps_verdict,
+    combat_destroyed_verdict,
+    life_after_combat_verdict,
+    trample_to_player_at_most_verdict,
+)
 from .errors import ScenarioError
 from .layer_claims import effect_layer_verdict, power_verdict, toughness_verdict
 from .mana import BASIC_LAND_MANA, INTRINSIC_COST, mana_produced
@@ -83,6 +89,10 @@ CLAIM_SUBJECTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "sba_destination": (("card",), ()),
     "player_loses": (("player",), ()),
     "permanents_left": (("player",), ()),
+    "combat_damage_steps": ((), ()),
+    "combat_destroyed": (("card",), ()),
+    "trample_to_player_at_most": (("card",), ()),
+    "life_after_combat": (("player",), ()),
 }
 PLAYER_KEYS = frozenset({"player", "searcher", "whose", "other"})
 # Keys a claim may carry besides its subject: its value, a line of play, a statement's proposal.
@@ -890,6 +900,10 @@ _CLAIMS: dict[str, Callable[[Evaluation, Mapping[str, Any]], Verdict]] = {
     "sba_destination": lambda ev, s: sba_destination_verdict(ev.scenario, s),
     "player_loses": lambda ev, s: player_loses_verdict(ev.scenario, s),
     "permanents_left": lambda ev, s: permanents_left_verdict(ev.scenario, s),
+    "combat_damage_steps": lambda ev, s: combat_damage_steps_verdict(ev.scenario, s),
+    "combat_destroyed": lambda ev, s: combat_destroyed_verdict(ev.scenario, s),
+    "trample_to_player_at_most": lambda ev, s: trample_to_player_at_most_verdict(ev.scenario, s),
+    "life_after_combat": lambda ev, s: life_after_combat_verdict(ev.scenario, s),
 }
 
 

@@ -1259,6 +1259,41 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "unknown card '%(name)s': the card catalog has no card of that name (check its spelling "
         "on the Cards page, or add it there as your own card)"
     ),
+    # Combat damage (combat_claims.py, 510 and the combat keywords).
+    "combat_steps_one": gettext_noop(
+        "No attacking or blocking creature has first strike or double strike, so there is one "
+        "combat damage step (510.4)."
+    ),
+    "combat_steps_two": gettext_noop(
+        "%(card)s has first strike or double strike as the combat damage step begins, so there "
+        "are two combat damage steps: first strikers and double strikers first, then the others "
+        "and double strikers again (510.4)."
+    ),
+    "combat_survives": gettext_noop(
+        "%(card)s is dealt %(count)s combat damage in all and no state-based action destroys it "
+        "(%(rules)s)."
+    ),
+    "combat_destroyed_first_strike": gettext_noop(
+        "%(card)s is dealt %(count)s combat damage in the first-strike combat damage step and "
+        "state-based actions destroy it right after that step (%(rules)s)."
+    ),
+    "combat_destroyed_regular": gettext_noop(
+        "%(card)s is dealt %(count)s combat damage in all and state-based actions destroy it "
+        "after the regular combat damage step (%(rules)s)."
+    ),
+    "combat_destroyed_trampled": gettext_noop(
+        "%(card)s blocks a creature with trample, which must assign it at least lethal damage "
+        "(702.19b), so state-based actions destroy it after that combat damage step (%(rules)s)."
+    ),
+    "combat_trample_most": gettext_noop(
+        "%(card)s must assign lethal damage to each creature blocking it before any to the "
+        "player; lethal damage takes into account damage already marked (%(rules)s). Of its "
+        "power %(power)s, at most %(count)s can be assigned to %(player)s."
+    ),
+    "combat_life": gettext_noop(
+        "Combat damage is dealt at once in each step (510.2): %(player)s's life total goes "
+        "from %(before)s to %(count)s (%(rules)s)."
+    ),
 }
 
 # Parameters that are lists (tuples): joined with ", " (`*_or`, `*_and`: " or ", " and ").

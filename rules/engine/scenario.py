@@ -52,6 +52,8 @@ CARD_ENTRY_KEYS = frozenset(
         "attached_to",
         "counters",
         "combat",
+        # A blocking creature's attacker, by label (combat_claims.py).
+        "blocks",
         "effects",
         # Damage marked (704.5g) and damage from a source with deathtouch (704.5h) since
         # state-based actions were last checked: read by sba_claims.py.

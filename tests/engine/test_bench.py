@@ -36,6 +36,7 @@ def test_the_bench_reports_every_case_as_json(capsys: pytest.CaptureFixture[str]
     assert sections["dredge-leyline"]["exiled"] == 5
     assert sections["sba-counters-draw"]["draw"] is True
     assert sections["casting-order"]["pairs"] == 12 * 11
+    assert sections["combat-board"]["steps"] == 2
     assert {"sba-claims", "casting-order"} <= cases
     assert all(row["median_us"] > 0 for row in sections.values())
 
