@@ -172,6 +172,7 @@ def draw(user, blueprint: ExamBlueprint, rng: random.Random | None = None) -> li
     drawn: list[Drawn] = []
     taken: set[int] = set()
     scenarios: set[int] = set()
+    situations: set[tuple[str, int]] = set()  # a family's instances are one situation, varied
     for area in areas:
         if not rule_ids.get(area.pk):
             continue
@@ -180,24 +181,35 @@ def draw(user, blueprint: ExamBlueprint, rng: random.Random | None = None) -> li
             available.filter(pk__in=on_rules)
             .exclude(pk__in=taken)
             .order_by("?")
-            .values_list("pk", "scenario_id", "scenario__current_version_id")[
-                : area.count * CANDIDATES_PER_QUESTION
-            ]
+            .values_list(
+                "pk", "scenario_id", "scenario__current_version_id", "scenario__family_id"
+            )[: area.count * CANDIDATES_PER_QUESTION]
         )
-        picked: list[tuple[int, int, int]] = []
-        for candidate in candidates:  # one question per scenario first
-            if len(picked) < area.count and candidate[1] not in scenarios:
-                picked.append(candidate)
-                scenarios.add(candidate[1])
-        for candidate in candidates:  # then others from the same scenarios, if the bank is shallow
-            if len(picked) < area.count and candidate not in picked:
-                picked.append(candidate)
-        for question_id, _scenario, version_id in picked:
+        picked: list[tuple[int, int, int, int | None]] = []
+        # one question per situation first (a family, or a scenario of none), then one per
+        # scenario, then others from the same scenarios, if the bank is shallow
+        for fresh in (
+            lambda c: _situation(c) not in situations,
+            lambda c: c[1] not in scenarios,
+            lambda c: True,
+        ):
+            for candidate in candidates:
+                if len(picked) < area.count and candidate not in picked and fresh(candidate):
+                    picked.append(candidate)
+                    scenarios.add(candidate[1])
+                    situations.add(_situation(candidate))
+        for question_id, _scenario, version_id, _family in picked:
             taken.add(question_id)
             drawn.append(Drawn(question_id, area.title, version_id))
     drawn += _filled(available, areas, rule_ids, taken, sum(area.count for area in areas))
     rng.shuffle(drawn)
     return drawn
+
+
+def _situation(candidate: tuple[int, int, int, int | None]) -> tuple[str, int]:
+    """What makes two drawn questions one situation: their family, else their scenario."""
+    _question, scenario, _version, family = candidate
+    return ("family", family) if family is not None else ("scenario", scenario)
 
 
 def _filled(

@@ -22,6 +22,7 @@ from quizzes.models import (
     ExamBlueprint,
     ExamItem,
     ExamSitting,
+    Family,
     Mastery,
     Question,
     Response,
@@ -206,6 +207,24 @@ def test_draw_prefers_questions_from_different_scenarios(learner, bank, search_r
         drawn = proctor.draw(learner, blueprint_of(("701.23", 3), slug=f"b{_}"))
         scenarios = Question.objects.filter(pk__in=[d.question_id for d in drawn])
         assert scenarios.values("scenario").distinct().count() == 3
+
+
+def test_draw_prefers_questions_from_different_families(learner, bank, search_rule):
+    """A family's instances are one situation varied (a browser sitting met "Veteran Explorer
+    dies" twice in one Level 1 exam): another family, or a scenario of none, comes first."""
+    questions = fill(bank, search_rule, scenarios=6)
+    families = [
+        Family.objects.create(slug=f"family-{n}", title=f"Family {n}", level="L1", definition={})
+        for n in range(2)
+    ]
+    for question, family in zip(questions, [families[0]] * 4 + [families[1]] + [None], strict=True):
+        Scenario.objects.filter(pk=question.scenario_id).update(family=family)
+    for n in range(8):
+        drawn = proctor.draw(learner, blueprint_of(("701.23", 3), slug=f"b{n}"))
+        picked = Question.objects.filter(pk__in=[d.question_id for d in drawn])
+        assert len(drawn) == 3
+        families_drawn = list(picked.values_list("scenario__family__slug", flat=True))
+        assert sorted(families_drawn, key=str) == [None, "family-0", "family-1"]
 
 
 def test_a_shallow_bank_fills_an_area_as_far_as_it_goes(learner, bank, search_rule):
