@@ -19,7 +19,7 @@ from quizzes import levels
 from quizzes.loading.read import CONTENT_DIR, ContentError, _display, _read_json
 from quizzes.loading.write import LoadReport, generated_bank, sync
 from quizzes.models import Family, Question, Scenario
-from quizzes.practice import adaptive
+from quizzes.practice import adaptive, question_topics
 from quizzes.rulings.families import FamilyError, read_family
 from quizzes.rulings.instances import Expansion, expand
 from rules.cards import catalog_for
@@ -211,3 +211,4 @@ def _store_question_rules(bank, wanted_rules, load: LoadReport) -> None:
         through.objects.filter(question_id=question_id, rule_id=rule_id).delete()
     if missing or extra:
         load.changes[("Question.rules", "updated")] += len(missing) + len(extra)
+        question_topics.store({q for q, _r in missing | extra})

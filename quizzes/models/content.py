@@ -533,6 +533,11 @@ class Question(models.Model):
     answer_count = models.PositiveIntegerField(default=0)
     position = models.PositiveIntegerField(default=0)
     is_active = models.BooleanField(default=True, db_index=True)
+    topics = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text="The topics its rules are about, as bits (quizzes/practice/question_topics.py).",
+    )
     level = models.CharField(
         max_length=6,
         choices=Level,

@@ -404,7 +404,7 @@ def next_question(
     questions = questions.serving(seed) if seed is not None else questions
     questions = questions.of_level(level) if level else questions
     questions = questions.in_bank(bank.pk) if bank is not None else questions
-    questions = questions.about(list(plan.only.prefixes)) if plan.only else questions
+    questions = questions.about([plan.only]) if plan.only else questions
     if rule is not None:
         theta = skills.mean_theta([rule.pk])
         target = adaptive.target_difficulty(theta)
@@ -424,7 +424,7 @@ def next_question(
         # first, none about another topic that had its share (a shuffle riding along with
         # every search relearnt took shuffling over its share: issue 23)
         own = topics.topics_of(numbers, plan.topics)
-        crowding = topics.prefixes(t for t in balance.full if t.slug not in own)
+        crowding = [t for t in balance.full if t.slug not in own]
         first = _mixed(away.not_about(crowding), recent, False) if crowding else iter(())
         levels = chain(first, _mixed(away, recent, False), _mixed(others, recent, False))
         question, _seen = _nearest(levels, user, target)
@@ -437,7 +437,7 @@ def next_question(
         numbers = skills.numbered([due_rule])
         on_rule = questions.with_rules([due_rule])
         own = topics.topics_of(numbers, plan.topics)
-        crowding = topics.prefixes(t for t in balance.full if t.slug not in own)
+        crowding = [t for t in balance.full if t.slug not in own]
         first = _mixed(on_rule.not_about(crowding), recent, False) if crowding else iter(())
         levels = chain(first, _mixed(on_rule, recent, avoid_rules=False))
         question, _seen = _nearest(levels, user, target)
@@ -445,7 +445,7 @@ def next_question(
             return Pick(question, theta, target, due_rule, why=Why.REVIEW, rule_numbers=numbers)
     theta = skills.mean_theta()
     target = adaptive.target_difficulty(theta)
-    full = topics.prefixes(balance.full)
+    full = balance.full
     wishes = []  # first, with a topic of the plan missing from the last answers, an unseen one
     if recent and balance.absent:
         question = _of_absent_topic(questions.not_about(full), recent, balance, plan, user, target)
@@ -482,14 +482,14 @@ def _of_absent_topic(
     mixed = away.not_from_families(families).not_of_kinds(kinds)
     # a question on a short topic of a recent family or kind rather than none (the topic would
     # wait for the next pick that finds one, which relearning and reviews may take)
-    about = away.about(topics.prefixes(balance.absent))
+    about = away.about(balance.absent)
     examples = {
         slug for topic in plan.topics if topic not in balance.full for slug in topic.examples
     }
     met = {answer.family_id for answer in recent if answer.family_id is not None}
     # first, of a family a topic gives as an example the learner hasn't met lately; then on a
     # topic the fewest were about, as the mix would have it
-    preferred = [mixed.about(topics.prefixes(balance.fewest))]
+    preferred = [mixed.about(balance.fewest)]
     if examples:
         preferred.insert(0, mixed.of_families_named(examples, met))
     question = _nearest_unseen(about, user.pk, target, *preferred)

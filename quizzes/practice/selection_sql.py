@@ -22,6 +22,7 @@ from config import sql
 from config.model_rows import Columns
 from quizzes.models import Bank, Question, Scenario, Variant
 from quizzes.practice.lookups import any_of
+from quizzes.practice.topics import mask
 
 UNSERVABLE = (Scenario.EngineStatus.INVALID.value, Scenario.EngineStatus.DISAGREES.value)
 ANSWER, MASTERY, BANK, SITTING = "answer", "mastery", "bank", "sitting"
@@ -71,16 +72,14 @@ class Questions:
     def without_rules(self, rule_ids) -> Questions:
         return self.where(f"NOT EXISTS ({_asking(rule_ids)})", *sorted(rule_ids))
 
-    def about(self, prefixes) -> Questions:
-        """Linking a rule numbered with any of `prefixes` (a topic: quizzes/practice/topics.py)."""
-        query, params = _about(prefixes)
-        return self.where(f"EXISTS ({query})", *params)
+    def about(self, topics) -> Questions:
+        """About any of `topics` (quizzes/practice/topics.py), by the bits the question stores."""
+        return self.where('(q."topics" & %s) <> 0', mask(topics))
 
-    def not_about(self, prefixes) -> Questions:
-        if not prefixes:
+    def not_about(self, topics) -> Questions:
+        if not topics:
             return self
-        query, params = _about(prefixes)
-        return self.where(f"NOT EXISTS ({query})", *params)
+        return self.where('(q."topics" & %s) = 0', mask(topics))
 
     def not_from_scenarios(self, scenario_ids) -> Questions:
         listed, params = any_of('q."scenario_id"', scenario_ids, connection.vendor)
@@ -128,16 +127,6 @@ def _asking(rule_ids) -> str:
         'SELECT 1 FROM "quizzes_question_rules" qr '
         f'WHERE qr."question_id" = q."id" AND qr."rule_id" IN ({listed})'
     )
-
-
-def _about(prefixes) -> tuple[str, list[str]]:
-    prefixes = sorted(prefixes)
-    numbered = " OR ".join(['r."number" LIKE %s'] * len(prefixes)) or "FALSE"
-    query = (
-        'SELECT 1 FROM "quizzes_question_rules" qr INNER JOIN "rules_rule" r'
-        f' ON r."id" = qr."rule_id" WHERE qr."question_id" = q."id" AND ({numbered})'
-    )
-    return query, [f"{prefix}%" for prefix in prefixes]
 
 
 QUESTIONS = 'FROM "quizzes_question" q INNER JOIN "quizzes_scenario" s ON s."id" = q."scenario_id"'
@@ -220,31 +209,24 @@ def nearest_unseen(
     """The unseen question nearest `target` (ties: the lower id): the nearest above and below,
     each a `LIMIT 1` walk of the difficulty index out from the target, in one query. With
     `preferred` (each `questions` with more conditions, the first preferred most), one of
-    those first when there is one (two more walks each, in the same query)."""
-    walks, walked = [], []
-    for among in (questions, *preferred):
+    those first when there is one (two more walks each, in the same query). Each walk is
+    written once, with its tier: PostgreSQL plans every walk the text holds (written again in
+    a CASE, the preferred walks were planned twice)."""
+    arms, walked = [], []
+    for tier, among in enumerate((*preferred, questions)):
         for op, way in ((">=", "ASC"), ("<", "DESC")):
-            walks.append(
-                f'SELECT q."id" {QUESTIONS} WHERE {among.sql} AND {UNSEEN} AND q."difficulty"'
-                f' {op} %s ORDER BY q."difficulty" {way}, q."id" {way} LIMIT 1'
+            arms.append(
+                f'SELECT w."id", w."difficulty", {tier} AS "tier" FROM (SELECT q."id",'
+                f' q."difficulty" {QUESTIONS} WHERE {among.sql} AND {UNSEEN} AND q."difficulty"'
+                f' {op} %s ORDER BY q."difficulty" {way}, q."id" {way} LIMIT 1) w'
             )
-            walked.append((*among.params, user_id, target))
+            walked += [*among.params, user_id, target]
     rows, served = _question_rows(questions)
-    first, first_params = "", []
-    if preferred:  # the preferred walks' ids first, in their order
-        tiers = [
-            f'WHEN q."id" IN (({walks[2 * tier]}), ({walks[2 * tier + 1]})) THEN {tier}'
-            for tier in range(1, len(preferred) + 1)
-        ]
-        first = f"CASE {' '.join(tiers)} ELSE {len(preferred) + 1} END, "
-        first_params = [p for tier in walked[2:] for p in tier]
-    listed = ", ".join(f"({walk})" for walk in walks)
-    params = [p for tier in walked for p in tier]
     query = (
-        f'{rows} WHERE q."id" IN ({listed})'
-        f' ORDER BY {first}ABS(q."difficulty" - %s), q."id" LIMIT 1'
+        f'{rows} INNER JOIN ({" UNION ALL ".join(arms)}) f ON f."id" = q."id"'
+        ' ORDER BY f."tier", ABS(f."difficulty" - %s), q."id" LIMIT 1'
     )
-    return _question(sql.first(query, (*served, *params, *first_params, target)), questions)
+    return _question(sql.first(query, (*served, *walked, target)), questions)
 
 
 def _least_seen(questions: Questions, user_id: int, target: float) -> tuple[str, tuple]:

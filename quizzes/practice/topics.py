@@ -121,11 +121,28 @@ def balance(recent_numbers: list[Iterable[str]], plan: tuple[Topic, ...] = PLAN)
     return Balance(absent, full, tuple(t for t in absent if counts[t.slug] == least))
 
 
-def prefixes(topics: Iterable[Topic]) -> list[str]:
-    return sorted({prefix for topic in topics for prefix in topic.prefixes})
-
-
 TOPICS = {topic.slug: topic for topic in SEARCH_AND_ITS_NEIGHBOURS + BEYOND_SEARCH}
+# Each topic's bit in `Question.topics`, the topics a question is about, stored when its rules
+# are written (quizzes/practice/question_topics.py): the practice pick tests a bit where it
+# joined the question's rules and matched their numbers, which PostgreSQL planned anew on every
+# page (13 of a pick's 16 ms: docs/benchmarks.md). Appending a topic keeps the others' bits;
+# any other change is stored again by `load_content`.
+BITS = {slug: 1 << place for place, slug in enumerate(TOPICS)}
+
+
+def mask(topics: Iterable[Topic]) -> int:
+    """The bits of `topics`."""
+    bits = 0
+    for topic in topics:
+        bits |= BITS[topic.slug]
+    return bits
+
+
+def mask_of(numbers: Iterable[str]) -> int:
+    """The bits of every topic a question linking rules `numbers` is about."""
+    return mask(TOPICS[slug] for slug in topics_of(numbers, tuple(TOPICS.values())))
+
+
 TOPIC_TITLES: dict[str, Promise] = {
     "search": _("Searching and failing to find"),
     "hidden-zones": _("Hidden zones and revealing"),

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from quizzes.models import Mastery, Presentation, Question, Response
+from quizzes.practice import question_topics
 from quizzes.rulings import store_variants
 from tests.factories import RuleFactory, ScenarioFactory
 from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec
@@ -122,6 +123,7 @@ def fill_bank(scenario, bank, rule, size: int) -> None:
         Question.rules.through(question_id=question.pk, rule_id=rules[question.position % 3].pk)
         for question in questions
     )
+    question_topics.store()  # as content loading links rules in bulk
     store_variants(Question.objects.select_related("scenario"))  # as content is written
 
 

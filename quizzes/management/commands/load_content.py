@@ -17,6 +17,7 @@ from quizzes.loading.generated import generate
 from quizzes.loading.read import CATALOG_DIR
 from quizzes.management.commands.generate_questions import write_summary
 from quizzes.models import Question, Scenario
+from quizzes.practice import question_topics
 from quizzes.rulings import ScenarioError, audit
 from rules.models import Card, Rule, RuleAlias
 
@@ -45,6 +46,7 @@ class Command(BaseCommand):
                 report = load_content(content_dir, catalog_dir)
                 start = time.monotonic()
                 generated = generate(content_dir, per_family=per_family) if per_family > 0 else None
+                question_topics.store()  # every question: a topic's prefixes may have changed
                 variants_start = time.monotonic()
                 stored = rulings.store_variants(
                     Question.objects.filter(is_active=True)

@@ -8,7 +8,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
 from quizzes.models import Question
-from quizzes.practice import selection, topics
+from quizzes.practice import question_topics, selection, topics
 from quizzes.practice.selection_sql import QUESTIONS, Questions
 from tests.factories import RuleFactory, ScenarioFactory
 from tests.quizzes.conftest import land_tutor_spec, make_question
@@ -57,11 +57,36 @@ def test_questions_about_a_topic_are_the_querysets(bank):
     made = [make_question(ScenarioFactory(spec=land_tutor_spec()), bank, rules=[r]) for r in rules]
     made.append(make_question(ScenarioFactory(spec=land_tutor_spec()), bank, rules=rules[:2]))
     servable = Questions.servable([bank.pk])
-    for prefixes in (["702.52"], ["702.52", "106."], ["701.23"]):
-        found = ids(servable.about(prefixes))
+    for slugs in (["dredge"], ["dredge", "mana"], ["search"]):
+        chosen = [topics.TOPICS[slug] for slug in slugs]
+        found = ids(servable.about(chosen))
+        prefixes = [prefix for topic in chosen for prefix in topic.prefixes]
         expected = Question.objects.filter(spec_about(prefixes)).values_list("pk", flat=True)
         assert found == set(expected) and found
-        assert ids(servable.not_about(prefixes)) == {question.pk for question in made} - found
+        assert ids(servable.not_about(chosen)) == {question.pk for question in made} - found
+
+
+def test_a_question_stores_its_topics_whichever_way_its_rules_change(bank):
+    dredge, mana = RuleFactory(number="702.52a"), RuleFactory(number="106.7")
+    question = make_question(ScenarioFactory(spec=land_tutor_spec()), bank, rules=[dredge])
+
+    def stored() -> set[str]:
+        bits = Question.objects.get(pk=question.pk).topics
+        return {slug for slug, bit in topics.BITS.items() if bits & bit}
+
+    assert stored() == {"dredge"}
+    mana.questions.add(question)  # from the rule's side
+    assert stored() == {"dredge", "mana"}
+    question.rules.remove(dredge)
+    assert stored() == {"mana"}
+    mana.number = "701.23b"  # a rule renumbered: its questions' topics follow
+    mana.save()
+    assert stored() == {"search"}
+    question.rules.clear()
+    assert stored() == set()
+    Question.rules.through.objects.create(question=question, rule=dredge)  # in bulk: no signal
+    assert stored() == set()
+    assert question_topics.store() == 1 and stored() == {"dredge"}
 
 
 RIGHT_FOREST_WRONG_SHOCK = {"claim_0": "may", "claim_1": "may"}
