@@ -50,7 +50,6 @@ from quizzes.practice.selection_sql import (
     learner_rows,
     served_variant,
 )
-from quizzes.practice.selection_sql import nearest_unseen as _nearest_unseen
 from quizzes.rulings.verdict import Grade
 from rules.models import Rule
 
@@ -448,9 +447,7 @@ def next_question(
     full = balance.full
     wishes = []  # first, with a topic of the plan missing from the last answers, an unseen one
     if recent and balance.absent:
-        question = _of_absent_topic(questions.not_about(full), recent, balance, plan, user, target)
-        if question is not None:
-            return Pick(question, theta, target, why=Why.TOPIC)
+        wishes.append(_of_absent_topic(questions.not_about(full), recent, balance, plan, target))
     levels = _mixed(questions.not_about(full), recent, True)
     if full:  # then as if no topic were full
         levels = chain(levels, _mixed(questions, recent, True))
@@ -465,15 +462,13 @@ def _of_absent_topic(
     recent: list[Answered],
     balance: topics.Balance,
     plan: topics.Plan,
-    user,
     target: float,
-) -> Question | None:
+) -> Wish:
     """An unseen question on a topic of the plan fewer than `topics.LEAST` of the last answers
     were about, nearest the target, as the mix's first wish would have it (no recent board,
     family, kind nor rule); first, one of a family a topic gives as its example (Splinter's,
-    Lobotomy's) none of the learner's recent answers came from. One query, and nothing when
-    there is none (the questions chosen may have none on it: then a pick takes three queries,
-    not two)."""
+    Lobotomy's) none of the learner's recent answers came from. The pick's first wish, asked
+    in the query with the mix's first (the questions chosen may have none on it)."""
     scenarios = {answer.scenario_id for answer in recent[:SCENARIO_GAP]}
     families = {a.family_id for a in recent[:FAMILY_GAP] if a.family_id is not None}
     kinds = {answer.kind for answer in recent[:KIND_GAP]}
@@ -492,10 +487,7 @@ def _of_absent_topic(
     preferred = [mixed.about(balance.fewest)]
     if examples:
         preferred.insert(0, mixed.of_families_named(examples, met))
-    question = _nearest_unseen(about, user.pk, target, *preferred)
-    if question is None or mark_if_past_limits(question.scenario):
-        return None
-    return question
+    return Wish(about, target, seen_too=False, preferred=tuple(preferred))
 
 
 def _seen_or_new(seen: bool) -> str:

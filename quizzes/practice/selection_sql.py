@@ -178,6 +178,8 @@ class Wish:
     questions: Questions
     target: float
     seen_too: bool = True
+    # asked first among the unseen, the first most (each `questions` with more conditions)
+    preferred: tuple[Questions, ...] = ()
 
 
 # A wish's subqueries asked in one query: each only runs when those before it found nothing,
@@ -187,31 +189,15 @@ class Wish:
 PLACES_PER_QUERY = 2
 
 
-def _unseen(questions: Questions, user_id: int, target: float) -> tuple[str, tuple]:
+def _unseen(
+    questions: Questions, user_id: int, target: float, preferred: Sequence[Questions] = ()
+) -> tuple[str, tuple]:
     """The id of the unseen question nearest `target` (ties: the lower id): the nearest above
-    and below, each a `LIMIT 1` walk of the difficulty index out from the target."""
-    walks = [
-        f'SELECT q."id" {QUESTIONS} WHERE {questions.sql} AND {UNSEEN} AND q."difficulty" {op} %s'
-        f' ORDER BY q."difficulty" {way}, q."id" {way} LIMIT 1'
-        for op, way in ((">=", "ASC"), ("<", "DESC"))
-    ]
-    walked = (*questions.params, user_id, target)
-    query = (
-        f'SELECT u."id" FROM "quizzes_question" u WHERE u."id" IN (({walks[0]}), ({walks[1]}))'
-        ' ORDER BY ABS(u."difficulty" - %s), u."id" LIMIT 1'
-    )
-    return query, (*walked, *walked, target)
-
-
-def nearest_unseen(
-    questions: Questions, user_id: int, target: float, *preferred: Questions
-) -> Question | None:
-    """The unseen question nearest `target` (ties: the lower id): the nearest above and below,
-    each a `LIMIT 1` walk of the difficulty index out from the target, in one query. With
-    `preferred` (each `questions` with more conditions, the first preferred most), one of
-    those first when there is one (two more walks each, in the same query). Each walk is
-    written once, with its tier: PostgreSQL plans every walk the text holds (written again in
-    a CASE, the preferred walks were planned twice)."""
+    and below, each a `LIMIT 1` walk of the difficulty index out from the target. With
+    `preferred` (each `questions` with more conditions, the first preferred most), one of those
+    first when there is one (two more walks each). Each walk is written once, with its tier:
+    PostgreSQL plans every walk the text holds (written again in a CASE, the preferred walks
+    were planned twice)."""
     arms, walked = [], []
     for tier, among in enumerate((*preferred, questions)):
         for op, way in ((">=", "ASC"), ("<", "DESC")):
@@ -221,12 +207,20 @@ def nearest_unseen(
                 f' {op} %s ORDER BY q."difficulty" {way}, q."id" {way} LIMIT 1) w'
             )
             walked += [*among.params, user_id, target]
-    rows, served = _question_rows(questions)
     query = (
-        f'{rows} INNER JOIN ({" UNION ALL ".join(arms)}) f ON f."id" = q."id"'
-        ' ORDER BY f."tier", ABS(f."difficulty" - %s), q."id" LIMIT 1'
+        f'SELECT f."id" FROM ({" UNION ALL ".join(arms)}) f'
+        ' ORDER BY f."tier", ABS(f."difficulty" - %s), f."id" LIMIT 1'
     )
-    return _question(sql.first(query, (*served, *walked, target)), questions)
+    return query, (*walked, target)
+
+
+def nearest_unseen(
+    questions: Questions, user_id: int, target: float, *preferred: Questions
+) -> Question | None:
+    """The unseen question `_unseen` finds, read with its scenario (and variant)."""
+    query, params = _unseen(questions, user_id, target, preferred)
+    rows, served = _question_rows(questions)
+    return _question(sql.first(f'{rows} WHERE q."id" = ({query})', (*served, *params)), questions)
 
 
 def _least_seen(questions: Questions, user_id: int, target: float) -> tuple[str, tuple]:
@@ -252,9 +246,12 @@ def first_wished(wishes: Sequence[Wish], user_id: int) -> tuple[Question | None,
     among them, as `id * places + place`; the COALESCE sits in a one-row `LIMIT 1` table, so
     PostgreSQL plans it once (pulled up, it was planned for each join it entered)."""
     every = [
-        (index, seen, found(wish.questions, user_id, wish.target))
+        (index, seen, found)
         for index, wish in enumerate(wishes)
-        for seen, found in ((False, _unseen), (True, _least_seen))
+        for seen, found in (
+            (False, _unseen(wish.questions, user_id, wish.target, wish.preferred)),
+            (True, _least_seen(wish.questions, user_id, wish.target)),
+        )
         if wish.seen_too or not seen
     ]
     for start in range(0, len(every), PLACES_PER_QUERY):

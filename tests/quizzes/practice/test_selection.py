@@ -221,10 +221,10 @@ def test_the_rule_filter_serves_only_that_rule(learner, bank, search_rule):
 @pytest.mark.parametrize("size", [12, 300])
 @pytest.mark.parametrize("answered", [0, 9])
 def test_selection_queries_stay_constant(learner, bank, size, answered, django_assert_num_queries):
-    """Two queries whatever the bank's size (three once a topic is missing: below): the learner
-    (their last answers with their rules, their masteries, the banks they may see), and the
-    nearest unseen question above and below the target (a bank of many boards and kinds, so
-    that the mix's first wish has a question)."""
+    """Two queries whatever the bank's size: the learner (their last answers with their rules,
+    their masteries, the banks they may see), and the nearest unseen question above and below
+    the target (a bank of many boards and kinds, so that the mix's first wish has a
+    question)."""
     rules = [RuleFactory(number=f"701.{n}a") for n in range(30, 34)]
     boards = [other_scenario(f"board-{n}") for n in range(24)]
     kinds = list(QUESTION_SHAPES)  # the kinds make_question shapes
@@ -242,10 +242,9 @@ def test_selection_queries_stay_constant(learner, bank, size, answered, django_a
         answer(learner, question)
     # once the learner has answered, this bank's rules are of no topic of the study plan, so
     # every topic is missing from the last answers, and selection first asks for an unseen
-    # question on one, preferring a topic's example families (quizzes/practice/topics.py): a
-    # query of its own, finding none here, before the mix's wishes (with loaded content it finds
-    # one, and the page stops there)
-    with django_assert_num_queries(3 if answered else 2):
+    # question on one, preferring a topic's example families (quizzes/practice/topics.py): the
+    # first wish, asked in the query with the mix's first (was a query of its own: 3 -> 2)
+    with django_assert_num_queries(2):
         assert selection.next_question(learner).question is not None
 
 
