@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -95,8 +96,16 @@ BEYOND_SEARCH = (
 
 def topics_of(numbers: Iterable[str], plan: tuple[Topic, ...] = PLAN) -> set[str]:
     """The topics of the plan a question linking rules `numbers` is about."""
-    numbers = list(numbers)
-    return {topic.slug for topic in plan if any(topic.covers(number) for number in numbers)}
+    found: set[str] = set()
+    for number in numbers:
+        found |= _topics_of_rule(number, plan)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _topics_of_rule(number: str, plan: tuple[Topic, ...]) -> frozenset[str]:
+    # a practice page asks this of each of the last thirty answers' rules: the same few rules
+    return frozenset(topic.slug for topic in plan if topic.covers(number))
 
 
 @dataclass(frozen=True)
