@@ -67,3 +67,18 @@ def test_deathtouch_destroys_only_a_creature_with_toughness_above_zero():
     reason = _reason(_board(ornithopter), {"claim": "sba_performed", "card": "thopter"})
     assert "whatever its toughness" not in reason
     assert reason.startswith("Ornithopter has toughness greater than 0 and was dealt damage")
+
+
+def test_a_player_losing_in_a_draw_for_two_reasons_is_told_both():
+    """Olek at 0 life who also drew from an empty library loses for 704.5a and 704.5b; Nadia's
+    poison makes it a draw. The reason named 704.5a alone, as if the draw didn't count."""
+    spec = {
+        **_board(),
+        "life": {"Olek": 0},
+        "poison": {"Nadia": 10},
+        "drew_from_empty_library": ["Olek"],
+    }
+    result = evaluate_claim(spec, {"claim": "player_loses", "player": "Olek"})
+    assert result.value == "draw"
+    reason = _reason(spec, {"claim": "player_loses", "player": "Olek"})
+    assert reason.startswith("Olek loses the game (704.5a, 704.5b), and so does every other")
