@@ -550,7 +550,7 @@ STEP_WORDS = {
     "activate_mana_abilities": gettext_lazy("activating mana abilities"),
     "pay_total_cost": gettext_lazy("paying its total cost"),
     "becomes_cast": gettext_lazy(
-        "the spell becoming cast, when abilities that trigger on casting it trigger"
+        "the spell becoming cast (abilities that trigger on casting it trigger then)"
     ),
 }
 SBA_WORDS = {
@@ -577,7 +577,7 @@ SBA_STATEMENTS = {
     "none": gettext_noop("when state-based actions are checked now, nothing happens to %(card)s."),
 }
 LOSS_WORDS = {
-    "loses": gettext_lazy("loses the game"),
+    "loses": gettext_lazy("loses the game, and the game isn't a draw"),
     "draw": gettext_lazy("loses at the same time as every other player: the game is a draw"),
     "plays_on": gettext_lazy("doesn't lose the game"),
 }

@@ -858,7 +858,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "step_activate_mana_abilities": gettext_noop("activating mana abilities"),
     "step_pay_total_cost": gettext_noop("paying its total cost"),
     "step_becomes_cast": gettext_noop(
-        "the spell becoming cast, when abilities that trigger on casting it trigger"
+        "the spell becoming cast (abilities that trigger on casting it trigger then)"
     ),
     # State-based actions on a board (sba_claims.py, 704).
     "sba_none": gettext_noop(
@@ -873,8 +873,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "dealt lethal damage and is destroyed (704.5g)."
     ),
     "sba_704.5h": gettext_noop(
-        "%(card)s was dealt damage by a source with deathtouch since state-based actions were "
-        "last checked, so it is destroyed (704.5h), whatever its toughness."
+        "%(card)s has toughness greater than 0 and was dealt damage by a source with deathtouch "
+        "since state-based actions were last checked, so it is destroyed (704.5h), however little "
+        "damage that was."
     ),
     "sba_704.5i": gettext_noop(
         "%(card)s is a planeswalker with loyalty 0, so it is put into its owner's graveyard "
@@ -926,15 +927,17 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     ),
     "sba_permanents_left": ngettext(
         "State-based actions are checked again until none apply (704.3), all those of one check "
-        "at once (performed here: %(rules)s); the legend rule keeps one of each name. %(player)s "
-        "then controls %(count)s permanent.",
+        "at once (those that remove permanents here: %(rules)s); the legend rule keeps one of each "
+        "name. %(player)s then controls %(count)s permanent.",
         "State-based actions are checked again until none apply (704.3), all those of one check "
-        "at once (performed here: %(rules)s); the legend rule keeps one of each name. %(player)s "
-        "then controls %(count)s permanents.",
+        "at once (those that remove permanents here: %(rules)s); the legend rule keeps one of each "
+        "name. %(player)s then controls %(count)s permanents.",
     ),
     "sba_permanents_left_none": ngettext(
-        "No state-based action applies, so %(player)s still controls %(count)s permanent.",
-        "No state-based action applies, so %(player)s still controls %(count)s permanents.",
+        "No state-based action removes a permanent, so %(player)s still controls %(count)s "
+        "permanent.",
+        "No state-based action removes a permanent, so %(player)s still controls %(count)s "
+        "permanents.",
     ),
     # Costs (costs.py).
     "works_on_battlefield": gettext_noop(

@@ -163,8 +163,9 @@ def player_loses_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> Verd
         return Verdict(
             "loses", rule, because("sba_loses_several", player=player, rules=", ".join(reasons))
         )
-    if outcome == "draw":
-        return Verdict("draw", "104.4a", because("sba_player_draw", player=player, rule=rule))
+    if outcome == "draw":  # every rule that makes this player lose, as for "loses" above
+        rules = ", ".join(reasons or [rule])
+        return Verdict("draw", "104.4a", because("sba_player_draw", player=player, rule=rules))
     return Verdict("loses", rule, because(f"sba_loses_{rule}", player=player))
 
 

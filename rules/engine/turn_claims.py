@@ -20,12 +20,33 @@ from .turns import (
 )
 from .verdict import Verdict
 
+# Steps a combat has only when a creature attacks (506.1: skipped when none is declared).
+ATTACKED_STEPS = ("declare_blockers", "combat_damage")
 
-def _step(subject: Mapping[str, Any], claim: str) -> str:
+
+def _step(
+    scenario: Scenario, subject: Mapping[str, Any], claim: str, first_turn: bool = False
+) -> str:
     step = subject["step"]
     if step not in STEPS:
         raise ScenarioError(f"claim {claim}.step", f"unknown step {step!r}; use one of {STEPS}")
+    if step in ATTACKED_STEPS and not _could_attack(scenario, first_turn):
+        raise ScenarioError(
+            f"claim {claim}.step",
+            "the active player has no creature that could have attacked, so the combat has no "
+            "declare blockers or combat damage step (506.1; 302.6 in the game's first turn)",
+        )
     return str(step)
+
+
+def _could_attack(scenario: Scenario, first_turn: bool) -> bool:
+    """Does the active player control a creature the board lets attack? In the game's first
+    turn none has been theirs since the turn began (302.6) unless it has haste."""
+    return any(
+        "Creature" in card.definition.types
+        and (not first_turn or "haste" in card.definition.keyword_names)
+        for card in scenario.state.permanents_controlled_by(scenario.state.active)
+    )
 
 
 def _flag(subject: Mapping[str, Any], key: str, claim: str) -> bool:
@@ -49,7 +70,7 @@ def _no_priority_reason(rule: str, active: str):
 
 
 def priority_in_step_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> Verdict:
-    step = _step(subject, "priority_in_step")
+    step = _step(scenario, subject, "priority_in_step")
     active = scenario.state.active
     ruling = priority_in_step(step, _waiting(subject, "priority_in_step"))
     if not ruling.value:
@@ -59,8 +80,8 @@ def priority_in_step_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> 
 
 
 def turn_based_actions_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> Verdict:
-    step = _step(subject, "turn_based_actions")
     first_turn = _flag(subject, "first_turn", "turn_based_actions")
+    step = _step(scenario, subject, "turn_based_actions", first_turn)
     players = len(scenario.state.players)
     if step == "beginning_of_combat" and players > 2:
         raise ScenarioError(
@@ -79,7 +100,7 @@ def turn_based_actions_verdict(scenario: Scenario, subject: Mapping[str, Any]) -
 
 
 def priority_first_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> Verdict:
-    step = _step(subject, "priority_first")
+    step = _step(scenario, subject, "priority_first")
     after = subject.get("after", "begins")
     if after not in ("begins", "resolves", "cast"):
         raise ScenarioError("claim priority_first.after", "use begins, resolves or cast")
@@ -105,7 +126,7 @@ def priority_first_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> Ve
 
 
 def may_cast_now_verdict(scenario: Scenario, subject: Mapping[str, Any]) -> Verdict:
-    step = _step(subject, "may_cast_now")
+    step = _step(scenario, subject, "may_cast_now")
     card = scenario.state.card(subject["card"])
     player = str(subject.get("player", card.owner))
     stack = subject.get("stack", 0)

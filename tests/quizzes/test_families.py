@@ -20,7 +20,7 @@ from quizzes.rulings import casting_timing
 from quizzes.rulings.families import FamilyError, instance_spec, read_family
 from quizzes.rulings.instances import conclusions_of, expand, rule_instance
 from quizzes.rulings.ruling import asked_claim
-from rules.engine import Session, default_catalog
+from rules.engine import Session, default_catalog, parse_scenario
 
 RULES = [row["number"] for row in json.loads((CONTENT_DIR / "rules.json").read_text())]
 
@@ -211,3 +211,40 @@ def test_the_shared_case_is_still_cast_out_of_turn():
     for name in SHARED_CASES_OUT_OF_TURN:
         spec = json.loads((CONTENT_DIR / "scenarios" / name).read_text())
         assert [f.rule for f in casting_timing(spec, default_catalog())] == ["307.1"]
+
+
+def _expanded(family_id: str, count: int = 60):
+    catalog = default_catalog()
+    family = next(f for f in read_families(catalog=catalog) if f.id == family_id)
+    return expand(family, catalog, seed=0, count=count).instances
+
+
+@pytest.mark.parametrize("family_id", ["dies-triggers-apnap", "dies-triggers-apnap-three-players"])
+def test_a_trigger_question_opens_with_the_creatures_dying_not_a_draw(family_id):
+    """The trigger families resolved a draw nobody asked about, so every prompt began "Nadia
+    would draw a card." before the creatures died: a premise a judge would ask the point of."""
+    instances = _expanded(family_id)
+    assert instances
+    for instance in instances:
+        assert "resolve" not in instance.spec
+        for question in instance.questions:
+            assert "would draw a card" not in question.prompt, question.prompt
+
+
+def test_combat_steps_are_asked_only_where_a_creature_could_have_attacked():
+    """506.1: a combat with no attacker has no declare blockers or combat damage step. The
+    family asks those steps (its creatures are on the board) and never in the game's first
+    turn, where none of them could have attacked (302.6)."""
+    catalog = default_catalog()
+    asked = []
+    for instance in _expanded("turn-structure-and-priority"):
+        state = parse_scenario(instance.spec, catalog).state
+        for claim in instance.spec["expect"]:
+            if claim.get("step") in ("declare_blockers", "combat_damage"):
+                asked.append(claim)
+                assert not claim.get("first_turn")
+                assert any(
+                    "Creature" in card.definition.types
+                    for card in state.permanents_controlled_by(state.active)
+                )
+    assert asked

@@ -143,3 +143,31 @@ def test_cant_search_is_worded_as_a_prohibition():
         assert "verbietet" in searches.words("cannot")
     with translation.override("it"):
         assert "proibisce" in searches.words("cannot")
+
+
+def test_a_player_who_loses_in_a_draw_is_not_said_not_to_lose():
+    """104.4a: in a draw every player loses the game. The value 'loses' is the other case, so
+    its statement says the game isn't a draw; were it only 'Nadia loses the game', a learner
+    marking it true of a draw (Nadia does lose, 704.5a) would be marked wrong."""
+    loses = claim_text("player_loses")
+    assert loses.state("loses", SUBJECT) == (
+        "When state-based actions are checked now, Alice loses the game, and the game isn't a draw."
+    )
+    statements = {value: loses.state(value, SUBJECT) for value in ("loses", "draw", "plays_on")}
+    assert len(set(statements.values())) == 3
+    assert "the game is a draw" in statements["draw"]
+    with translation.override("de"):
+        assert loses.state("loses", SUBJECT).endswith("das Spiel endet nicht unentschieden.")
+    with translation.override("it"):
+        assert loses.state("loses", SUBJECT).endswith("la partita non è un pareggio.")
+
+
+def test_the_step_of_becoming_cast_reads_as_one_choice_beside_another():
+    """'which comes first: the spell becoming cast, when abilities ... trigger or paying its
+    total cost?' ran the two choices together; the trigger note is in parentheses."""
+    subject = Subject(card="the Wargate in Nadia's hand", steps=("becomes_cast", "pay_total_cost"))
+    question = claim_text("casting_step_order").ask(subject)
+    assert "which comes first: the spell becoming cast (abilities that trigger on casting it " in (
+        question
+    )
+    assert question.endswith("trigger then) or paying its total cost?")
