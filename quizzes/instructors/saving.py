@@ -17,7 +17,7 @@ from quizzes.instructors.banks import (
     scenarios_in,
 )
 from quizzes.models import Bank, Question, Scenario
-from quizzes.practice import adaptive, question_topics
+from quizzes.practice import adaptive, topics
 from quizzes.rulings import (
     Catalog,
     audit,
@@ -206,6 +206,8 @@ def do_create_scenarios(
                     claims=claims,
                     position=position,
                     difficulty=difficulty,
+                    # the topics of the rules linked below (question_topics: no read after)
+                    topics=topics.mask_of(number for number in numbers if number in rules),
                 )
             )
             cited.append(numbers)
@@ -215,7 +217,6 @@ def do_create_scenarios(
         for question, numbers in zip(questions, cited, strict=True)
         for rule_id in _rule_ids(numbers, rules)
     )
-    question_topics.store(question.pk for question in questions)
     created = Question.objects.filter(pk__in=[question.pk for question in questions])
     catalog = catalog_for(user.pk)
     levels.recompute(created, catalog)  # every board read with the author's cards
