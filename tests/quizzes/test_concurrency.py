@@ -22,6 +22,7 @@ from quizzes.models import (
     ExamBlueprint,
     ExamSitting,
     Mastery,
+    Presentation,
     Question,
     Response,
     Scenario,
@@ -351,3 +352,42 @@ def test_a_row_moved_after_the_lookup_is_learnt_from_afresh(
     if not state:  # a new FSRS card's id is drawn from the clock
         learnt.fsrs_card.pop("card_id"), expected_card.pop("card_id")
     assert learnt.fsrs_card == expected_card
+
+
+def test_answers_on_one_rule_read_at_once_lose_no_update(
+    learner, scenario, bank, search_rule, no_variants, monkeypatch
+):
+    """One learner answers two questions of one rule, both read before either writes (a
+    barrier after the lookup): the second's mastery no longer has the answers it read, so it is
+    learnt again from the first's values, and its question's difficulty with them."""
+    questions = [make_question(scenario, bank, rules=[search_rule]) for _ in range(2)]
+    Mastery.objects.create(user=learner, rule=search_rule, theta=-0.3, answers=1)
+    client = Client()
+    client.force_login(learner)
+    tokens = [served_token(client) for _ in questions]
+    # the second shown as the first (same scenario, kind and claims), asked of the other question
+    Presentation.objects.filter(token=tokens[1]).update(question=questions[1])
+    both_read = threading.Barrier(2, timeout=60)
+    find = answer_lookup.find
+
+    def find_then_wait(*args, **kwargs):
+        found = find(*args, **kwargs)
+        both_read.wait()
+        return found
+
+    monkeypatch.setattr(answer_lookup, "find", find_then_wait)
+
+    def send(token):
+        return lambda: client.post(reverse("answer"), {"token": token, **RIGHT})
+
+    results = at_once([send(token) for token in tokens])
+    assert [getattr(r, "status_code", r) for r in results] == [302, 302]
+    mastery = Mastery.objects.get(user=learner, rule=search_rule)
+    (start,) = {question.difficulty for question in questions}
+    between = adaptive.updated_theta(-0.3, start, True, 1)
+    assert (mastery.answers, mastery.correct) == (3, 2)
+    assert mastery.theta == pytest.approx(adaptive.updated_theta(between, start, True, 2))
+    answered = Question.objects.filter(pk__in=[question.pk for question in questions])
+    difficulties = sorted(answered.values_list("difficulty", flat=True))
+    expected = sorted(adaptive.updated_difficulty(t, start, True, 0) for t in (-0.3, between))
+    assert difficulties == pytest.approx(expected)
