@@ -17,12 +17,16 @@ are the specification, kept in tests/quizzes/test_answer_lookup.py:
   its card catalog is current;
 - `masteries_missing`: whether the learner lacks a mastery of one of the question's rules
   (`Mastery.objects.filter(user=user, rule=OuterRef("rule_id"))` absent for one of its
-  `Question.rules.through` rows), so an answer creates them first, with no read before.
+  `Question.rules.through` rows), so an answer creates them first, with no read before;
+- `learned`: what an answer learns from, read before it (see quizzes/practice/recording.py):
+  whether the learner answered the question before, and each rule the question links (by id)
+  with its number and the learner's mastery of it (None where they have none): the question's
+  rules joined, so one row per rule (the rest of the row repeated).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils import timezone
 
@@ -31,6 +35,7 @@ from config.model_rows import Columns
 from quizzes.models import (
     Attempt,
     Bank,
+    Mastery,
     Presentation,
     Question,
     Response,
@@ -48,6 +53,7 @@ VERSION = Columns(ScenarioVersion, "v", skip=("spec", "stored_expect"))
 VARIANT = Columns(Variant, "vr", skip=("shown",))  # the presentation has it as shown
 RESPONSE = Columns(Response, "r")
 ATTEMPT = Columns(Attempt, "a")
+MASTERY = Columns(Mastery, "m")
 
 # The presentation is found only while its question is one the learner may be served
 # (`selection.available_questions`: active, of a servable scenario, in a bank they may use).
@@ -63,7 +69,10 @@ SELECT
   {RESPONSE.sql}, {ATTEMPT.sql},
   EXISTS(SELECT 1 FROM quizzes_response ar WHERE ar.attempt_id = a.id
          AND ar.question_id = p.question_id),
-  {cards.GENERATION_COLUMNS}
+  {cards.GENERATION_COLUMNS},
+  EXISTS(SELECT 1 FROM quizzes_response ur WHERE ur.user_id = %s
+         AND ur.question_id = p.question_id),
+  lr.rule_id, rr.number, {MASTERY.sql}
 FROM (SELECT 1 AS one) AS one
 LEFT JOIN quizzes_presentation p ON p.user_id = %s AND p.token = %s AND p.created_at >= %s
   AND EXISTS(
@@ -87,6 +96,10 @@ LEFT JOIN quizzes_attempt a ON a.id = (
   SELECT oa.id FROM quizzes_attempt oa
   WHERE oa.user_id = %s AND oa.kind = %s AND oa.finished_at IS NULL
   ORDER BY oa.started_at DESC LIMIT 1)
+LEFT JOIN quizzes_question_rules lr ON lr.question_id = p.question_id
+LEFT JOIN rules_rule rr ON rr.id = lr.rule_id
+LEFT JOIN quizzes_mastery m ON m.user_id = %s AND m.rule_id = lr.rule_id
+ORDER BY lr.rule_id
 """
 
 
@@ -98,6 +111,16 @@ class Found:
     attempt_holds_question: bool  # ... already holds an answer to the presentation's question
     card_generation: tuple  # rules.cards.generation(): the catalog to grade with is current
     masteries_missing: bool = False  # the learner lacks a mastery of one of its rules
+    learned: Learned | None = None  # read for the answer's writes (None: no presentation)
+
+
+@dataclass(frozen=True)
+class Learned:
+    """What an answer learns from, as read with the presentation (quizzes/practice/recording.py
+    writes it back only where no row moved since)."""
+
+    answered_before: bool  # the learner has a response to the question already
+    rules: list[tuple[int, str, Mastery | None]] = field(default_factory=list)  # by rule id
 
 
 def find(user, token: str, since) -> Found:
@@ -106,6 +129,7 @@ def find(user, token: str, since) -> Found:
     params = [
         user.pk,
         user.pk,
+        user.pk,  # answered before
         user.pk,
         token,
         moment,
@@ -116,8 +140,10 @@ def find(user, token: str, since) -> Found:
         user.pk,
         user.pk,
         str(Attempt.Kind.PRACTICE),
+        user.pk,
     ]
-    row = sql.first(LOOKUP, params, prepared=True)
+    found = sql.rows(LOOKUP, params, prepared=True)
+    row = found[0]
     start = 2
     parts = []
     for columns in (PRESENTATION, QUESTION, SCENARIO, VERSION, VARIANT, RESPONSE, ATTEMPT):
@@ -129,8 +155,18 @@ def find(user, token: str, since) -> Found:
     if attempt is not None:
         attempt.user = user  # owned: spare a query
     held = bool(sql.flag(row[start]))
-    generation = cards.generation_of(*row[-2:])
-    return Found(sql.flag(row[0]), presentation, attempt, held, generation, bool(sql.flag(row[1])))
+    generation = cards.generation_of(*row[start + 1 : start + 3])
+    after = start + 3  # answered before, then the rule's id, number and mastery
+    learned = None
+    if presentation is not None:
+        rules = [
+            (rule_row[after + 1], rule_row[after + 2], MASTERY.read(rule_row, after + 3))
+            for rule_row in found
+            if rule_row[after + 1] is not None
+        ]
+        learned = Learned(bool(sql.flag(row[after])), rules)
+    missing = bool(sql.flag(row[1]))
+    return Found(sql.flag(row[0]), presentation, attempt, held, generation, missing, learned)
 
 
 def _loaded(presentation, question, scenario, version, variant, response) -> None:

@@ -8,7 +8,7 @@ decide that rule, and the question's difficulty on a first attempt, and returns 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -16,6 +16,9 @@ from django.utils import timezone
 from quizzes import rulings
 from quizzes.models import Attempt, Mastery, Presentation, Question, Response, ScenarioVersion
 from quizzes.practice import adaptive, deciding, recording, scheduling
+
+if TYPE_CHECKING:
+    from quizzes.practice.answer_lookup import Learned
 from quizzes.rulings import AnswerError, Grade, Part
 from rules.models import Rule
 
@@ -40,12 +43,14 @@ def submit(
     presentation: Presentation | None = None,
     version: ScenarioVersion | None = None,
     masteries_missing: bool = False,
+    learned: Learned | None = None,
 ) -> Grade:
     """Check, save once, learn. Raises AnswerError for an answer that does not fit.
 
     `ruling` is the question as shown (default: variant `seed` as the attempt's learner sees it,
     in `version` of its scenario). `masteries_missing`: the learner is known to lack a mastery
-    of one of the question's rules (read with the presentation: see `record`).
+    of one of the question's rules (read with the presentation: see `record`); `learned`:
+    what the answer learns from, read with the presentation (see `record`).
     """
     if ruling is None:
         ruling = rulings.ruling_for(question, seed, attempt.user_id, version=version)
@@ -59,6 +64,7 @@ def submit(
         presentation=presentation,
         version=version,
         masteries_missing=masteries_missing,
+        learned=learned,
     )
 
 
@@ -72,6 +78,7 @@ def record(
     presentation: Presentation | None = None,
     version: ScenarioVersion | None = None,
     masteries_missing: bool = False,
+    learned: Learned | None = None,
 ) -> Grade:
     """Save the graded answer once and learn from it, in one transaction.
 
@@ -79,6 +86,11 @@ def record(
     the missing ones are made first, in one statement, so that the masteries are then read,
     locked, with the question (else the question's rules are read, then the masteries made,
     then read locked).
+
+    `learned`: whether the learner answered the question before and their masteries of its
+    rules, read with the presentation (and the question's counters with `question`): the
+    answer's values are computed from them and written only where no row moved since
+    (`_learn_as_read`); else read again locked.
 
     The response points at the scenario version answered: `version`, else the presentation's,
     else the scenario's current one.
@@ -113,7 +125,7 @@ def record(
                 created_at=now,
             )
         )
-        if response is not None:
+        if response is not None and not _learn_as_read(user, question, verdict, learned, now):
             if masteries_missing:
                 recording.create_masteries(question.pk, user.pk, now)
             # then the question's row: the first row lock (the order every transaction that
@@ -181,23 +193,72 @@ def _learn(
     )
     thetas = []
     for mastery, _number in masteries:
-        right = outcomes[mastery.rule_id]
         thetas.append(mastery.theta)
-        if first_attempt:
-            mastery.theta = adaptive.updated_theta(
-                mastery.theta, difficulty, right, mastery.answers
-            )
-        mastery.answers += 1
-        mastery.correct += int(right)
-        mastery.fsrs_card, mastery.due = scheduling.review(mastery.fsrs_card, right, now)
+        _step(mastery, outcomes[mastery.rule_id], first_attempt, difficulty, now)
     recording.save_learned([mastery for mastery, _number in masteries], now)
-    if first_attempt and thetas:
-        mean_theta = sum(thetas) / len(thetas)
-        difficulty = adaptive.updated_difficulty(
-            mean_theta, difficulty, verdict.correct, answer_count
-        )
+    difficulty = _stepped_difficulty(first_attempt, thetas, difficulty, verdict, answer_count)
     question.answer_count, question.difficulty = answer_count + 1, difficulty
     recording.count_answer(question.pk, difficulty)
+
+
+def _step(mastery: Mastery, right: bool, first_attempt: bool, difficulty: float, now) -> None:
+    """One answer learnt on `mastery`: Elo on a first attempt, the counts, an FSRS review."""
+    if first_attempt:
+        mastery.theta = adaptive.updated_theta(mastery.theta, difficulty, right, mastery.answers)
+    mastery.answers += 1
+    mastery.correct += int(right)
+    mastery.fsrs_card, mastery.due = scheduling.review(mastery.fsrs_card, right, now)
+
+
+def _stepped_difficulty(
+    first_attempt: bool, thetas: list[float], difficulty: float, verdict: Grade, answer_count: int
+) -> float:
+    """The question's difficulty after the answer, from its masteries' thetas before it."""
+    if not (first_attempt and thetas):
+        return difficulty
+    mean_theta = sum(thetas) / len(thetas)
+    return adaptive.updated_difficulty(mean_theta, difficulty, verdict.correct, answer_count)
+
+
+def _learn_as_read(user, question: Question, verdict: Grade, learned: Learned | None, now) -> bool:
+    """`_learn` from the values read with the presentation (`learned`, and the question's
+    counters), written where no row moved since (quizzes/practice/recording.py); a mastery that
+    moved is read again locked and learnt from afresh, and the question's difficulty redone
+    with its theta. False, nothing written, when there was nothing read (a question of no rule,
+    an exam's answer) or the question moved: the caller reads both locked."""
+    if learned is None or not learned.rules:
+        return False
+    first_attempt = not learned.answered_before
+    difficulty, answer_count = question.difficulty, question.answer_count
+    numbers = {rule_id: number for rule_id, number, _mastery in learned.rules}
+    outcomes = deciding.rule_outcomes(verdict.parts, numbers, verdict.correct)
+    masteries = [
+        mastery if mastery is not None else Mastery(user=user, rule_id=rule_id)
+        for rule_id, _number, mastery in learned.rules
+    ]
+    thetas = {mastery.rule_id: mastery.theta for mastery in masteries}
+    for mastery in masteries:
+        _step(mastery, outcomes[mastery.rule_id], first_attempt, difficulty, now)
+    stepped = _stepped_difficulty(
+        first_attempt, [*thetas.values()], difficulty, verdict, answer_count
+    )
+    if not recording.count_answer_if(question.pk, answer_count, stepped):
+        return False
+    written = recording.learn_if_unchanged(masteries, now)
+    moved = [mastery.rule_id for mastery in masteries if mastery.rule_id not in written]
+    if moved:  # another answer on one of its rules: learnt again from its row, locked now
+        fresh = _locked_masteries(user, moved, some_missing=False)
+        for mastery in fresh:
+            thetas[mastery.rule_id] = mastery.theta
+            _step(mastery, outcomes[mastery.rule_id], first_attempt, difficulty, now)
+        recording.save_learned(fresh, now)
+        stepped = _stepped_difficulty(
+            first_attempt, [*thetas.values()], difficulty, verdict, answer_count
+        )
+        if first_attempt:
+            recording.set_difficulty(question.pk, stepped)
+    question.answer_count, question.difficulty = answer_count + 1, stepped
+    return True
 
 
 def _locked_masteries(user, rule_ids: list[int], some_missing: bool) -> list[Mastery]:

@@ -1,17 +1,24 @@
-"""An answer's writes, inside `answers.record`'s one transaction: the response, the missing
-masteries, the question's row and the learner's masteries read locked, then the masteries and
-the question's counters written.
+"""An answer's writes, inside `answers.record`'s one transaction: the response, then the
+question's counters and the learner's masteries of its rules, written from what the answer's
+lookup read (quizzes/practice/answer_lookup.py) where no row moved since; else (and for an
+exam's answers) the missing masteries made, the question's row and the masteries read locked,
+then both written.
 
-Invariant: every transaction that learns locks the question's row first, then the learner's
-masteries in rule-id order (no lost update, no cycle of waits); nothing in it raises on a
-second answer (the response's conflict is ignored), so it needs no savepoint. By hand
-(config/sql.py) only the response's INSERT, the masteries' INSERT ... SELECT and the locked
-read, which the ORM can't say in one statement each (an INSERT ... SELECT, a join read locked
-with counts, a conflict ignored with the id returned), and the masteries' UPDATE (see below);
-the statements they replace are the specification, kept in
-tests/quizzes/practice/test_recording.py. The question's counters are the ORM's.
-Row locks only where the database has them (PostgreSQL); SQLite's IMMEDIATE transactions
-already run one writer at a time.
+Invariant: no update is lost. Every write of a question's counters or a mastery's learned
+values is either conditional on the row being as read (`answer_count`, `answers`: each counts
+every change to its row's learned values, so an unchanged count is an unchanged row) or made
+under the row's lock read first; a condition that fails writes nothing to that row, and the
+answer reads it again locked and learns from the fresh values, as if it came after the answer
+that moved it. Row locks are taken in one order by every transaction that learns: the
+question's row first (its UPDATE or its locked read), then the learner's masteries in rule-id
+order (no cycle of waits). Nothing raises on a second answer (the response's conflict is
+ignored), so no savepoint is needed. By hand (config/sql.py): the response's INSERT, the
+question's conditional UPDATE, the masteries' conditional upsert (one statement for all: a
+missing one inserted, read as missing it had 0 answers), the masteries' INSERT ... SELECT, the
+locked read and the masteries' UPDATE (see below); the ORM's statements they replace are the
+specification, kept in tests/quizzes/practice/test_recording.py. Row locks only where the
+database has them (PostgreSQL); SQLite's IMMEDIATE transactions already run one writer at a
+time.
 """
 
 from __future__ import annotations
@@ -59,6 +66,22 @@ SAVE_LEARNED = (
     f"UPDATE quizzes_mastery SET {', '.join(f'{_quote(name)} = %s' for name in LEARNED)}"
     " WHERE id = %s"
 )
+# `Question.objects.filter(pk=..., answer_count=<read>).update(answer_count=<read> + 1,
+# difficulty=...)`: one row written (and locked: the answer's first row lock), or none if moved
+COUNT_ANSWER_IF = """
+UPDATE quizzes_question SET answer_count = %s, difficulty = %s
+WHERE id = %s AND answer_count = %s"""
+# Each mastery's learned values, where its row still has one answer less than written (as read),
+# or inserted where it is missing; the rules of the rows written. On a conflict the row is
+# locked (PostgreSQL) even where the condition fails and nothing is written.
+_LEARN_COLUMNS = ("user_id", "rule_id", *LEARNED)
+LEARN_IF_UNCHANGED = f"""
+INSERT INTO quizzes_mastery ({", ".join(_quote(name) for name in _LEARN_COLUMNS)})
+VALUES {{rows}}
+ON CONFLICT (user_id, rule_id) DO UPDATE SET
+  {", ".join(f"{_quote(name)} = excluded.{_quote(name)}" for name in LEARNED)}
+WHERE quizzes_mastery.answers = excluded.answers - 1
+RETURNING rule_id"""
 # `Mastery.objects.bulk_create([Mastery(user=..., rule=rule) for rule in question.rules.all()],
 # ignore_conflicts=True)` without reading the rules first; the model's defaults, in rule order
 CREATE_MASTERIES = """
@@ -147,6 +170,32 @@ def save_learned(masteries: list[Mastery], now) -> None:
         mastery.updated_at = now
         values: dict[str, Any] = {name: getattr(mastery, name) for name in LEARNED}
         sql.run(SAVE_LEARNED, [*MASTERY.prepared(values), mastery.pk], prepared=True)
+
+
+def count_answer_if(question_id: int, answer_count: int, difficulty: float) -> bool:
+    """The question's counters, where it still has the `answer_count` answers read: one more,
+    and `difficulty`. False when another answer moved it since (nothing written)."""
+    parameters = [answer_count + 1, difficulty, question_id, answer_count]
+    return sql.run(COUNT_ANSWER_IF, parameters, prepared=True) == 1
+
+
+def learn_if_unchanged(masteries: list[Mastery], now) -> set[int]:
+    """Each mastery's learned values (`answers` one more than read; a mastery read missing has
+    its model's defaults, 0 answers, before), `updated_at` now, written where its row is still
+    as read, made where it is missing; the rule ids of the ones written."""
+    parameters: list[Any] = []
+    for mastery in masteries:
+        mastery.updated_at = now
+        values = {name: getattr(mastery, name) for name in _LEARN_COLUMNS}
+        parameters += MASTERY.prepared(values)
+    row = f"({sql.placeholders(_LEARN_COLUMNS)})"
+    statement = LEARN_IF_UNCHANGED.replace("{rows}", ", ".join([row] * len(masteries)))
+    return {rule_id for (rule_id,) in sql.rows(statement, parameters, prepared=True)}
+
+
+def set_difficulty(question_id: int, difficulty: float) -> None:
+    """The question's difficulty (its counters written already, its row locked)."""
+    Question.objects.filter(pk=question_id).update(difficulty=difficulty)
 
 
 def count_answer(question_id: int, difficulty: float) -> None:

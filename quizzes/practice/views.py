@@ -160,6 +160,7 @@ def answer(request: HtmxHttpRequest) -> HttpResponse:
             presentation=presentation,
             version=version,
             masteries_missing=found.masteries_missing,
+            learned=found.learned,
         ).response
     if not request.htmx:
         return redirect("feedback", pk=response.pk)

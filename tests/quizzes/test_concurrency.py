@@ -4,9 +4,11 @@ suite uses: SQLite (IMMEDIATE transactions, one writer at a time) and PostgreSQL
 
 from __future__ import annotations
 
+import datetime
 import re
 import threading
 from collections.abc import Callable
+from types import SimpleNamespace
 
 import pytest
 from django.db import close_old_connections, connection, transaction
@@ -20,12 +22,13 @@ from quizzes.models import (
     ExamBlueprint,
     ExamSitting,
     Mastery,
+    Presentation,
     Question,
     Response,
     Scenario,
     ScenarioVersion,
 )
-from quizzes.practice import adaptive
+from quizzes.practice import adaptive, answer_lookup, answers, recording, scheduling
 from tests.factories import UserFactory
 from tests.quizzes.conftest import make_question
 
@@ -215,3 +218,176 @@ def test_edits_saved_at_once_each_start_their_own_version(scenario):
     numbers = list(scenario.versions.values_list("number", flat=True))
     assert numbers == [1, 2, 3, 4, 5]
     assert ScenarioVersion.objects.get(pk=first.pk).title == first.title  # never rewritten
+
+
+# Issue 19: an answer writes the question's counters and the learner's masteries from what its
+# lookup read, where no row moved since; when one moved, it reads it again locked and learns
+# from the fresh values, as if it had come after the answer that moved it.
+NOW = datetime.datetime(2026, 3, 1, 12, tzinfo=datetime.UTC)
+
+
+def test_answers_that_read_the_same_question_at_once_lose_no_update(
+    question, search_rule, no_variants, monkeypatch
+):
+    """Both answers read the question before either writes (a barrier after the lookup): the
+    second's counters no longer match, so it learns from the question as the first left it."""
+    learners = [UserFactory() for _ in range(2)]
+    clients = []
+    for learner in learners:
+        client = Client()
+        client.force_login(learner)
+        clients.append((client, served_token(client)))
+    both_read = threading.Barrier(len(learners), timeout=60)
+    find = answer_lookup.find
+
+    def find_then_wait(*args, **kwargs):
+        found = find(*args, **kwargs)
+        both_read.wait()
+        return found
+
+    monkeypatch.setattr(answer_lookup, "find", find_then_wait)
+    relocked = spied(monkeypatch, recording, "lock_question_and_masteries")
+
+    def send(client, token):
+        return lambda: client.post(reverse("answer"), {"token": token, **RIGHT})
+
+    results = at_once([send(client, token) for client, token in clients])
+    assert [getattr(r, "status_code", r) for r in results] == [302, 302]
+    assert relocked == [1]  # the second read the question again, locked
+    question.refresh_from_db()
+    start = Question._meta.get_field("difficulty").default
+    after_one = adaptive.updated_difficulty(0.0, start, True, 0)
+    assert question.answer_count == 2
+    assert question.difficulty == pytest.approx(
+        adaptive.updated_difficulty(0.0, after_one, True, 1)
+    )
+    thetas = sorted(Mastery.objects.filter(rule=search_rule).values_list("theta", flat=True))
+    # new learners (theta 0): one learnt from the question as it was, one as the first left it
+    expected = sorted(adaptive.updated_theta(0.0, b, True, 0) for b in (start, after_one))
+    assert thetas == pytest.approx(expected)
+
+
+def spied(monkeypatch, module, name: str) -> list[int]:
+    """How often `module.name` is called (a one-item list, counted in any thread)."""
+    calls = [0]
+    function = getattr(module, name)
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return function(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def moved_between_read_and_write(monkeypatch, name: str, move: Callable[[], None]) -> None:
+    """`move` (another answer's writes, committed) runs once between the answer's lookup and
+    its write `recording.name`, in the answer's transaction."""
+    write = getattr(recording, name)
+
+    def moved_then_written(*args, **kwargs):
+        move()
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(recording, name, moved_then_written)
+
+
+@pytest.mark.parametrize("known", [True, False], ids=["rule-answered-before", "rule-first"])
+@pytest.mark.parametrize("moved", ["question", "mastery"])
+def test_a_row_moved_after_the_lookup_is_learnt_from_afresh(
+    learner, question, search_rule, no_variants, monkeypatch, known, moved
+):
+    """A row that moved between the lookup and the write (simulated: another answer's values
+    written there) is read again and learnt from: the values an answer after that one gets."""
+    monkeypatch.setattr(answers, "timezone", SimpleNamespace(now=lambda: NOW))
+    card, due = scheduling.review({}, False, NOW - datetime.timedelta(days=1))
+    if known:
+        Mastery.objects.create(
+            user=learner, rule=search_rule, theta=-0.2, answers=1, fsrs_card=card, due=due
+        )
+    client = Client()
+    client.force_login(learner)
+    token = served_token(client)
+    question.refresh_from_db()
+    difficulty, answer_count = question.difficulty, question.answer_count
+    # another answer's values (any will do: the answer must learn from these, not from its read)
+    mastery = {"theta": 0.4, "answers": 2 if known else 1, "correct": 1, "fsrs_card": card}
+    if moved == "question":
+        difficulty, answer_count = difficulty + 0.3, answer_count + 3
+
+        def move():
+            Question.objects.filter(pk=question.pk).update(
+                difficulty=difficulty, answer_count=answer_count
+            )
+
+        moved_between_read_and_write(monkeypatch, "count_answer_if", move)
+    else:
+
+        def move():
+            Mastery.objects.update_or_create(user=learner, rule=search_rule, defaults=mastery)
+
+        moved_between_read_and_write(monkeypatch, "learn_if_unchanged", move)
+    # the mastery the answer must learn from: the moved one, else as it was before the answer
+    if moved == "mastery":
+        theta, answers_seen, right_so_far, state = 0.4, mastery["answers"], 1, card
+    elif known:
+        theta, answers_seen, right_so_far, state = -0.2, 1, 0, card
+    else:
+        theta, answers_seen, right_so_far, state = 0.0, 0, 0, {}
+
+    assert client.post(reverse("answer"), {"token": token, **RIGHT}).status_code == 302
+
+    question.refresh_from_db()
+    assert question.answer_count == answer_count + 1
+    assert question.difficulty == pytest.approx(
+        adaptive.updated_difficulty(theta, difficulty, True, answer_count)
+    )
+    learnt = Mastery.objects.get(user=learner, rule=search_rule)
+    expected_card, expected_due = scheduling.review(state, True, NOW)
+    assert (learnt.answers, learnt.correct) == (answers_seen + 1, right_so_far + 1)
+    assert learnt.theta == pytest.approx(
+        adaptive.updated_theta(theta, difficulty, True, answers_seen)
+    )
+    assert learnt.due == expected_due
+    if not state:  # a new FSRS card's id is drawn from the clock
+        learnt.fsrs_card.pop("card_id"), expected_card.pop("card_id")
+    assert learnt.fsrs_card == expected_card
+
+
+def test_answers_on_one_rule_read_at_once_lose_no_update(
+    learner, scenario, bank, search_rule, no_variants, monkeypatch
+):
+    """One learner answers two questions of one rule, both read before either writes (a
+    barrier after the lookup): the second's mastery no longer has the answers it read, so it is
+    learnt again from the first's values, and its question's difficulty with them."""
+    questions = [make_question(scenario, bank, rules=[search_rule]) for _ in range(2)]
+    Mastery.objects.create(user=learner, rule=search_rule, theta=-0.3, answers=1)
+    client = Client()
+    client.force_login(learner)
+    tokens = [served_token(client) for _ in questions]
+    # the second shown as the first (same scenario, kind and claims), asked of the other question
+    Presentation.objects.filter(token=tokens[1]).update(question=questions[1])
+    both_read = threading.Barrier(2, timeout=60)
+    find = answer_lookup.find
+
+    def find_then_wait(*args, **kwargs):
+        found = find(*args, **kwargs)
+        both_read.wait()
+        return found
+
+    monkeypatch.setattr(answer_lookup, "find", find_then_wait)
+
+    def send(token):
+        return lambda: client.post(reverse("answer"), {"token": token, **RIGHT})
+
+    results = at_once([send(token) for token in tokens])
+    assert [getattr(r, "status_code", r) for r in results] == [302, 302]
+    mastery = Mastery.objects.get(user=learner, rule=search_rule)
+    (start,) = {question.difficulty for question in questions}
+    between = adaptive.updated_theta(-0.3, start, True, 1)
+    assert (mastery.answers, mastery.correct) == (3, 2)
+    assert mastery.theta == pytest.approx(adaptive.updated_theta(between, start, True, 2))
+    answered = Question.objects.filter(pk__in=[question.pk for question in questions])
+    difficulties = sorted(answered.values_list("difficulty", flat=True))
+    expected = sorted(adaptive.updated_difficulty(t, start, True, 0) for t in (-0.3, between))
+    assert difficulties == pytest.approx(expected)

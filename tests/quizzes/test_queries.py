@@ -72,13 +72,20 @@ FILTERED_PRACTICE_QUERIES = PRACTICE_QUERIES + 1
 # missing, the question's rules read, the insert, the masteries read locked). So: the session
 # (from Redis with it), the lookup, the response, the masteries made, the question and the
 # masteries read locked, a mastery and the question's counters written.
-ANSWER_QUERIES = 7
+# Then two less (7 -> 5): the learner's masteries of the question's rules (one row per rule,
+# none here) come with the lookup, and the answer writes from what it read: the question's
+# counters where `answer_count` is as read, the masteries in one upsert where `answers` is as
+# read (the missing one inserted), falling back to the locked read only when a row moved
+# (quizzes/practice/recording.py). So: the session (from Redis with it), the lookup, the
+# response, the question's counters, the masteries (4 with Redis).
+ANSWER_QUERIES = 5
 # an answer on rules the learner has answered before (every answer but a rule's first): the
 # session, the lookup, the savepoint and its release (the test's transaction: BEGIN and COMMIT
 # in production, which the count does not see), the response, the question's row and the
 # learner's masteries locked in one read (was two), a mastery and the question's counters
-# written; no savepoint now (see above: was 8)
-ANSWER_ON_KNOWN_RULES_QUERIES = 6
+# written; no savepoint now (see above: was 8); then the masteries read with the lookup and
+# written where unchanged, as above (6 -> 5; 4 with Redis): no locked read
+ANSWER_ON_KNOWN_RULES_QUERIES = ANSWER_QUERIES
 # the session, the user (with the nav's instructor flag), the answers by day, their count with
 # the page of history, the masteries with their rules (the reviews due counted from them); the
 # rules' median

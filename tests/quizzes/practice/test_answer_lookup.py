@@ -88,6 +88,15 @@ def assert_same(user, token: str, since, django_assert_num_queries) -> None:
         question = found.presentation.question
         lacking = question.rules.exclude(masteries__user=user).exists()
         assert found.masteries_missing == lacking
+        # `learned`: whether they answered it before, each rule with their mastery or None
+        answered = Response.objects.filter(user=user, question=question).exists()
+        assert found.learned.answered_before == answered
+        masteries = {m.rule_id: m for m in Mastery.objects.filter(user=user)}
+        rules = [(r.pk, r.number, masteries.get(r.pk)) for r in question.rules.order_by("pk")]
+        got = [(rule_id, number, values(m)) for rule_id, number, m in found.learned.rules]
+        assert got == [(rule_id, number, values(m)) for rule_id, number, m in rules]
+    else:
+        assert found.learned is None
 
 
 @pytest.fixture

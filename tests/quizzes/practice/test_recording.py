@@ -264,3 +264,42 @@ def test_missing_masteries_created_as_bulk_create_creates_them(
         }
     recording.create_masteries(asked.pk, learner.pk, now)  # none missing: nothing made
     assert Mastery.objects.filter(user=learner).count() == len(rules)
+
+
+def test_learned_values_written_where_unchanged_as_the_orm_writes_them(
+    learner, other_learner, rules, django_assert_num_queries
+):
+    """`learn_if_unchanged`: in one statement, each mastery saved as `save()` saves it where its
+    row still has one answer less (as read), created as `create()` creates it where missing,
+    and left alone where it moved; the rules written."""
+    now = timezone.now()
+    card, due = scheduling.review({}, True, now)
+    read = Mastery.objects.create(user=learner, rule=rules[0], answers=2, correct=1)
+    moved = Mastery.objects.create(user=learner, rule=rules[1], answers=2)
+    Mastery.objects.filter(pk=moved.pk).update(answers=3, theta=0.5)  # another answer, since
+    missing = Mastery(user=learner, rule=rules[2])
+    Mastery.objects.create(user=other_learner, rule=rules[2])  # another learner's: untouched
+    for mastery in (read, moved, missing):
+        mastery.theta, mastery.correct = 0.25, mastery.correct + 1
+        mastery.answers += 1
+        mastery.fsrs_card, mastery.due = dict(card), due
+    with django_assert_num_queries(1):
+        written = recording.learn_if_unchanged([read, moved, missing], now)
+    assert written == {rules[0].pk, rules[2].pk}
+    fields = ["theta", "answers", "correct", "fsrs_card", "due", "updated_at"]
+    stored = Mastery.objects.filter(user=learner).order_by("rule_id").values(*fields)
+    learnt = {"theta": 0.25, "fsrs_card": card, "due": due, "updated_at": now}
+    assert list(stored)[0] == {**learnt, "answers": 3, "correct": 2}
+    assert Mastery.objects.values_list("theta", "answers").get(pk=moved.pk) == (0.5, 3)
+    assert list(stored)[2] == {**learnt, "answers": 1, "correct": 1}
+    assert Mastery.objects.get(user=other_learner).answers == 0
+
+
+def test_the_question_counted_where_its_count_is_as_read(asked, django_assert_num_queries):
+    """`count_answer_if`: `count_answer` where the question still has the answers read; else
+    nothing written (False)."""
+    with django_assert_num_queries(1):
+        assert recording.count_answer_if(asked.pk, 3, 0.5)
+    assert Question.objects.values_list("answer_count", "difficulty").get(pk=asked.pk) == (4, 0.5)
+    assert not recording.count_answer_if(asked.pk, 3, 0.75)  # moved: 4 answers now
+    assert Question.objects.values_list("answer_count", "difficulty").get(pk=asked.pk) == (4, 0.5)
