@@ -32,6 +32,17 @@ class RuleProgress:
     def mastered(self) -> bool:
         return adaptive.is_mastered(self.value, self.mastery.answers)
 
+    @property
+    def shown(self) -> tuple:
+        """What the page's row of it shows (its rendering's key: page_parts.py)."""
+        return (
+            self.mastery.rule.number,
+            self.title,
+            self.title_language,
+            self.percent,
+            self.mastered,
+        )
+
 
 @dataclass(frozen=True)
 class Day:
