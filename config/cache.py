@@ -24,7 +24,9 @@ import logging
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
+from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
@@ -86,6 +88,8 @@ _MISSING = {
     "clear": lambda: None,
     # django-ratelimit's count: as for a new key (the first request), so a throttle fails open
     "incr": lambda key, delta=1, version=None: delta,
+    # keys made already, by any alias on this Redis (`get_across`)
+    "raw_get_many": lambda keys: {},
 }
 _WRITES_ONE = {"add", "set", "touch", "delete", "incr"}  # first argument: a key
 _WRITES_MANY = {"set_many", "delete_many"}  # first argument: keys (or a dict of them)
@@ -145,6 +149,8 @@ class ForgivingRedisCache(RedisCache):
             try:
                 if breaker.lost or breaker.lost_everything:
                     self._recover()
+                if name.startswith("raw_"):  # the client's own call, on full keys
+                    return getattr(self._cache, name[4:])(*args, **kwargs)
                 return getattr(super(), name)(*args, **kwargs)
             except RedisError as error:
                 breaker.trip(error)
@@ -168,3 +174,26 @@ def _forgiving(name: str):
 
 for _name in _MISSING:
     setattr(ForgivingRedisCache, _name, _forgiving(_name))
+
+
+def get_across(wanted: list[tuple[str, str]]) -> dict[tuple[str, str], Any]:
+    """The values found under `wanted`'s (cache alias, key) pairs: in one round trip (one MGET)
+    when every alias is a `ForgivingRedisCache` on one Redis, as a request's first read of its
+    session, its user's row and the shared versions is (they live under different aliases:
+    their prefixes differ); else one `get_many` per alias."""
+    if not wanted:
+        return {}
+    backends = {alias: caches[alias] for alias, _ in wanted}
+    first = next(iter(backends.values()))
+    if all(
+        isinstance(backend, ForgivingRedisCache) and backend._location == first._location
+        for backend in backends.values()
+    ):
+        full = {backends[alias].make_and_validate_key(key): (alias, key) for alias, key in wanted}
+        found = first._call("raw_get_many", list(full))
+        return {full[key]: value for key, value in found.items()}
+    values: dict[tuple[str, str], Any] = {}
+    for alias, backend in backends.items():
+        keys = [key for each, key in wanted if each == alias]
+        values |= {(alias, key): value for key, value in backend.get_many(keys).items()}
+    return values

@@ -59,6 +59,22 @@ def current(name: str) -> str:
     return read.get(name, "")
 
 
+def unread() -> tuple[str, ...]:
+    """The names to read with a read this request makes anyway (its session's, from Redis:
+    config/sessions/cached_db.py), to hand to `take`; none outside a request or once read."""
+    read = getattr(_request, "read", None)
+    return NAMES if read == {} else ()
+
+
+def take(found: dict[str, str]) -> None:
+    """The tokens `found` (name: token, as read from the shared cache) become this request's
+    when every one was there; else the first `current` reads them as without this (adding a
+    missing one)."""
+    read = getattr(_request, "read", None)
+    if read is not None and not read and all(name in found for name in NAMES):
+        read |= {name: found[name] for name in NAMES}
+
+
 def table_rows(padding: int = 0) -> tuple[str, list[str]] | None:
     """For a query this request makes anyway on the default database (the session's read): a
     `SELECT` of the tokens' rows in the shared cache's table, as (key, value, expires) and

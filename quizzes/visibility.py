@@ -20,11 +20,17 @@ from rules.models import Card
 TIMEOUT = 60 * 60  # ids of a replaced version, or of a visitor gone, age out unread
 
 
-def bank_ids(user) -> tuple[int, ...]:
-    """The ids of the banks `user` (or an anonymous visitor) may practise from."""
+def bank_ids_key(user) -> str:
+    """The cache's key of `bank_ids(user)`: for a page to read it with its other keys."""
     visitor = user.pk if user.is_authenticated else "anonymous"
-    key = f"visible-banks:{versions.current(versions.BANKS)}:{visitor}"
-    ids = cache.get(key)
+    return f"visible-banks:{versions.current(versions.BANKS)}:{visitor}"
+
+
+def bank_ids(user, kept: dict | None = None) -> tuple[int, ...]:
+    """The ids of the banks `user` (or an anonymous visitor) may practise from; from the cache,
+    or from `kept`, what the page read under `bank_ids_key(user)` with its other keys."""
+    key = bank_ids_key(user)
+    ids = kept.get(key) if kept is not None else cache.get(key)
     if ids is None:
         ids = tuple(Bank.objects.visible_to(user).order_by("pk").values_list("pk", flat=True))
         cache.set(key, ids, TIMEOUT)

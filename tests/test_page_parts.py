@@ -128,3 +128,29 @@ def test_every_page_names_its_icon_so_no_browser_asks_for_a_missing_favicon(clie
     page = client.get(reverse("home")).content.decode()
     icon = re.search(r'<link rel="icon" href="/static/([^"]+)" type="image/svg\+xml">', page)
     assert icon and finders.find(icon.group(1)), "the icon is linked and shipped"
+
+
+def test_the_progress_list_follows_every_mastery(client):
+    # the list is one kept part for what its rows show (progress.html): a moved mastery, a new
+    # rule, another learner's list each render their own
+    from quizzes.models import Mastery
+    from tests.factories import RuleFactory
+
+    learner = UserFactory()
+    client.force_login(learner)
+    first = Mastery.objects.create(user=learner, rule=RuleFactory(number="701.23b"), theta=0.0)
+
+    def rows() -> list[str]:
+        page = client.get(reverse("progress")).content.decode()
+        return re.findall(r'aria-label="Mastery of ([^"]+)"', page)
+
+    assert rows() == ["701.23b: 50%"]
+    assert rows() == ["701.23b: 50%"]  # the kept list
+    Mastery.objects.filter(pk=first.pk).update(theta=3.0)
+    assert rows() == ["701.23b: 95%"]
+    Mastery.objects.create(user=learner, rule=RuleFactory(number="702.19b"), theta=-3.0)
+    assert rows() == ["702.19b: 5%", "701.23b: 95%"]
+    other = UserFactory()
+    Mastery.objects.create(user=other, rule=first.rule, theta=0.0)
+    client.force_login(other)
+    assert rows() == ["701.23b: 50%"]

@@ -21,6 +21,7 @@ from collections import OrderedDict
 from typing import Any, NamedTuple
 
 from asgiref.local import Local
+from django.conf import settings
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.core.exceptions import ValidationError
 from django.core.signals import request_finished, request_started
@@ -85,6 +86,31 @@ def user_read_with_session(user_id: Any) -> tuple | None:
     return read[1]
 
 
+def user_keys(session_key: str) -> tuple[str, ...]:
+    """For a session read from the cache: the keys of the default cache to read with it, its
+    user's row kept there (config/auth.py), when the process knows whose the session is (as
+    for the database's read above); `take_user_row` then takes what was found."""
+    user_id = _user_of(session_key) if getattr(_request, "active", False) else None
+    if user_id is None or not settings.REDIS_URL:  # a row is kept only in Redis
+        return ()
+    from config import auth  # imports this module
+
+    return (auth.kept_row_key(user_id),)
+
+
+def take_user_row(session_key: str, found: dict[str, Any]) -> None:
+    """The user's row among `found` (read with the session, `user_keys`) becomes this
+    request's, as a row read with the session from the database does."""
+    user_id = _user_of(session_key) if getattr(_request, "active", False) else None
+    if user_id is None:
+        return
+    from config import auth
+
+    row = found.get(auth.kept_row_key(user_id))
+    if row is not None:
+        _request.user = (user_id, row)
+
+
 def _user_of(session_key: str) -> Any:
     with _lock:
         return _users_of.get(session_key)
@@ -110,7 +136,9 @@ class ReadByHand:
         return stored
 
     def load(self):
-        data = super().load()
+        return self._remembered(super().load())
+
+    def _remembered(self, data):
         if SESSION_KEY in data and self.session_key:
             try:
                 user_id = get_user_model()._meta.pk.to_python(data[SESSION_KEY])

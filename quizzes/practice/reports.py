@@ -32,6 +32,17 @@ class RuleProgress:
     def mastered(self) -> bool:
         return adaptive.is_mastered(self.value, self.mastery.answers)
 
+    @property
+    def shown(self) -> tuple:
+        """What the page's row of it shows (its rendering's key: page_parts.py)."""
+        return (
+            self.mastery.rule.number,
+            self.title,
+            self.title_language,
+            self.percent,
+            self.mastered,
+        )
+
 
 @dataclass(frozen=True)
 class Day:
@@ -54,11 +65,18 @@ def _median_key(rule_id: int) -> str:
     return f"median-difficulty:{rule_id}"
 
 
-def median_difficulties(rule_ids) -> dict[int, float]:
+def median_keys(rule_ids) -> list[str]:
+    """The cache's keys of the rules' medians: for a page to read them with its other keys."""
+    return [_median_key(rule_id) for rule_id in rule_ids]
+
+
+def median_difficulties(rule_ids, kept: dict | None = None) -> dict[int, float]:
     """The median difficulty of each rule's active questions (0.0 for a rule with none), from
-    the cache, with one query for the rules it lacks."""
+    the cache (or from `kept`, what the page read of `median_keys(rule_ids)` with its other
+    keys), with one query for the rules it lacks."""
     wanted = set(rule_ids)
-    kept = cache.get_many([_median_key(rule_id) for rule_id in wanted]) if wanted else {}
+    if kept is None:
+        kept = cache.get_many(median_keys(wanted)) if wanted else {}
     medians = {
         rule_id: kept[_median_key(rule_id)] for rule_id in wanted if _median_key(rule_id) in kept
     }
@@ -81,10 +99,14 @@ def median_difficulties(rule_ids) -> dict[int, float]:
 
 def rule_progress(user) -> list[RuleProgress]:
     """Mastery on every rule the learner has answered, weakest first, each with its section
-    title (one query, one for the medians not cached, and the rules' titles from the cache)."""
+    title (one query, one for the medians not cached; the medians and the rules' titles from
+    the cache in one round trip)."""
     masteries = Mastery.objects.with_rule_numbers(user)
-    medians = median_difficulties(m.rule_id for m in masteries)
-    titles = texts.section_titles() if masteries else {}
+    rule_ids = {m.rule_id for m in masteries}
+    titles_key = texts.section_titles_key()
+    kept = cache.get_many([*median_keys(rule_ids), titles_key]) if masteries else {}
+    medians = median_difficulties(rule_ids, kept)
+    titles = texts.section_titles(kept.get(titles_key)) if masteries else {}
     progress = [
         RuleProgress(
             m,

@@ -194,6 +194,7 @@ def progress(request: HtmxHttpRequest) -> HttpResponse:
     rules = reports.rule_progress(user)
     context = {
         "rules": rules,
+        "rules_shown": tuple(item.shown for item in rules),  # the list's rendering's key
         "weakest": reports.rules_to_work_on(rules),
         "days": days,
         "chart": reports.accuracy_chart(days),

@@ -52,11 +52,14 @@ def scenario_rows(rule: Rule, user) -> tuple[ScenarioRow, ...]:
     return scenario_rows_and_mastery(rule, user)[0]
 
 
-def scenario_rows_and_mastery(rule: Rule, user) -> tuple[tuple[ScenarioRow, ...], Mastery | None]:
+def scenario_rows_and_mastery(
+    rule: Rule, user, kept: dict | None = None
+) -> tuple[tuple[ScenarioRow, ...], Mastery | None]:
     """`scenario_rows(rule, user)` and, for a signed-in visitor, their mastery of `rule`
     (`Mastery.objects.of_rule`), in one query: the mastery's row joined to the list's rows with
-    `UNION ALL` (each row's other columns NULL)."""
-    banks = sorted(visibility.bank_ids(user))
+    `UNION ALL` (each row's other columns NULL). `kept`: what the page read from the cache
+    with the visitor's banks (`visibility.bank_ids`)."""
+    banks = sorted(visibility.bank_ids(user, kept))
     signed_in = user.is_authenticated
     query = SCENARIO_ROWS.format(
         answered=ANSWERED if signed_in else "1 = 0",

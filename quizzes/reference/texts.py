@@ -107,11 +107,17 @@ def _cached_rule_page(key: str, number: str) -> RulePage | None:
     return page
 
 
-def section_titles() -> dict[str, tuple[str, str]]:
+def section_titles_key() -> str:
+    """The cache's key of `section_titles()`: for a page to read it with its other keys."""
+    return _key("titles")
+
+
+def section_titles(kept: dict | None = None) -> dict[str, tuple[str, str]]:
     """Every current rule's section title in the active language, as its page shows it:
-    {number: (title, the title's language)}, from the cache (the progress page's rows)."""
-    key = _key("titles")
-    titles = cache.get(key)
+    {number: (title, the title's language)}, from the cache (the progress page's rows), or
+    `kept`, what the page read under `section_titles_key()`."""
+    key = section_titles_key()
+    titles = kept if kept is not None else cache.get(key)
     if titles is None:
         titles = Rule.objects.section_titles_in(get_language() or "en")
         cache.set(key, titles, TIMEOUT)

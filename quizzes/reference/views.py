@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Subquery, Value
 from django.db.models.functions import Coalesce
@@ -79,11 +80,16 @@ def rule_detail(request: HttpRequest, number: str) -> HttpResponse:
         # Say on the page which edition the number followed belongs to.
         return redirect(f"{target}?{urlencode({'from': number})}")
     rule = page.rule
-    # the visitor's scenarios and mastery of the rule, in one query
-    scenarios, mastery = scenario_rows_and_mastery(rule, request.user)
+    # the banks the visitor may practise from and, signed in, the rule's median difficulty (for
+    # their mastery, when they have one) in one round trip to the cache; then the visitor's
+    # scenarios and mastery of the rule, in one query
+    signed_in = request.user.is_authenticated
+    medians = reports.median_keys([rule.pk]) if signed_in else []
+    kept = cache.get_many([visibility.bank_ids_key(request.user), *medians])
+    scenarios, mastery = scenario_rows_and_mastery(rule, request.user, kept)
     mastery_value = None
     if mastery:
-        median = reports.median_difficulties([rule.pk])[rule.pk]
+        median = reports.median_difficulties([rule.pk], kept)[rule.pk]
         mastery_value = adaptive.mastery(mastery.theta, median)
     context = {
         "rule": rule,

@@ -105,6 +105,12 @@ RULE_PAGE_QUERIES = 2
 # With Redis (as deployed there: `cached_db` sessions, config/settings.py) each page reads its
 # session and the session's user from Redis: one query less on every page above.
 SESSION_QUERIES = 1
+# Round trips to Redis (as deployed with it; none without it): the session, its user's kept row
+# and the shared versions in one MGET (config/sessions/cached_db.py), then the medians with the
+# rules' titles (progress) or the visitor's banks with the rule's median (rule page). Was five
+# on each: a GET, a GET, an MGET, then two.
+PROGRESS_REDIS_CALLS = 2
+RULE_PAGE_REDIS_CALLS = 2
 
 
 def fill_bank(scenario, bank, rule, size: int) -> None:
@@ -264,3 +270,31 @@ def test_rule_page_queries(warmed, search_rule, on_redis, django_assert_num_quer
     assert warmed.get(page).status_code == 200  # the first visitor fills the cache
     with django_assert_num_queries(RULE_PAGE_QUERIES - on_redis):
         assert "% after 1 answer" in warmed.get(page).content.decode()
+
+
+def redis_calls(monkeypatch) -> list[str]:
+    """The commands sent to Redis from now on (a pipeline counted as one round trip)."""
+    import redis
+
+    calls: list[str] = []
+    command = redis.Redis.execute_command
+
+    def counted(self, *args, **options):
+        calls.append(str(args[0]))
+        return command(self, *args, **options)
+
+    monkeypatch.setattr(redis.Redis, "execute_command", counted)
+    return calls
+
+
+@pytest.mark.parametrize("warmed", [10], indirect=True)
+def test_progress_and_rule_pages_redis_round_trips(warmed, search_rule, settings, monkeypatch):
+    rule_page = reverse("rule_detail", args=[search_rule.number])
+    for page in (reverse("progress"), rule_page):  # the caches filled
+        assert warmed.get(page).status_code == 200
+    calls = redis_calls(monkeypatch)
+    assert warmed.get(reverse("progress")).status_code == 200
+    assert len(calls) == (PROGRESS_REDIS_CALLS if settings.REDIS_URL else 0), calls
+    calls.clear()
+    assert warmed.get(rule_page).status_code == 200
+    assert len(calls) == (RULE_PAGE_REDIS_CALLS if settings.REDIS_URL else 0), calls
