@@ -46,27 +46,22 @@ def _shared() -> Any:
     return caches["default"] if settings.REDIS_URL else None
 
 
-def kept_row_key(user_id: Any) -> str:
-    """The default cache's key of user `user_id`'s kept row."""
-    return f"user-row:{user_id}"
-
-
 def _kept_row(user_id: Any) -> tuple | None:
     shared = _shared()
-    return None if shared is None else shared.get(kept_row_key(user_id))
+    return None if shared is None else shared.get(user_rows.kept_row_key(user_id))
 
 
 def _keep_row(user_id: Any, row: tuple) -> None:
     shared = _shared()
     if shared is not None:
-        shared.set(kept_row_key(user_id), tuple(row), USER_ROW_SECONDS)
+        shared.set(user_rows.kept_row_key(user_id), tuple(row), USER_ROW_SECONDS)
 
 
 def forget_user_row(user_id: Any) -> None:
     """The kept row of user `user_id` is stale: the next page reads it from the database."""
     shared = _shared()
     if shared is not None:
-        shared.delete(kept_row_key(user_id))
+        shared.delete(user_rows.kept_row_key(user_id))
 
 
 def _forget_saved(sender, instance, **_: object) -> None:

@@ -55,3 +55,9 @@ def read(row: tuple):
     if user is not None:
         user._instructor_cache = bool(row[-1])  # SQLite: 0/1
     return user
+
+
+def kept_row_key(user_id: object) -> str:
+    """The default cache's key of user `user_id`'s kept row (config/auth.py keeps it; the
+    session's first read brings it: config/sessions)."""
+    return f"user-row:{user_id}"

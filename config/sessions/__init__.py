@@ -93,9 +93,7 @@ def user_keys(session_key: str) -> tuple[str, ...]:
     user_id = _user_of(session_key) if getattr(_request, "active", False) else None
     if user_id is None or not settings.REDIS_URL:  # a row is kept only in Redis
         return ()
-    from config import auth  # imports this module
-
-    return (auth.kept_row_key(user_id),)
+    return (user_rows.kept_row_key(user_id),)
 
 
 def take_user_row(session_key: str, found: dict[str, Any]) -> None:
@@ -104,9 +102,7 @@ def take_user_row(session_key: str, found: dict[str, Any]) -> None:
     user_id = _user_of(session_key) if getattr(_request, "active", False) else None
     if user_id is None:
         return
-    from config import auth
-
-    row = found.get(auth.kept_row_key(user_id))
+    row = found.get(user_rows.kept_row_key(user_id))
     if row is not None:
         _request.user = (user_id, row)
 
