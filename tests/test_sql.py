@@ -114,6 +114,24 @@ def test_a_prepared_query_reads_back_as_an_unprepared_one(django_assert_num_quer
         assert any("FROM quizzes_mastery WHERE due >= $2" in text for (text,) in statements)
 
 
+def test_a_prepared_query_is_planned_once():
+    """A prepared query is planned the first time and that plan reused (generic), never
+    planned again for each run's values (PostgreSQL's own choice, custom plans, planned the
+    learner's rows on every page). SQLite prepares nothing: the runs only agree there."""
+    from quizzes.practice.selection_sql import learner_rows
+
+    user = UserFactory()
+    Mastery.objects.create(user=user, rule=RuleFactory(), fsrs_card={}, due=timezone.now())
+    runs = [learner_rows(user.pk, 150, (2, 4), timezone.now(), 30) for _ in range(8)]
+    assert all(run == runs[0] for run in runs) and any(r.source == "mastery" for r in runs[0])
+    if connection.vendor == "postgresql":
+        plans = sql.rows(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+            " WHERE statement LIKE '%%ROW_NUMBER()%%'"
+        )
+        assert plans == [(8, 0)]
+
+
 def test_a_prepared_statement_runs_in_the_callers_transaction():
     from django.db import transaction
 
