@@ -8,9 +8,11 @@ SQLite returns a `DateTimeField` as text and a `BooleanField` as 0/1.
 
 On PostgreSQL a query run with `prepared=True` is parsed and planned once per connection (the
 pool keeps connections, so once per process and connection), then only executed: planning a
-page's queries cost PostgreSQL more than running them (docs/benchmarks.md). Only for queries of
-one shape whose plan does not hang on their values: the selection's walks stay planned for
-each target, where a generic plan walked the whole question table.
+page's queries cost PostgreSQL more than running them (docs/benchmarks.md). Planned once means
+a generic plan: the connection's `plan_cache_mode` forces it (settings.py), where PostgreSQL,
+left to choose, planned the learner's rows afresh on every run. Only for queries of one shape
+whose plan does not hang on their values: the selection's walks stay planned for each target,
+where a generic plan walked the whole question table.
 """
 
 from __future__ import annotations
