@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 import re
+from unittest import mock
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from quizzes.models import Question, Response
+from quizzes.models import Mastery, Question, Response
+from quizzes.practice import reports
+from quizzes.templatetags import page_parts
 from tests.factories import RuleFactory
 from tests.quizzes.conftest import QUESTION_SHAPES, make_question
 from tests.quizzes.pages import card_refs, ticked_statements, token_of, yes_no_statements
@@ -314,6 +318,58 @@ def test_progress_chart_coordinates_are_numbers_in_every_language(
     assert coordinates, "a dot for the day answered"
     for value in (value for pair in coordinates for value in pair):
         assert re.fullmatch(r"\d+(\.\d+)?", value), value
+
+
+def mastery_rows(page) -> list[tuple[str, str]]:
+    """The rows of the progress page's mastery list: each rule's number and percentage."""
+    html = page.content.decode()
+    listed = html.split('<ul class="mastery-list">', 1)[1].split("</ul>", 1)[0]
+    return re.findall(r'<a href="[^"]+">([\d.a-z]+).*?<span>(\d+%)', listed, re.S)
+
+
+def shown_percent(user) -> list[tuple[str, str]]:
+    """Each rule's percentage as the reports compute it for `user` (what a row must show)."""
+    return [(item.mastery.rule.number, f"{item.percent}%") for item in reports.rule_progress(user)]
+
+
+def test_the_kept_mastery_list_follows_its_rows(logged_in, learner, question, no_variants):
+    """The list is kept per process under what its rows show (page_parts.py): a mastery that
+    moves shows at once, and a visit where none moved reuses the list without rendering a row."""
+    answer_cards(logged_in, logged_in.get(reverse("practice")))
+    first = mastery_rows(logged_in.get(reverse("progress")))
+    assert first == shown_percent(learner) and first
+    Mastery.objects.filter(user=learner).update(theta=F("theta") + 3)  # much stronger now
+    moved = mastery_rows(logged_in.get(reverse("progress")))
+    assert moved == shown_percent(learner)
+    assert moved != first
+
+    rendered = []
+    kept_get = page_parts._rendered.get
+
+    def spying(key, make):
+        return kept_get(key, lambda: rendered.append(key[0]) or make())
+
+    with mock.patch.object(page_parts._rendered, "get", spying):
+        again = mastery_rows(logged_in.get(reverse("progress")))
+    assert again == moved
+    assert "mastery-list" not in rendered and "mastery-row" not in rendered
+
+
+def test_each_learner_sees_their_own_mastery_list(
+    client, learner, other_learner, question, no_variants
+):
+    """Two learners on one rule, one far stronger: each list shows its learner's own figures,
+    never the other's kept one."""
+    pages = {}
+    for user, shift in ((learner, 0), (other_learner, 4)):
+        client.force_login(user)
+        answer_cards(client, client.get(reverse("practice")))
+        Mastery.objects.filter(user=user).update(theta=F("theta") + shift)
+    for user in (learner, other_learner):
+        client.force_login(user)
+        pages[user.pk] = mastery_rows(client.get(reverse("progress")))
+        assert pages[user.pk] == shown_percent(user) and pages[user.pk]
+    assert pages[learner.pk] != pages[other_learner.pk]
 
 
 def test_progress_history_pages_with_htmx(logged_in, question, no_variants):
