@@ -37,16 +37,16 @@ def bank_ids(user, kept: dict | None = None) -> tuple[int, ...]:
     return ids
 
 
-def offered_banks(user) -> tuple[tuple[str, str], ...]:
-    """The slug and title of each bank `user` (signed in) may practise from, by title: the
-    practice filter's choice of banks (read by the ORM: kept, so not a query a page pays), kept
-    as the ids are: a
-    saved bank (its title, its slug) replaces the banks' version as any visibility change does."""
-    key = f"offered-banks:{versions.current(versions.BANKS)}:{user.pk}"
+def offered_banks(user) -> tuple[tuple[str, str, int], ...]:
+    """The slug, title and id of each bank `user` (signed in) may practise from, by title: the
+    practice filter's choice of banks, and the bank it looks up (read by the ORM: kept, so not
+    a query a page pays), kept as the ids are: a saved bank (its title, its slug) replaces the
+    banks' version as any visibility change does."""
+    key = f"offered-banks-ids:{versions.current(versions.BANKS)}:{user.pk}"
     offered = cache.get(key)
     if offered is None:
         banks = Bank.objects.visible_to(user).order_by("title", "id")
-        offered = tuple(banks.values_list("slug", "title"))
+        offered = tuple(banks.values_list("slug", "title", "id"))
         cache.set(key, offered, TIMEOUT)
     return offered
 

@@ -3,11 +3,14 @@ practice filter (level, rule, bank)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
 from django.template.loader import render_to_string
+from django.utils.functional import cached_property
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
@@ -82,6 +85,24 @@ class AnswerForm(forms.Form):
         return self.kind.answer(self.ruling, self.cleaned_data)
 
 
+class OfferedBankField(forms.ModelChoiceField):
+    """A bank chosen by its slug among those the learner may practise from, found in the kept
+    list of them (`offered`: slug, title, id) rather than by a query: the bank comes with its
+    id, slug and title, and reads any other field when first asked (a deferred field)."""
+
+    offered: Callable[[], tuple[tuple[str, str, int], ...]] = tuple
+
+    def to_python(self, value: Any) -> Bank | None:
+        if value in self.empty_values:
+            return None
+        for slug, title, pk in self.offered():
+            if slug == value:
+                return Bank.from_db(None, ["id", "slug", "title"], [pk, slug, title])
+        raise ValidationError(
+            self.error_messages["invalid_choice"], code="invalid_choice", params={"value": value}
+        )
+
+
 # The practice filter's fields as HTML, by all they show: most learners see the same fields.
 FILTER_FIELDS_HTML: Kept[SafeString] = Kept(256)
 
@@ -103,7 +124,7 @@ class PracticeFilterForm(forms.Form):
         help_text=_("A rule number, as the rule pages give it (earlier numbers work too)."),
         widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
     )
-    bank = forms.ModelChoiceField(
+    bank = OfferedBankField(
         queryset=Bank.objects.none(),
         required=False,
         to_field_name="slug",
@@ -125,10 +146,12 @@ class PracticeFilterForm(forms.Form):
     def __init__(self, *args, user, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        if self.data.get(
-            self.add_prefix("bank")
-        ):  # building the queryset costs: only to look one up
-            self.fields["bank"].queryset = Bank.objects.visible_to(user)
+        self.fields["bank"].offered = lambda: self.offered
+
+    @cached_property
+    def offered(self) -> tuple[tuple[str, str, int], ...]:
+        """The banks the learner may practise from (quizzes/visibility.py: kept per visitor)."""
+        return visibility.offered_banks(self.user)
 
     def clean_rule(self) -> Rule | None:
         number = self.cleaned_data["rule"].strip()
@@ -148,8 +171,8 @@ class PracticeFilterForm(forms.Form):
         labelled by its title as `str(bank)`, kept per visitor until a bank or who may see it
         changes: quizzes/visibility.py)."""
         bank = self.fields["bank"]
-        offered = visibility.offered_banks(self.user)
-        bank.widget.choices = [("", bank.empty_label), *offered]
+        offered = self.offered
+        bank.widget.choices = [("", bank.empty_label), *((slug, t) for slug, t, _pk in offered)]
         key = (
             get_language(),
             tuple(repr(self[name].value()) for name in self.fields),

@@ -119,16 +119,20 @@ def test_a_bank_the_learner_cannot_see_is_not_found(logged_in, pool, instructor)
     assert logged_in.get(f"{reverse('practice')}?bank=no-such-bank").status_code == 404
 
 
-def test_a_cohort_member_practises_the_cohorts_shared_bank(logged_in, learner, instructor):
+def test_a_cohort_member_practises_the_cohorts_shared_bank(
+    logged_in, learner, instructor, django_capture_on_commit_callbacks
+):
     shared = BankFactory(slug="cohort-bank", owner=instructor, visibility=Bank.Visibility.SHARED)
     BankFactory(slug="public-elsewhere")
     for scenario in boards(3):
         make_question(scenario, shared)
     url = f"{reverse('practice')}?bank={shared.slug}"
     assert logged_in.get(url).status_code == 404  # not a member yet
-    cohort = Cohort.objects.create(name="Tuesday", instructor=instructor)
-    cohort.banks.add(shared)
-    CohortMembership.objects.create(cohort=cohort, user=learner)
+    # joining commits (the banks each visitor may see are kept until a change commits)
+    with django_capture_on_commit_callbacks(execute=True):
+        cohort = Cohort.objects.create(name="Tuesday", instructor=instructor)
+        cohort.banks.add(shared)
+        CohortMembership.objects.create(cohort=cohort, user=learner)
     question, _ = served(logged_in, f"bank={shared.slug}")
     assert question.bank == shared
     outsider = UserFactory()

@@ -106,7 +106,7 @@ def test_the_filters_banks_are_each_visitors_own_and_read_once(
 ):
     owner, member = scenarios_by_bank["owner"], scenarios_by_bank["member"]
     visible = Bank.objects.visible_to(owner).order_by("title", "id")
-    assert visibility.offered_banks(owner) == tuple(visible.values_list("slug", "title"))
+    assert visibility.offered_banks(owner) == tuple(visible.values_list("slug", "title", "id"))
     assert len(visibility.offered_banks(owner)) == 3
     assert len(visibility.offered_banks(member)) == 2
     assert offered(client, member).count("<option") == 3  # "Every bank" and the two
