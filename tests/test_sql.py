@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from config import sql
 from quizzes.models import Mastery, Presentation
+from quizzes.practice.selection_sql import learner_rows
 from tests.factories import (
     BankFactory,
     QuestionFactory,
@@ -118,8 +119,6 @@ def test_a_prepared_query_is_planned_once():
     """A prepared query is planned the first time and that plan reused (generic), never
     planned again for each run's values (PostgreSQL's own choice, custom plans, planned the
     learner's rows on every page). SQLite prepares nothing: the runs only agree there."""
-    from quizzes.practice.selection_sql import learner_rows
-
     user = UserFactory()
     Mastery.objects.create(user=user, rule=RuleFactory(), fsrs_card={}, due=timezone.now())
     runs = [learner_rows(user.pk, 150, (2, 4), timezone.now(), 30) for _ in range(8)]
