@@ -9,14 +9,16 @@ same middleware, measured in the same run.
 For each database (SQLite in a temporary file; PostgreSQL at 127.0.0.1:5432 when one answers, in a
 database of its own that is dropped afterwards) it migrates, loads the content, creates one
 learner per client with a session, serves `bench.web_settings` (production settings, no HTTPS
-redirect, plus `/bench/hello/`) with gunicorn, and measures, one phase after the other:
+redirect, plus `/bench/hello/`) with gunicorn, has each learner answer `--answers` questions
+as a learner does (untimed: a page, its answer, the next page), and measures, one phase after
+the other:
 
   hello      GET /bench/hello/           a view that returns "ok": the yardstick
-  answer     POST /practice/answer/      each one a new answer to a question served before the
-                                         phase (the form is read off the page as a browser would)
   practice   GET /practice/              choose, draw and store the next question
   progress   GET /progress/
   rule       GET /rules/701.23b/
+  answer     POST /practice/answer/      each one a new answer to a question served before the
+                                         phase (the form is read off the page as a browser would)
 
 With `--redis`, the PostgreSQL run has `REDIS_URL` set (sessions, caches and throttles in
 Redis, as a site that outgrew one machine runs); the database number given is flushed first.
@@ -308,6 +310,20 @@ def _serve_and_measure(url: str, tmp: str, args, redis: str | None = None) -> li
         server.wait(timeout=30)
 
 
+def practise(client: Client, answers: int) -> int:
+    """`client` answers up to `answers` questions as a learner does: a page, its answer, the
+    next page. Returns how many it answered."""
+    answered = 0
+    for _ in range(answers):
+        status, page = client.request("GET", "/practice/")
+        form = answer_form(page) if status == 200 else None
+        if form is None:
+            break
+        status, _text = client.request("POST", "/practice/answer/", form)
+        answered += status == 200
+    return answered
+
+
 def measure(port: int, keys: list[str], args, master: int | None = None) -> list[Phase]:
     clients = [Client(port, key) for key in keys]
 
@@ -317,17 +333,12 @@ def measure(port: int, keys: list[str], args, master: int | None = None) -> list
     for client in clients:  # warm up every worker and collect the CSRF cookie
         for _ in range(3):
             client.request("GET", "/practice/")
-    # The questions each learner will answer, served before the timed phase.
-    forms: list[list[dict[str, Any]]] = []
+    # Each learner first answers as a learner does (a page, its answer, the next page),
+    # untimed: the practice, progress and rule pages are then drawn for a learner with a real
+    # history. (Serving the answer phase's forms first, as this did before, left each learner
+    # one question answered forty times: a state no learner reaches.)
     for client in clients:
-        mine = []
-        for _ in range(args.answers):
-            status, page = client.request("GET", "/practice/")
-            form = answer_form(page) if status == 200 else None
-            if form is not None:
-                mine.append(form)
-        forms.append(mine)
-    by_client = {id(client): forms[index] for index, client in enumerate(clients)}
+        practise(client, args.answers)
 
     def answer(client: Client, done: int) -> bool:
         mine = by_client[id(client)]
@@ -336,17 +347,32 @@ def measure(port: int, keys: list[str], args, master: int | None = None) -> list
         status, text = client.request("POST", "/practice/answer/", mine[done])
         return status == 200 and 'id="feedback-title"' in text  # graded, not a form error
 
-    phases = []
     seconds = args.seconds
     timed = [
         ("hello", get("/bench/hello/"), seconds, 10**6),
-        ("answer", answer, seconds * 4, args.answers),
         ("practice", get("/practice/"), seconds, 10**6),
         ("progress", get("/progress/"), seconds, 10**6),
         ("rule", get("/rules/701.23b/"), seconds, 10**6),
     ]
-    for name, work, limit, cap in timed:
-        phases.append(run_phase(name, clients, work, _until(limit), cap, master))
+    phases = [
+        run_phase(name, clients, work, _until(limit), cap, master)
+        for name, work, limit, cap in timed
+    ]
+    # Last, the answers: the questions each learner will answer are served before the timed
+    # phase (all from one state: the same question in new variants), so this phase comes after
+    # the pages above have been drawn.
+    by_client: dict[int, list[dict[str, Any]]] = {}
+    for client in clients:
+        mine = []
+        for _ in range(args.answers):
+            status, page = client.request("GET", "/practice/")
+            form = answer_form(page) if status == 200 else None
+            if form is not None:
+                mine.append(form)
+        by_client[id(client)] = mine
+    phases.insert(
+        1, run_phase("answer", clients, answer, _until(seconds * 4), args.answers, master)
+    )
     return phases
 
 

@@ -10,9 +10,10 @@ import time
 import pytest
 from django.urls import reverse
 
-from bench.web import Phase, answer_form, workers_cpu
+from bench.web import Phase, answer_form, practise, workers_cpu
 from quizzes.models import Question, Response
-from tests.quizzes.conftest import make_question
+from tests.quizzes.conftest import land_tutor_spec, make_question
+from tests.factories import ScenarioFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -52,3 +53,31 @@ def test_a_phase_gives_the_servers_cpu_per_request():
     assert Phase("rule", 50, 1.0, [], 0, server_cpu=0.25).cpu_ms == 5.0
     assert Phase("rule", 0, 1.0, [], 0, server_cpu=0.25).cpu_ms is None
     assert Phase("rule", 50, 1.0, [], 0).cpu_ms is None
+
+
+class LearnerOverTestClient:
+    """`bench.web.Client`'s one method, over Django's test client."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+
+    def request(self, method: str, path: str, body=None) -> tuple[int, str]:
+        if method == "GET":
+            page = self.client.get(path)
+        else:
+            page = self.client.post(path, body, HTTP_HX_REQUEST="true")
+        return page.status_code, page.content.decode()
+
+
+def test_the_learners_history_is_one_a_learner_could_have(client, learner, bank):
+    """Before the timed pages, each learner answers as a learner does: every answer is to the
+    question its page served, so five answers are five questions (serving five pages first and
+    then answering them, as the benchmark once did, answered one question five times)."""
+    for number in range(6):
+        scenario = ScenarioFactory(spec=land_tutor_spec(f"land-tutor-{number}"))
+        make_question(scenario, bank, Question.Kind.VALUE)
+    client.force_login(learner)
+    assert practise(LearnerOverTestClient(client), 5) == 5
+    answered = Response.objects.filter(user=learner)
+    assert answered.count() == 5
+    assert answered.values("question").distinct().count() == 5
