@@ -19,9 +19,11 @@ in the content, is never a distractor either.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +36,7 @@ FITTING_ROUNDS = 100
 CUTS = 20  # rounds of cutting what can't be balanced
 
 Near = Callable[[Any, Any], bool]
+_UNBALANCED: ContextVar[bool] = ContextVar("unbalanced", default=False)
 
 
 def value_key(value: Any) -> str:
@@ -49,11 +52,27 @@ def true_values() -> dict[str, dict[str, float]]:
         return {}
 
 
+@contextlib.contextmanager
+def unbalanced() -> Iterator[None]:
+    """Within it, balance acts as if the counts file were empty (every claim stated, every
+    plausible false value named): what decides which instances a family keeps
+    (instances.py), so the counts the audit writes from them don't change them."""
+    token = _UNBALANCED.set(True)
+    try:
+        yield
+    finally:
+        _UNBALANCED.reset(token)
+
+
+def _counts() -> dict[str, dict[str, float]]:
+    return {} if _UNBALANCED.get() else true_values()
+
+
 def counts_of(claim: str) -> Mapping[str, float]:
     """The content's true values of `claim` a statement may name (none left to a choice)."""
     return {
         key: count
-        for key, count in true_values().get(claim, {}).items()
+        for key, count in _counts().get(claim, {}).items()
         if count > 0 and not undetermined(json.loads(key))
     }
 
@@ -74,7 +93,7 @@ def stated_share(claim: str, value: Any, near: Near = any_values) -> float:
     is never one: its value would be its key; nor a value the content never gives (no false
     statement names it). A value the content gives more often than the values `near` it can
     balance (all others together, at most) is stated only as often."""
-    if claim not in true_values():
+    if claim not in _counts():
         return 1.0  # a claim the seed content never asks: nothing to balance it by
     counts = counts_of(claim)
     total = sum(counts.values())

@@ -4,7 +4,8 @@ The same seed gives the same instances. An instance is new when what the engine 
 differs: the value and the deciding rule of every claim asked (must/may/cannot, counts, portions,
 who shuffles, ...), keyed by labels and players, never by card names, so a renamed card is the
 same instance. Its questions are kept only when well-formed (their kind accepts their claims)
-and when no earlier question of the family asks the same conclusions.
+and when no earlier question of the family asks the same conclusions. Whether an instance is kept
+is decided on its questions drawn as if `content/true_values.json` were empty (`_instance`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from quizzes.rulings import balance
 from quizzes.rulings.families import FamilyError, FamilyTemplate, instance_spec
 from quizzes.rulings.generate import GeneratedQuestion, build_questions, card_names
 from quizzes.rulings.kinds import KINDS
@@ -116,7 +118,7 @@ def expand(family: FamilyTemplate, catalog: Catalog, seed: int, count: int) -> E
     tried gives the same conclusions (a scenario, not a family)."""
     expansion = Expansion(family)
     seen_instances: set[str] = set()
-    seen_questions: set[str] = set()
+    seen_questions: tuple[set[str], set[str]] = (set(), set())  # drawn unbalanced, stored
     rng = random.Random(f"{seed}:{family.id}")
     for chosen in family.combinations(rng, max(count, 2) * TRIES_PER_INSTANCE):
         if len(expansion.instances) >= count and expansion.outcomes >= 2:
@@ -147,22 +149,40 @@ def expand(family: FamilyTemplate, catalog: Catalog, seed: int, count: int) -> E
     return expansion
 
 
-def _instance(family, spec, conclusions, whole, catalog, seen_questions) -> Instance | None:
+def _instance(
+    family, spec, conclusions, whole, catalog, seen_questions: tuple[set[str], set[str]]
+) -> Instance | None:
+    # Kept when its questions drawn as if true_values.json were empty ask something new. The
+    # audit writes that file from the instances kept, so deciding on its counts (which claims
+    # are stated) kept other instances at each rewrite and the file never settled. The questions
+    # stored are drawn with the counts: the new ones, else all (the family asks them of another
+    # instance already), else, when the counts leave none well-formed, the unbalanced new ones.
     try:
+        with balance.unbalanced():
+            unbalanced = build_questions(spec, catalog)
         generated = build_questions(spec, catalog)
     except ScenarioError:
         return None
     by_claim = {row[0]: row for row in conclusions}
-    questions, prints = [], []
-    for item in generated:
-        if KINDS[item.kind].problem(item.claims):
-            continue  # not well-formed for its kind
-        fingerprint = _question_conclusions(family, item, by_claim, whole)
-        if fingerprint in seen_questions:
-            continue  # the family already asks exactly this
-        seen_questions.add(fingerprint)
-        questions.append(item)
-        prints.append(fingerprint)
-    if not questions:
+
+    def well_formed(
+        items: list[GeneratedQuestion], seen: set[str] | None
+    ) -> list[tuple[GeneratedQuestion, str]]:
+        """(question, fingerprint) of `items` whose kind accepts them, none `seen` (added)."""
+        made = []
+        for item in items:
+            if KINDS[item.kind].problem(item.claims):
+                continue  # not well-formed for its kind
+            fingerprint = _question_conclusions(family, item, by_claim, whole)
+            if seen is not None:
+                if fingerprint in seen:
+                    continue  # the family already asks exactly this
+                seen.add(fingerprint)
+            made.append((item, fingerprint))
+        return made
+
+    new = well_formed(unbalanced, seen_questions[0])
+    if not new:
         return None
-    return Instance(family, spec["id"], spec, whole, questions, prints)
+    kept = well_formed(generated, seen_questions[1]) or well_formed(generated, None) or new
+    return Instance(family, spec["id"], spec, whole, [q for q, _ in kept], [p for _, p in kept])
