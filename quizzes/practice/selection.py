@@ -111,6 +111,7 @@ class Answered:
     # relearning looks at; None: not read (all of `rule_ids` then)
     missed: frozenset[int] | None = None
     rule_numbers: frozenset[str] = frozenset()  # read for the last `topics.WINDOW` answers
+    family_slug: str | None = None  # the family's slug (examples are named by slug)
 
     @property
     def missed_rule_ids(self) -> frozenset[int]:
@@ -334,6 +335,7 @@ class Learner:
                 row.family_id,
                 _missed(row, rules),
                 frozenset(number for number in rules.values() if number),
+                row.family_slug,
             )
             for row, rules in latest_first
         ]
@@ -481,12 +483,13 @@ def _of_absent_topic(
     examples = {
         slug for topic in plan.topics if topic not in balance.full for slug in topic.examples
     }
-    met = {answer.family_id for answer in recent if answer.family_id is not None}
-    # first, of a family a topic gives as an example the learner hasn't met lately; then on a
-    # topic the fewest were about, as the mix would have it
+    # first, of a family a topic gives as an example the learner hasn't met lately (none asked
+    # once they have met them all: a walk planned for nothing); then on a topic the fewest were
+    # about, as the mix would have it
+    unmet = examples - {answer.family_slug for answer in recent if answer.family_slug}
     preferred = [mixed.about(balance.fewest)]
-    if examples:
-        preferred.insert(0, mixed.of_families_named(examples, met))
+    if unmet:
+        preferred.insert(0, mixed.of_families_named(unmet))
     return Wish(about, target, seen_too=False, preferred=tuple(preferred))
 
 

@@ -92,17 +92,15 @@ class Questions:
         listed, params = any_of('s."family_id"', family_ids, connection.vendor)
         return self.where(f'(s."family_id" IS NULL OR NOT ({listed}))', *params)
 
-    def of_families_named(self, slugs, except_ids) -> Questions:
-        """Of the families with these slugs, but none of `except_ids` (families just met)."""
-        slugs, except_ids = sorted(slugs), sorted(except_ids)
+    def of_families_named(self, slugs) -> Questions:
+        """Of the families with these slugs."""
+        slugs = sorted(slugs)
         if not slugs:
             return self.where("1 = 0")
         named = (
             f'SELECT f."id" FROM "quizzes_family" f WHERE f."slug" IN ({sql.placeholders(slugs)})'
         )
-        if except_ids:
-            named += f' AND f."id" NOT IN ({sql.placeholders(except_ids)})'
-        return self.where(f's."family_id" IN ({named})', *slugs, *except_ids)
+        return self.where(f's."family_id" IN ({named})', *slugs)
 
     def not_of_kinds(self, kinds) -> Questions:
         kinds = sorted(kinds)
@@ -318,6 +316,7 @@ class LearnerRow(NamedTuple):
     # the answer's rule's number (one of the last `numbered` answers, or a wrong one at a place
     # asked), or a mastery's due by the moment asked (the page names it)
     rule_number: str | None = None
+    family_slug: str | None = None  # the answer's scenario's family's (None: no family)
 
 
 def learner_rows(
@@ -344,22 +343,23 @@ def learner_rows(
         ' a."correct", q."kind", qr."rule_id", NULL, NULL, recent."place",'
         f' CASE WHEN {missed} THEN a."verdict" END,'
         f' CASE WHEN recent."place" <= %s OR {missed} THEN (SELECT r."number" FROM "rules_rule" r'
-        ' WHERE r."id" = qr."rule_id") END'
+        ' WHERE r."id" = qr."rule_id") END, f."slug"'
         ' FROM (SELECT "id", ROW_NUMBER() OVER (ORDER BY "created_at" DESC, "id" DESC) AS "place"'
         ' FROM "quizzes_response" WHERE "user_id" = %s'
         ' ORDER BY "created_at" DESC, "id" DESC LIMIT %s) recent'
         ' INNER JOIN "quizzes_response" a ON a."id" = recent."id"'
         ' INNER JOIN "quizzes_question" q ON q."id" = a."question_id"'
         ' INNER JOIN "quizzes_scenario" s ON s."id" = q."scenario_id"'
+        ' LEFT OUTER JOIN "quizzes_family" f ON f."id" = s."family_id"'
         ' LEFT OUTER JOIN "quizzes_question_rules" qr ON qr."question_id" = q."id"'
         " UNION ALL SELECT 'mastery', NULL, NULL, NULL, NULL, NULL, NULL, m.\"rule_id\","
         ' m."theta", m."due", NULL, NULL, CASE WHEN m."due" <= %s THEN (SELECT r."number"'
-        ' FROM "rules_rule" r WHERE r."id" = m."rule_id") END'
+        ' FROM "rules_rule" r WHERE r."id" = m."rule_id") END, NULL'
         ' FROM "quizzes_mastery" m WHERE m."user_id" = %s'
         " UNION ALL SELECT 'bank', b.\"id\", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
-        f' NULL, NULL FROM "quizzes_bank" b WHERE {VISIBLE_BANK}'
+        f' NULL, NULL, NULL FROM "quizzes_bank" b WHERE {VISIBLE_BANK}'
         " UNION ALL SELECT 'sitting', es.\"attempt_id\", NULL, NULL, NULL, NULL, NULL, NULL,"
-        ' NULL, NULL, NULL, NULL, NULL FROM "quizzes_examsitting" es'
+        ' NULL, NULL, NULL, NULL, NULL, NULL FROM "quizzes_examsitting" es'
         ' INNER JOIN "quizzes_attempt" ea ON ea."id" = es."attempt_id"'
         ' WHERE ea."user_id" = %s AND ea."finished_at" IS NULL'
     )
@@ -384,9 +384,10 @@ def learner_rows(
             place,
             sql.document(verdict) if verdict is not None else None,
             number,
+            family_slug,
         )
         for (
             source, pk, question, scenario, family, right, kind, rule, theta, due, place, verdict,
-            number,
+            number, family_slug,
         ) in found
     ]  # fmt: skip

@@ -83,7 +83,15 @@ def spec_learner_rows(user, missed_at=()):
         masteries.order_by(), banks.order_by(), sittings.order_by(), all=True
     )
     placed_rows = [(*row[:9], *placed(row, rows)) for row in rows]
-    return [(*row, *missed(row, missed_at)) for row in placed_rows]
+    return [(*row, *missed(row, missed_at), family_slug(row)) for row in placed_rows]
+
+
+def family_slug(row) -> str | None:
+    """An answer's scenario's family's slug (None: a scenario of no family, not an answer)."""
+    if row[0] != "answer":
+        return None
+    family = Response.objects.get(pk=row[1]).question.scenario.family
+    return family.slug if family is not None else None
 
 
 def missed(row, missed_at) -> tuple:

@@ -141,3 +141,35 @@ def test_a_topic_that_had_its_share_waits(learner, bank):
     assert selection.next_question(learner).question in on_mana  # mana below its share
     answer(learner, on_mana[most - 1])
     assert selection.next_question(learner).question in on_search[topics.LEAST :]
+
+
+def _answered(number: int, family: str | None) -> selection.Answered:
+    """An answer to a question of `family` (by slug), on a mana rule (no topic of search)."""
+    return selection.Answered(
+        number, number, True, frozenset({number}), "yes_no", number, None,
+        frozenset({"106.1"}), family,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("met", "asked"),
+    [
+        ((), ["name-search-lobotomy", "name-search-splinter"]),
+        (("name-search-splinter",), ["name-search-lobotomy"]),
+        (("name-search-splinter", "name-search-lobotomy"), None),
+    ],
+)
+def test_the_examples_asked_first_are_those_not_met_lately(met, asked):
+    """The absent topic's first wish: a family a topic gives as its example, of those none of
+    the recent answers came from; once every one has been met, no walk is asked for them."""
+    recent = [_answered(n, family) for n, family in enumerate([*met, None, "another"], 1)]
+    plan = topics.DEFAULT_PLAN
+    balance = topics.balance([answer.rule_numbers for answer in recent], plan.topics)
+    assert "search" in {topic.slug for topic in balance.absent}
+    wish = selection._of_absent_topic(Questions.servable([1]), recent, balance, plan, 0.0)
+    named = [tier for tier in wish.preferred if '"quizzes_family" f' in tier.sql]
+    if asked is None:
+        assert named == [] and len(wish.preferred) == 1
+    else:
+        assert len(named) == 1 and wish.preferred[0] is named[0]
+        assert [p for p in named[0].params if isinstance(p, str) and "-search-" in p] == asked
