@@ -552,8 +552,13 @@ class Question(models.Model):
             # practice filtered by level or by bank walks these the same way (selection.py)
             models.Index(fields=["level", "difficulty", "id"], name="question_by_level"),
             models.Index(fields=["bank", "difficulty", "id"], name="question_by_bank"),
-            # next-question selection walks this out from a target difficulty (selection.py)
-            models.Index(fields=["difficulty", "id"], name="question_by_difficulty"),
+            # next-question selection walks this out from a target difficulty (selection.py);
+            # it holds every column of the question a walk tests, so a question the walk passes
+            # over is never read from the table (a walk that finds nothing passes over them all)
+            models.Index(
+                fields=["difficulty", "id", "bank", "is_active", "topics", "kind", "scenario"],
+                name="question_by_difficulty",
+            ),
         ]
         constraints = [
             models.UniqueConstraint(
