@@ -319,6 +319,8 @@ def _decision_order(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
             "701.23i",
             because("apnap_decisions"),
         )
+    if order:  # one searcher, whom nobody controls: their own decisions
+        return Verdict(order, "101.4", because("sole_decider", player=order[0]))
     return Verdict(order, "101.4", because("one_decider"))
 
 

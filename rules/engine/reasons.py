@@ -417,6 +417,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "order (active player first, then turn order)."
     ),
     "one_decider": gettext_noop("Only one player decides what to find."),
+    "sole_decider": gettext_noop(
+        "Only %(player)s searches, and no other player controls them: %(player)s alone decides "
+        "what to find."
+    ),
     "history_searched": gettext_noop(
         "This turn's history records that %(player)s searched their library."
     ),
