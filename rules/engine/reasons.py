@@ -1176,6 +1176,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "mills_what_there_is": gettext_noop(
         "%(player)s has only %(cards)s in library, so milling %(amount)s mills as many as possible."
     ),
+    "mills_empty_library": gettext_noop(
+        "%(player)s's library is empty, so milling %(amount)s mills no card: a player can't mill "
+        "more cards than their library holds."
+    ),
     "mills_top": gettext_noop("%(player)s mills %(cards)s from the top of the library."),
     "found_exiled": gettext_noop("The found card is exiled."),
     "found_exiled_face_down": gettext_noop("The found card is exiled face down."),

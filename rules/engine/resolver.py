@@ -1753,7 +1753,11 @@ def _do_mill(run: _Run, spec: Mapping[str, Any], path: str) -> None:
         milled = library[:count]
         for card in list(milled):
             run.move(card, "graveyard", "701.17a", because("milled", card=card.name))
-        if len(milled) < count:
+        if not milled:  # "has only 0 cards in library" read as a slip: say it is empty
+            verdict = Verdict(
+                0, "701.17b", because("mills_empty_library", player=player, amount=count)
+            )
+        elif len(milled) < count:
             verdict = Verdict(
                 len(milled),
                 "701.17b",

@@ -77,6 +77,13 @@ def test_mill_of_an_empty_library_mills_nothing() -> None:
         resolve=cast("Test Mill", "Alice", targets=["Nadia"]),
     )
     assert _value(spec, "mills", player="Nadia") == 0
+    result = evaluate_claim(spec, {"claim": "mills", "player": "Nadia"})
+    assert result.rule == "701.17b"
+    # "Nadia has only 0 cards in library" read as a slip to a learner walking the app
+    assert result.reason == (
+        "Nadia's library is empty, so milling 2 mills no card: a player can't mill more cards "
+        "than their library holds."
+    )
 
 
 def test_milled_cards_end_in_the_graveyard() -> None:
