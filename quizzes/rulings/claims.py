@@ -20,19 +20,16 @@ from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgett
 
 from quizzes.rulings.balance import Near, any_values, distractor_weight, seen_values, value_key
 from quizzes.rulings.values import plain, same, undetermined
+from rules.engine.reasons import WHERE_WORDS
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
 CHOICE, NUMBER, RANGE, ORDER, PLAYERS = "choice", "number", "range", "order", "players"
+# Where a card ends up, as the engine's reasons say where a card is ("on the battlefield").
 ZONE_WORDS = {
-    "library": gettext_lazy("in its owner's library"),
-    "hand": gettext_lazy("in its owner's hand"),
-    "graveyard": gettext_lazy("in its owner's graveyard"),
-    "battlefield": gettext_lazy("on the battlefield"),
-    "exile": gettext_lazy("in exile"),
-    "outside": gettext_lazy("outside the game"),
-    "stack": gettext_lazy("on the stack"),
+    zone: gettext_lazy(WHERE_WORDS[zone])
+    for zone in ("library", "hand", "graveyard", "battlefield", "exile", "outside", "stack")
 }
 MANA = ("{W}", "{U}", "{B}", "{R}", "{G}", "{C}")
 MAX_NUMBER = 60

@@ -3,7 +3,7 @@
 A `rules.engine.reasons.Reason` carries its English message id and parameters; this says it in
 the active language: the message through the catalog (ngettext for a count), then each
 parameter by its name (rules/engine/reasons.py): card names localised (`names.localized`),
-zone and other engine words translated, what a search looks for worded again
+zone words and phrases and other engine words translated, what a search looks for worded again
 (`descriptions`), nested reasons said in turn, lists joined. Anything
 that is not a Reason (a reason stored with an answer, already in the language it was given
 in) is returned as it is.
@@ -20,7 +20,15 @@ from django.utils.translation import get_language, gettext, ngettext
 from quizzes.rulings.claims import mana_words
 from quizzes.rulings.descriptions import description
 from quizzes.rulings.names import localized
-from rules.engine.reasons import WORDS, ZONE_WORDS, Phrase, Reason, clause, separator
+from rules.engine.reasons import (
+    WORDS,
+    ZONE_WORDS,
+    Phrase,
+    Reason,
+    clause,
+    phrases_of,
+    separator,
+)
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,9 @@ def _value(name: str, value: Any) -> Any:
         return localized(value)
     if name.startswith("mana"):
         return mana_words(value)  # "{U} or {G}" joined in the reader's language
+    phrases = phrases_of(name)
+    if phrases is not None:  # "onto the battlefield", "in exile"
+        return gettext(phrases[value]) if value in phrases else value
     if name.startswith("zone"):
         return gettext(ZONE_WORDS[value]) if value in ZONE_WORDS else value
     if name.startswith("word"):

@@ -439,7 +439,7 @@ def _check_find_choice(
     if not verdict.value and missing and reason.key == "must_be_found" and label == missing[0]:
         card = scenario.state.card(missing[0])
         reason = because(
-            "must_be_found_in", card=card.name, zone=card.zone, reason=reason.params["reason"]
+            "must_be_found_in", card=card.name, where=card.zone, reason=reason.params["reason"]
         )
     return ChoiceVerdict(bool(verdict.value), verdict.rule, reason)
 

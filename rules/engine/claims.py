@@ -447,7 +447,7 @@ def _zone_after(ev: Evaluation, subject: Mapping[str, Any]) -> Verdict:
     if label in ev.resolution.zone_after:
         return ev.resolution.zone_after[label]
     card = ev.scenario.state.card(label)
-    return Verdict(card.zone, "400.7", because("not_moved", card=card.name, zone=card.zone))
+    return Verdict(card.zone, "400.7", because("not_moved", card=card.name, where=card.zone))
 
 
 def _mana_triggers(ev: Evaluation, card: CardInstance, events: list[str]) -> Verdict:

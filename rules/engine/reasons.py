@@ -6,10 +6,12 @@ same) that keeps the message it was made from and its parameters, so the web lay
 `MESSAGES` below, its one place; `python3 dev.py messages` extracts them for the catalogs.
 
 Parameters by name: `card*` and `source*` are card names (localised by the web layer), `zone*`
-are zone words from `ZONE_WORDS`, `word*` words from `WORDS`, `description*` are Phrases (what a
-search looks for), `clause*` is a nested Reason used without its final period; a nested Reason
-is rendered in turn; `LISTS` are tuples of such values; anything else is shown as it is (player
-names, numbers, rule numbers, card labels).
+are zone words from `ZONE_WORDS` (a zone named: "a public zone (graveyard)"), `into*` where a
+card goes and `where*` where it is, as the phrases of `INTO_WORDS` and `WHERE_WORDS` say it with
+each zone's own preposition ("onto the battlefield", "in exile"), `word*` words from `WORDS`,
+`description*` are Phrases (what a search looks for), `clause*` is a nested Reason used without
+its final period; a nested Reason is rendered in turn; `LISTS` are tuples of such values;
+anything else is shown as it is (player names, numbers, rule numbers, card labels).
 """
 
 from __future__ import annotations
@@ -151,9 +153,30 @@ def _english_of(message: str | tuple[str, str]) -> Callable[..., str]:
     names = re.findall(r"%\((\w+)\)s", message) if type(message) is str else ()
     if type(message) is tuple or any(n.startswith("clause") or n in LISTS for n in names):
         return lambda **params: _composed(message, params)
-    body = re.sub(r"%\((\w+)\)s", r"{\1}", message.replace("{", "{{").replace("}", "}}"))
+    body = re.sub(r"%\((\w+)\)s", _field, message.replace("{", "{{").replace("}", "}}"))
     arguments = ", ".join(dict.fromkeys(names))
     return eval(f"lambda {arguments}{', ' if names else ''}**_: f{body!r}")  # noqa: S307
+
+
+def _field(match: re.Match) -> str:
+    """An f-string field for a parameter: a phrase parameter's value looked up in its table."""
+    name = match.group(1)
+    table = phrases_of(name)
+    return f"{{{name}}}" if table is None else f"{{_phrase(PHRASES[{_prefix(name)!r}], {name})}}"
+
+
+def phrases_of(name: str) -> dict[str, str] | None:
+    """The phrase table of parameter `name` (`into*`, `where*`), or None."""
+    prefix = _prefix(name)
+    return None if prefix is None else PHRASES[prefix]
+
+
+def _prefix(name: str) -> str | None:
+    return next((prefix for prefix in PHRASES if name.startswith(prefix)), None)
+
+
+def _phrase(table: dict[str, str], value: Any) -> Any:
+    return table.get(value, value)
 
 
 _ENGLISH: dict[str, Callable[..., str]] = {}
@@ -171,7 +194,8 @@ def _english(name: str, value: Any) -> Any:
         return separator(name).join(str(_english(name, item)) for item in value)
     if name.startswith("clause"):
         return clause(value)
-    return value
+    table = phrases_of(name)
+    return value if table is None else _phrase(table, value)
 
 
 def separator(name: str) -> str:
@@ -194,6 +218,36 @@ ZONE_WORDS = {
     "set aside": gettext_noop("set aside"),
     "set_aside": gettext_noop("set aside"),
 }
+# Where a card goes (`into*` parameters): a destination as a judge says it, "puts it onto the
+# battlefield", "goes into exile"; a card always goes to its owner's hand, library or graveyard
+# (400.3). The search destinations with a place in the library or a way of exiling too.
+INTO_WORDS = {
+    "battlefield": gettext_noop("onto the battlefield"),
+    "hand": gettext_noop("into the owner's hand"),
+    "library": gettext_noop("into the owner's library"),
+    "library_top": gettext_noop("on top of the owner's library"),
+    "library_bottom": gettext_noop("on the bottom of the owner's library"),
+    "graveyard": gettext_noop("into the owner's graveyard"),
+    "exile": gettext_noop("into exile"),
+    "exile_face_down": gettext_noop("into exile face down"),
+    "stack": gettext_noop("onto the stack"),
+    "set aside": gettext_noop("aside"),
+    "set_aside": gettext_noop("aside"),
+}
+# Where a card is (`where*` parameters): "it stays on the battlefield".
+WHERE_WORDS = {
+    "library": gettext_noop("in its owner's library"),
+    "hand": gettext_noop("in its owner's hand"),
+    "graveyard": gettext_noop("in its owner's graveyard"),
+    "battlefield": gettext_noop("on the battlefield"),
+    "exile": gettext_noop("in exile"),
+    "outside": gettext_noop("outside the game"),
+    "stack": gettext_noop("on the stack"),
+    "set aside": gettext_noop("set aside"),
+    "set_aside": gettext_noop("set aside"),
+}
+# The phrase tables of the parameters named so.
+PHRASES = {"into": INTO_WORDS, "where": WHERE_WORDS}
 # Other words a reason names: what a "same name" filter refers to, a kind of mana.
 WORDS = {
     "target": gettext_noop("target"),
@@ -468,7 +522,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "dredge_enough": gettext_noop(
         "%(player)s has %(size)s cards in library, enough for dredge %(dredge)s."
     ),
-    "not_moved": gettext_noop("Nothing moves %(card)s; it stays in the %(zone)s."),
+    "not_moved": gettext_noop("Nothing moves %(card)s; it stays %(where)s."),
     "nothing_tapped_for_mana": gettext_noop("No permanent is tapped for mana here."),
     "not_watched": gettext_noop("%(card)s doesn't watch %(card_tapped)s."),
     "no_mana_no_trigger": gettext_noop(
@@ -590,9 +644,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "Whether %(amount)s damage destroys %(card)s rests on what the engine doesn't model "
         "here (its toughness, or damage to a permanent that isn't a creature)."
     ),
-    "moved_with_all": gettext_noop(
-        "%(card)s is one of the permanents the effect puts into the %(zone)s."
-    ),
+    "moved_with_all": gettext_noop("%(card)s is one of the permanents the effect puts %(into)s."),
     "if_it_enters": gettext_noop("If it is put onto the battlefield: %(reason)s"),
     "enters_unless_met": gettext_noop(
         "As %(card)s enters, %(player)s controls %(count)s of the permanents its "
@@ -1006,16 +1058,16 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "tapped_to_pay": gettext_noop("%(card)s is tapped to pay {T}."),
     "untapped_to_pay": gettext_noop("%(card)s is untapped to pay {Q}."),
     "sacrifice_to_pay_self": gettext_noop(
-        "%(card)s is sacrificed to pay the cost (%(cost)s), so it goes to its owner's %(zone)s."
+        "%(card)s is sacrificed to pay the cost (%(cost)s), so it goes %(into)s."
     ),
     "discard_to_pay_self": gettext_noop(
-        "%(card)s is discarded to pay the cost (%(cost)s), so it goes to its owner's %(zone)s."
+        "%(card)s is discarded to pay the cost (%(cost)s), so it goes %(into)s."
     ),
     "exile_to_pay_self": gettext_noop(
-        "%(card)s is exiled to pay the cost (%(cost)s), so it goes to its owner's %(zone)s."
+        "%(card)s is exiled to pay the cost (%(cost)s), so it goes %(into)s."
     ),
     "return_to_pay_self": gettext_noop(
-        "%(card)s is returned to pay the cost (%(cost)s), so it goes to its owner's %(zone)s."
+        "%(card)s is returned to pay the cost (%(cost)s), so it goes %(into)s."
     ),
     "pays_life": gettext_noop("%(player)s pays %(amount)s life."),
     "tapped_for_cost": gettext_noop("%(card)s is tapped to pay “%(cost)s”."),
@@ -1047,8 +1099,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     ),
     "exiles_itself": gettext_noop("%(card)s exiles itself as part of its effect."),
     "own_instructions": gettext_noop(
-        "%(card)s's own instructions put it into its owner's %(zone)s, so it doesn't go to the "
-        "graveyard."
+        "%(card)s's own instructions put it %(into)s, so it doesn't go to the graveyard."
     ),
     "flashback_exiled": gettext_noop(
         "%(card)s was cast with flashback, so it is exiled instead of going anywhere else."
@@ -1099,7 +1150,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "zone_not_chosen": gettext_noop(
         "%(player)s chose not to search their %(zone)s, so %(card)s can't be found."
     ),
-    "puts_found_card": gettext_noop("%(player)s puts the found card into %(zone)s."),
+    "puts_found_card": gettext_noop("%(player)s puts the found card %(into)s."),
     "found_then": gettext_noop("%(card)s must be found; %(reason)s"),
     "if_found": gettext_noop("If found: %(reason)s"),
     "may_be_found": gettext_noop("%(card)s may or may not be found."),
@@ -1113,7 +1164,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(card)s is exiled face down: no player may look at it, as the effect allows."
     ),
     "fills_description_to": gettext_noop(
-        "The found %(card)s fills the description whose cards go to the %(zone)s."
+        "The found %(card)s fills the description whose cards go %(into)s."
     ),
     "fills_several": gettext_noop(
         "The found %(card)s can fill more than one description; %(player)s chooses which, and so "
@@ -1128,24 +1179,22 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "says."
     ),
     "split_all_first": gettext_noop(
-        "At most %(cards)s can be found, and the effect puts %(amount)s of the found cards into "
-        "the %(zone)s, so a found card goes there."
+        "At most %(cards)s can be found, and the effect puts %(amount)s of the found cards "
+        "%(into)s, so a found card goes there."
     ),
     "split_choice": gettext_noop(
-        "%(player)s chooses which %(cards)s go to the %(zone)s and which go to the %(zone_rest)s."
+        "%(player)s chooses which %(cards)s go %(into)s and which go %(into_rest)s."
     ),
     "split_too_few": gettext_noop(
-        "Only %(cards)s found, and the effect puts %(amount)s of them into the %(zone)s first, so "
+        "Only %(cards)s found, and the effect puts %(amount)s of them %(into)s first, so "
         "%(card)s goes there (Cultivate ruling: if you find only one basic land card, you put it "
         "onto the battlefield tapped)."
     ),
     "split_found": gettext_noop(
-        "%(card)s is found; %(player)s chooses which %(cards)s go to the %(zone)s and which go to "
-        "the %(zone_rest)s."
+        "%(card)s is found; %(player)s chooses which %(cards)s go %(into)s and which go "
+        "%(into_rest)s."
     ),
-    "split_chosen": gettext_noop(
-        "%(player)s puts the found %(card)s into the %(zone)s, as chosen."
-    ),
+    "split_chosen": gettext_noop("%(player)s puts the found %(card)s %(into)s, as chosen."),
     "library_not_chosen_no_shuffle": gettext_noop(
         "%(player)s chose not to search their library, so the shuffle that goes with searching "
         "it doesn't happen."
@@ -1185,21 +1234,20 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "found_exiled_face_down": gettext_noop("The found card is exiled face down."),
     "exiled_if_found": gettext_noop("If found, %(card)s is exiled."),
     "exiles_target": gettext_noop("The effect exiles the target, %(card)s."),
-    "effect_puts": gettext_noop("The effect puts %(card)s into the %(zone)s."),
-    "found_put": gettext_noop("The found %(card)s is put into the %(zone)s."),
-    "put_if_found": gettext_noop("If found, %(card)s is put into the %(zone)s."),
+    "effect_puts": gettext_noop("The effect puts %(card)s %(into)s."),
+    "found_put": gettext_noop("The found %(card)s is put %(into)s."),
+    "put_if_found": gettext_noop("If found, %(card)s is put %(into)s."),
     "destroyed": gettext_noop("The effect destroys %(card)s: it goes to its owner's graveyard."),
     "graveyard_exiled": gettext_noop("%(player)s's graveyard is exiled."),
     "opponent_chooses_open": gettext_noop(
         "%(player)s chooses %(amount)s of the found cards; which ones is not fixed."
     ),
     "opponent_must_choose": gettext_noop(
-        "%(player)s must choose %(amount)s of the %(cards)s, so %(card)s goes to the %(zone)s."
+        "%(player)s must choose %(amount)s of the %(cards)s, so %(card)s goes %(into)s."
     ),
-    "not_chosen": gettext_noop("%(card)s was not chosen, so it goes to the %(zone)s."),
+    "not_chosen": gettext_noop("%(card)s was not chosen, so it goes %(into)s."),
     "opponent_choice_if_found": gettext_noop(
-        "If found, %(card)s goes to the %(zone)s or the %(zone_rest)s depending on %(player)s's "
-        "choice."
+        "If found, %(card)s goes %(into)s or %(into_rest)s depending on %(player)s's choice."
     ),
     "only_card_discarded": gettext_noop(
         "%(card)s is the only card left to discard, so it is discarded."
@@ -1207,10 +1255,10 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
     "may_be_discarded": gettext_noop(
         "%(card)s is in %(player)s's hand when a card is discarded, so it may be the one discarded."
     ),
-    "taken_to": gettext_noop("%(card)s is taken, to the %(zone)s."),
-    "rest_to": gettext_noop("%(card)s goes with the rest, to the %(zone)s."),
+    "taken_to": gettext_noop("%(card)s is taken: it goes %(into)s."),
+    "rest_to": gettext_noop("%(card)s goes %(into)s with the rest."),
     "may_be_taken": gettext_noop("%(player)s chooses whether %(card)s is one of the cards taken."),
-    "must_be_taken": gettext_noop("%(card)s must be taken: it goes to the %(zone)s."),
+    "must_be_taken": gettext_noop("%(card)s must be taken: it goes %(into)s."),
     "not_taken": gettext_noop("%(card)s isn't %(description)s, so it goes with the rest."),
     "loses_life": gettext_noop("%(player)s loses %(amount)s life."),
     "gains_life": gettext_noop("%(player)s gains %(amount)s life."),
@@ -1232,7 +1280,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "%(player)s doesn't search here, so nothing can be found."
     ),
     "labelled_card": gettext_noop("The %(card)s (%(label)s)"),
-    "must_be_found_in": gettext_noop("The %(card)s in the %(zone)s must be found: %(reason)s"),
+    "must_be_found_in": gettext_noop("The %(card)s %(where)s must be found: %(reason)s"),
     # Casting timing (timing.py): one message per card type, so each language words its noun.
     "out_of_turn_artifact": gettext_noop(
         "%(player)s casts %(card)s while %(active)s is the active player: an artifact spell "

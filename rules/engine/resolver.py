@@ -417,7 +417,7 @@ def _pay_cost(run: _Run, card: CardInstance, ability: Ability) -> None:
                 card,
                 zone,
                 rule,
-                because(f"{part.kind}_to_pay_self", card=card.name, cost=part.text, zone=zone),
+                because(f"{part.kind}_to_pay_self", card=card.name, cost=part.text, into=zone),
             )
             run.result.explanation.append(f"{card.name}: {part.text} (a cost).")
         elif part.kind == "pay_life":
@@ -748,7 +748,7 @@ def _finish_spell(run: _Run, card: CardInstance, definition: CardDefinition) -> 
             card,
             run.spell_to,
             "608.2c",
-            because("own_instructions", card=card.name, zone=run.spell_to),
+            because("own_instructions", card=card.name, into=run.spell_to),
         )
     elif run.cast_from == "graveyard" and "flashback" in definition.keyword_names:
         run.move(
@@ -1309,9 +1309,7 @@ def _explain_search(run: _Run, space: SearchSpace) -> None:
 def _apply_found(run: _Run, space: SearchSpace, decision: Mapping[str, Any]) -> None:
     fixed: list[str] | None = decision.get("find")
     destination = DESTINATION_ZONE.get(space.put, space.put)
-    reason_dest = because(
-        "puts_found_card", player=space.searcher, zone=destination.replace("_", " ")
-    )
+    reason_dest = because("puts_found_card", player=space.searcher, into=space.put)
     if space.controlled_by is not None and space.put == "exile":
         _apply_found_controlled(run, space, fixed)
         return
@@ -1501,7 +1499,7 @@ def _apply_found_several(run: _Run, space: SearchSpace, fixed: list[str] | None)
                     card,
                     zone,
                     "701.23h",
-                    because("fills_description_to", card=card.name, zone=zone),
+                    because("fills_description_to", card=card.name, into=zone),
                 )
             else:
                 run.possible[label] = set()
@@ -1570,7 +1568,7 @@ def _split_zones(space: SearchSpace, destination: str) -> tuple[str, set[str], R
                 "split_all_first",
                 cards=because("cards", count=count),
                 amount=count,
-                zone=destination,
+                into=destination,
             ),
         )
     return (
@@ -1580,8 +1578,8 @@ def _split_zones(space: SearchSpace, destination: str) -> tuple[str, set[str], R
             "split_choice",
             player=space.searcher,
             cards=because("found_cards", count=count),
-            zone=destination,
-            zone_rest=rest,
+            into=destination,
+            into_rest=rest,
         ),
     )
 
@@ -1622,7 +1620,7 @@ def _apply_split(
                     "split_too_few",
                     cards=because("cards", count=len(found)),
                     amount=count,
-                    zone=destination,
+                    into=destination,
                     card=card.name,
                 ),
             )
@@ -1644,8 +1642,8 @@ def _apply_split(
                     card=card.name,
                     player=who,
                     cards=because("found_cards", count=count),
-                    zone=destination,
-                    zone_rest=rest,
+                    into=destination,
+                    into_rest=rest,
                 ),
             )
         return
@@ -1661,7 +1659,7 @@ def _apply_split(
         card = run.state.card(label)
         zone = destination if label in first else rest
         run.move(
-            card, zone, "608.2c", because("split_chosen", player=who, card=card.name, zone=zone)
+            card, zone, "608.2c", because("split_chosen", player=who, card=card.name, into=zone)
         )
 
 
@@ -1847,19 +1845,19 @@ def _put_cards(run: _Run, spec: Mapping[str, Any], path: str) -> None:
     if spec["what"] in ("target", "targets"):
         cards = run.card_targets()
         for card in cards[:1] if spec["what"] == "target" else cards:
-            run.move(card, to, "608.2c", because("effect_puts", card=card.name, zone=to))
+            run.move(card, to, "608.2c", because("effect_puts", card=card.name, into=spec["to"]))
         return
     if run.found_fixed is not None:
         for label in run.found_fixed:
             card = run.state.card(label)
-            run.move(card, to, "701.23a", because("found_put", card=card.name, zone=to))
+            run.move(card, to, "701.23a", because("found_put", card=card.name, into=spec["to"]))
         return
     for space in run.last_spaces:
         for label in sorted(space.findable):  # not a set's order: the same in every process
             if "set_aside" in run.possible.get(label, set()):
                 card = run.state.card(label)
                 run.maybe_move(
-                    card, {to}, "701.23a", because("put_if_found", card=card.name, zone=to)
+                    card, {to}, "701.23a", because("put_if_found", card=card.name, into=spec["to"])
                 )
 
 
@@ -1884,7 +1882,7 @@ def _move_all_permanents(
                 "battlefield", "702.12b", because("indestructible_not_destroyed", card=card.name)
             )
             continue
-        run.move(card, zone, rule, because("moved_with_all", card=card.name, zone=zone))
+        run.move(card, zone, rule, because("moved_with_all", card=card.name, into=zone))
         moved.append(card)
     run.that_many = len(moved)
     run.result.explanation.append(
@@ -2025,7 +2023,7 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                         amount=count,
                         cards=because("found_cards", count=len(found)),
                         card=card.name,
-                        zone=chosen_to,
+                        into=chosen_to,
                     ),
                 )
             else:
@@ -2033,7 +2031,7 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                     card,
                     rest_to,
                     "701.23b",
-                    because("not_chosen", card=card.name, zone=rest_to),
+                    because("not_chosen", card=card.name, into=rest_to),
                 )
         run.result.explanation.append(
             f"{opponent} chooses {min(count, len(found))} of the found cards."
@@ -2051,8 +2049,8 @@ def _do_opponent_chooses(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 because(
                     "opponent_choice_if_found",
                     card=card.name,
-                    zone=chosen_to,
-                    zone_rest=rest_to,
+                    into=chosen_to,
+                    into_rest=rest_to,
                     player=opponent,
                 ),
             )
@@ -2143,7 +2141,7 @@ def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                 taken = card.label in fixed
                 zone = put if taken else rest
                 why = "taken_to" if taken else "rest_to"
-                run.move(card, zone, "608.2c", because(why, card=card.name, zone=zone))
+                run.move(card, zone, "608.2c", because(why, card=card.name, into=zone))
             elif card in fitting and len(fitting) > least:
                 run.possible[card.label] = set()
                 run.maybe_move(
@@ -2153,7 +2151,7 @@ def _do_look(run: _Run, spec: Mapping[str, Any], path: str) -> None:
                     because("may_be_taken", player=player, card=card.name),
                 )
             elif card in fitting:
-                run.move(card, put, "608.2c", because("must_be_taken", card=card.name, zone=put))
+                run.move(card, put, "608.2c", because("must_be_taken", card=card.name, into=put))
             else:
                 run.move(
                     card,

@@ -17,7 +17,18 @@ from quizzes.rulings.instances import expand
 from quizzes.rulings.reasons import say
 from rules.engine import check_find_choice, default_catalog, parse_scenario, resolve
 from rules.engine.cards import parse_filter
-from rules.engine.reasons import AND, MESSAGES, OR, WORDS, ZONE_WORDS, Phrase, Reason, because
+from rules.engine.reasons import (
+    AND,
+    INTO_WORDS,
+    MESSAGES,
+    OR,
+    WHERE_WORDS,
+    WORDS,
+    ZONE_WORDS,
+    Phrase,
+    Reason,
+    because,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "rules" / "engine"
@@ -99,7 +110,8 @@ def test_every_reason_given_is_said_in_the_language(given_reasons, language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_message_and_word_of_the_table_is_in_the_catalog(language):
-    words = [*ZONE_WORDS.values(), *WORDS.values(), OR, AND]
+    words = [*ZONE_WORDS.values(), *INTO_WORDS.values(), *WHERE_WORDS.values(), *WORDS.values()]
+    words += [OR, AND]
     messages = [m if type(m) is str else m[0] for m in MESSAGES.values()]
     with translation.override(language):
         missing = [m for m in messages + words if translation.gettext(m) == m]
@@ -178,3 +190,42 @@ def test_mana_in_a_reason_is_said_in_the_readers_language():
     assert "produces {U} or {G}, so" in say(reason)
     with translation.override("de"):
         assert "{U} oder {G}" in say(reason) and " or " not in say(reason)
+
+
+def test_where_a_card_goes_or_is_takes_each_zones_preposition():
+    """ "Alice puts the found card into battlefield", "in die Zone Im-Spiel-Zone": a zone is said
+    with its own preposition where a card goes (`into*`) or is (`where*`), as the Comprehensive
+    Rules and the cards say it in each language."""
+    puts = because("puts_found_card", player="Alice", into="battlefield")
+    either = because(
+        "opponent_choice_if_found", card="Forest", into="hand", into_rest="graveyard", player="Bo"
+    )
+    stays = because("not_moved", card="Forest", where="battlefield")
+    gone = because("not_chosen", card="Forest", into="graveyard")
+    assert puts == "Alice puts the found card onto the battlefield."
+    assert stays == "Nothing moves Forest; it stays on the battlefield."
+    assert gone == "Forest was not chosen, so it goes into the owner's graveyard."
+    assert either == (
+        "If found, Forest goes into the owner's hand or into the owner's graveyard depending on "
+        "Bo's choice."
+    )
+    assert because("found_put", card="Forest", into="library_top") == (
+        "The found Forest is put on top of the owner's library."
+    )
+    said = {}
+    for language in ("de", "it"):
+        with translation.override(language):
+            said[language] = [say(r) for r in (puts, either, stays, gone)]
+    assert said["de"] == [
+        "Alice bringt die gefundene Karte ins Spiel.",
+        "Falls gefunden, kommt die Karte „Wald“ je nach Wahl von Bo auf die Hand oder auf den "
+        "Friedhof.",
+        "Nichts bewegt die Karte „Wald“; sie bleibt im Spiel.",
+        "Die Karte „Wald“ wurde nicht gewählt, also kommt sie auf den Friedhof.",
+    ]
+    assert said["it"] == [
+        "Alice mette la carta trovata sul campo di battaglia.",
+        "Se trovata, la carta «Foresta» va in mano o nel cimitero a seconda della scelta di Bo.",
+        "Nulla sposta la carta «Foresta»; resta sul campo di battaglia.",
+        "La carta «Foresta» non è stata scelta, quindi va nel cimitero.",
+    ]
