@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from bench.web import Phase, answer_form, practise, workers_cpu
 from quizzes.models import Question, Response
-from tests.quizzes.conftest import land_tutor_spec, make_question
 from tests.factories import ScenarioFactory
+from tests.quizzes.conftest import land_tutor_spec, make_question
 
 pytestmark = pytest.mark.django_db
 
