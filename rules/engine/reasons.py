@@ -220,7 +220,8 @@ ZONE_WORDS = {
 }
 # Where a card goes (`into*` parameters): a destination as a judge says it, "puts it onto the
 # battlefield", "goes into exile"; a card always goes to its owner's hand, library or graveyard
-# (400.3). The search destinations with a place in the library or a way of exiling too.
+# (the zone rules, section 4). The search destinations with a place in the library or a way of
+# exiling too.
 INTO_WORDS = {
     "battlefield": gettext_noop("onto the battlefield"),
     "hand": gettext_noop("into the owner's hand"),
