@@ -1183,8 +1183,9 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "At most %(cards)s can be found, and the effect puts %(amount)s of the found cards "
         "%(into)s, so a found card goes there."
     ),
+    # "chooses %(cards)s to go": no verb agrees with the count ("which 1 found card go" did not)
     "split_choice": gettext_noop(
-        "%(player)s chooses which %(cards)s go %(into)s and which go %(into_rest)s."
+        "%(player)s chooses %(cards)s to go %(into)s; the rest go %(into_rest)s."
     ),
     "split_too_few": gettext_noop(
         "Only %(cards)s found, and the effect puts %(amount)s of them %(into)s first, so "
@@ -1192,8 +1193,7 @@ MESSAGES: dict[str, str | tuple[str, str]] = {
         "onto the battlefield tapped)."
     ),
     "split_found": gettext_noop(
-        "%(card)s is found; %(player)s chooses which %(cards)s go %(into)s and which go "
-        "%(into_rest)s."
+        "%(card)s is found; %(player)s chooses %(cards)s to go %(into)s; the rest go %(into_rest)s."
     ),
     "split_chosen": gettext_noop("%(player)s puts the found %(card)s %(into)s, as chosen."),
     "library_not_chosen_no_shuffle": gettext_noop(

@@ -229,3 +229,34 @@ def test_where_a_card_goes_or_is_takes_each_zones_preposition():
         "Nulla sposta la carta «Foresta»; resta sul campo di battaglia.",
         "La carta «Foresta» non è stata scelta, quindi va nel cimitero.",
     ]
+
+
+def test_a_split_reads_right_whatever_the_count():
+    """Cultivate puts one found card onto the battlefield: "chooses which 1 found card go"
+    agreed with no count; the choice is now said so that no verb depends on it."""
+    one, two = (
+        because(
+            "split_choice",
+            player="Alice",
+            cards=because("found_cards", count=count),
+            into="battlefield",
+            into_rest="hand",
+        )
+        for count in (1, 2)
+    )
+    assert one == (
+        "Alice chooses 1 found card to go onto the battlefield; the rest go into the owner's hand."
+    )
+    assert two == (
+        "Alice chooses 2 found cards to go onto the battlefield; the rest go into the owner's hand."
+    )
+    with translation.override("de"):
+        assert say(one) == (
+            "Alice wählt 1 gefundene Karte aus, um sie ins Spiel zu bringen; der Rest kommt "
+            "auf die Hand."
+        )
+        assert say(two).startswith("Alice wählt 2 gefundene Karten aus, um sie ins Spiel")
+    with translation.override("it"):
+        assert say(one) == (
+            "Alice sceglie 1 carta trovata da mettere sul campo di battaglia; il resto va in mano."
+        )
