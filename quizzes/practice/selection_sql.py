@@ -331,7 +331,8 @@ def learner_rows(
     unfinished exam sittings (`exams.sittings_of(user).unfinished()`: practice pauses); for a
     wrong answer at a place in `missed_at` (1: the latest), its verdict and its rules' numbers;
     for a mastery due by `due_by`, its rule's number; for the last `numbered` answers, their
-    rules' numbers (their topics: quizzes/practice/topics.py).
+    rules' numbers (their topics: quizzes/practice/topics.py); for each answer, its scenario's
+    family's slug (the example families a topic names are named by slug).
 
     An answer's order comes as its place, not its time: 150 dates were a sixth of the query's
     time on PostgreSQL (Django reads them through a pure-Python loader) and text to parse on
