@@ -161,8 +161,8 @@ def _english_of(message: str | tuple[str, str]) -> Callable[..., str]:
 def _field(match: re.Match) -> str:
     """An f-string field for a parameter: a phrase parameter's value looked up in its table."""
     name = match.group(1)
-    table = phrases_of(name)
-    return f"{{{name}}}" if table is None else f"{{_phrase(PHRASES[{_prefix(name)!r}], {name})}}"
+    prefix = _prefix(name)
+    return f"{{{name}}}" if prefix is None else f"{{_phrase(PHRASES[{prefix!r}], {name})}}"
 
 
 def phrases_of(name: str) -> dict[str, str] | None:
