@@ -26,7 +26,14 @@ V1_LIBRARY = ["Island", "Forest", "Swamp", "Grove of Study"]  # top first, as th
 RULING = "Rampant Growth finds only a basic land card: the Grove is a Forest but not basic."
 V2_LIBRARY = ["Grove of Study", "Island", "Forest", "Swamp"]
 # builder.js puts focus back on the moved card's "up" button after the server's re-render
-FOCUSED_ON_MOVE_UP = "document.activeElement && document.activeElement.dataset.move === 'up'"
+# The button pressed is marked; the server's re-render draws the builder afresh, unmarked. Focus
+# on an unmarked "up" button means the reply has settled and given focus back (a key pressed
+# before that lands on the old builder, whose move the reply then discards).
+MARK_THE_PRESSED_BUTTON = "document.activeElement.dataset.pressed = 'yes'"
+FOCUSED_ON_MOVE_UP = (
+    "document.activeElement && document.activeElement.dataset.move === 'up'"
+    " && !document.activeElement.dataset.pressed"
+)
 
 
 @pytest.fixture
@@ -200,7 +207,8 @@ def test_instructor_cohort_two_learners_and_versions(chromium, live_server, peop
         mentor.get_by_role("button", name="Move Grove of Study#g1 up").focus()
         for position in (2, 1, 0):
             # Each move posts the builder; its re-render puts focus back on the moved card's
-            # button, which the next Enter presses (waited for: a key pressed in between is lost).
+            # button, which the next Enter presses (waited for: a key pressed before is lost).
+            mentor.evaluate(MARK_THE_PRESSED_BUTTON)
             with mentor.expect_response(lambda reply: reply.url.endswith("/preview/")):
                 mentor.keyboard.press("Enter")
             mentor.locator("#builder-status", has_text=f"position {position + 1} of 4").wait_for()
