@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -91,8 +92,14 @@ def card_names(spec: dict[str, Any]) -> dict[str, str]:
     return names
 
 
-def describe_situation(spec: dict[str, Any], names: dict[str, str]) -> str:
-    """One sentence for what resolves, e.g. "Alice casts Splinter targeting Howling Mine."."""
+def describe_situation(
+    spec: dict[str, Any], names: dict[str, str], asked: Sequence[Claim] = ()
+) -> str:
+    """One sentence for what resolves, e.g. "Alice casts Splinter, targeting Howling Mine.". An
+    ability is activated as a judge says it ("activates an ability of Forest", not "activates
+    Forest"), and only wanted when the question asks whether that ability can be activated
+    (`asked`): a page saying it is activated, then asking whether it can be, would answer its
+    own question."""
     step = spec.get("resolve", {})
 
     def name(label: str) -> str:
@@ -110,9 +117,17 @@ def describe_situation(spec: dict[str, Any], names: dict[str, str]) -> str:
         return _("%(player)s casts %(card)s.") % values
     if "activate" in step:
         values["card"] = name(step["activate"])
+        wanted = {"claim": "can_activate", "card": step["activate"]}
+        if any(wanted.items() <= claim.items() for claim in asked):
+            if targets:
+                return (
+                    _("%(player)s wants to activate an ability of %(card)s, targeting %(targets)s.")
+                    % values
+                )
+            return _("%(player)s wants to activate an ability of %(card)s.") % values
         if targets:
-            return _("%(player)s activates %(card)s, targeting %(targets)s.") % values
-        return _("%(player)s activates %(card)s.") % values
+            return _("%(player)s activates an ability of %(card)s, targeting %(targets)s.") % values
+        return _("%(player)s activates an ability of %(card)s.") % values
     if "trigger" in step:
         values["card"] = name(step["trigger"])
         if targets:
@@ -320,7 +335,7 @@ def generated_prompt(kind: str, ruling: Ruling, claims: list[Claim], placed: boo
     spec = ruling.shown.spec
     names = card_names(spec)
     asked = question_text(kind, ruling, claims, names, placed)
-    return f"{describe_situation(spec, names)} {asked}".strip()
+    return f"{describe_situation(spec, names, claims)} {asked}".strip()
 
 
 def build_questions(
@@ -460,7 +475,6 @@ def portion_is_whole(ruling: Ruling, claim: Claim) -> bool:
 def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[GeneratedQuestion]:
     ruling, claims = asked_claims(spec, catalog)
     names = card_names(spec)
-    situation = describe_situation(spec, names)
     results = [ruling.evaluate(claim) for claim in claims]
     empty = nothing_to_find(ruling)
     rules_of = [_numbers(result.rule) for result in results]
@@ -470,6 +484,7 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
         return set().union(*(rules_of[i] for i in indices)) if indices else set()
 
     def prompt(kind: str, asked: list[Claim]) -> str:
+        situation = describe_situation(spec, names, asked)
         return f"{situation} {question_text(kind, ruling, asked, names)}".strip()
 
     finds = [i for i, c in enumerate(claims) if c["claim"] == "finds" and "given" not in c]

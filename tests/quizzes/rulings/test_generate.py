@@ -289,3 +289,59 @@ def test_a_cards_question_names_who_finds():
     spec["expect"] = [{"claim": "finds", "card": "i1"}, {"claim": "finds", "card": "w1"}]
     cards = next(q for q in build_questions(spec) if q.kind == "cards")
     assert cards.prompt.endswith("For each highlighted card: must, may or can't Alice find it?")
+
+
+def gilder_bairns() -> dict:
+    """Three Gilder Bairns ({2}{G/U}, {Q}: the untap symbol), the tapped one activated."""
+    bairns = [
+        {"card": "Gilder Bairn", "label": "up"},
+        {"card": "Gilder Bairn", "label": "down", "tapped": True},
+        {"card": "Gilder Bairn", "label": "new", "tapped": True, "entered_this_turn": True},
+    ]
+    return {
+        "id": "bairns",
+        "players": ["Alice", "Nadia"],
+        "zones": {"Alice": {"battlefield": bairns}},
+        "resolve": {"activate": "down", "by": "Alice", "targets": ["up"]},
+        "expect": [{"claim": "can_activate", "card": label} for label in ("up", "down", "new")],
+    }
+
+
+def test_an_ability_asked_about_is_wanted_not_already_activated():
+    """Read as a judge: "Alice activates Gilder Bairn. Can the ability of Gilder Bairn be
+    activated now?" said it happens, then asked whether it can (and said "activates Gilder
+    Bairn" where a judge says "activates an ability of"). A question on the ability activated
+    now says it is wanted; one on another card's says the activation happens."""
+    questions = build_questions(gilder_bairns())
+    assert {question.prompt.split(".")[0] for question in questions} == {
+        "Alice wants to activate an ability of Gilder Bairn, targeting Gilder Bairn",
+        "Alice activates an ability of Gilder Bairn, targeting Gilder Bairn",
+    }
+    for question in questions:
+        on_it = any(claim.get("card") == "down" for claim in question.claims)
+        verb = "wants to activate" if on_it else "activates"
+        assert question.prompt.startswith(f"Alice {verb} an ability of"), question.prompt
+
+
+def test_a_mana_ability_that_cant_be_activated_is_wanted():
+    """A creature's {T} mana ability the turn it came under Alice's control (302.6): it can't
+    be activated, so the page must not say Alice activates it."""
+    spec = {
+        "id": "elves",
+        "players": ["Alice", "Nadia"],
+        "zones": {
+            "Alice": {
+                "battlefield": [
+                    {"card": "Llanowar Elves", "label": "elf", "entered_this_turn": True}
+                ]
+            }
+        },
+        "resolve": {"activate": "elf", "by": "Alice"},
+        "expect": [{"claim": "can_activate", "card": "elf"}],
+    }
+    questions = build_questions(spec)
+    assert questions
+    for question in questions:
+        assert question.prompt.startswith(
+            "Alice wants to activate an ability of Llanowar Elves. "
+        ), question.prompt
