@@ -2,9 +2,11 @@
 
 `freeze(ruling)` runs when content is written: it keeps the scene (`scene.scene_of`), each
 claim's value, rule and reason (the reason said in every language the site speaks), each
-player's `searches` (a wish is a choice from outside the game), and for a legal-set question
-the engine's verdict on every pick that can matter. `FrozenSession` answers the same calls as an
-engine `Session` from that data, so a `Ruling` built on it serves and grades with no engine run.
+player's `searches` (a wish is a choice from outside the game), whether the ability the line of
+play activates can be (`activated_ability`: the page's words say so), and for a legal-set
+question the engine's verdict on every pick that can matter. `FrozenSession` answers the same
+calls as an engine `Session` from that data, so a `Ruling` built on it serves and grades with no
+engine run.
 
 A legal-set pick is graded as the engine grades it, by the cards' classes: cards of one name,
 owner, zone and state that the engine rules alike for the search are interchangeable, so the
@@ -85,12 +87,24 @@ def _said(reason: Any, key: str | None, params: str, languages: tuple) -> dict[s
     return texts
 
 
+def activated_ability(spec: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The `can_activate` claim on the ability the scenario's line of play activates, if it
+    activates one: the page says the player activates it only when it can be activated."""
+    step = spec.get("resolve") or {}
+    if "activate" not in step:
+        return None
+    ability = {"ability": step["ability"]} if "ability" in step else {}
+    return {"claim": "can_activate", "card": step["activate"], **ability}
+
+
 def freeze(ruling: Any, kind: str) -> dict[str, Any]:
     """What serving and grading `ruling` (built on an engine session) read, as JSON."""
     session = ruling.session
     # a legal set is graded by its picks below: the engine has no claim of that name
     asked = [_asked(claim) for claim in ruling.claims if claim["claim"] != "legal_find_set"]
     asked += [{"claim": "searches", "player": p} for p in session.scenario.state.players]
+    if (activated := activated_ability(ruling.shown.spec)) is not None:
+        asked.append(activated)
     if kind == "legal_set":  # the audit judges a legal set by what its search may find
         asked.append(_found_count(ruling.claims[0]))
     results = {}

@@ -22,6 +22,7 @@ from django.utils.translation import pgettext
 from quizzes.rulings import certification
 from quizzes.rulings.balance import stated_share
 from quizzes.rulings.claims import CHOICE, CLAIMS, Subject, claim_text, undetermined
+from quizzes.rulings.frozen import NotStored, activated_ability
 from quizzes.rulings.names import localized
 from quizzes.rulings.ruling import Ruling, Shown, asked_claim, chooses_outside, text_for
 from quizzes.rulings.values import plain
@@ -92,14 +93,10 @@ def card_names(spec: dict[str, Any]) -> dict[str, str]:
     return names
 
 
-def describe_situation(
-    spec: dict[str, Any], names: dict[str, str], asked: Sequence[Claim] = ()
-) -> str:
+def describe_situation(spec: dict[str, Any], names: dict[str, str], wanted: bool = False) -> str:
     """One sentence for what resolves, e.g. "Alice casts Splinter, targeting Howling Mine.". An
     ability is activated as a judge says it ("activates an ability of Forest", not "activates
-    Forest"), and only wanted when the question asks whether that ability can be activated
-    (`asked`): a page saying it is activated, then asking whether it can be, would answer its
-    own question."""
+    Forest"); with `wanted` (`activation_wanted`), the player wants to activate it."""
     step = spec.get("resolve", {})
 
     def name(label: str) -> str:
@@ -117,8 +114,7 @@ def describe_situation(
         return _("%(player)s casts %(card)s.") % values
     if "activate" in step:
         values["card"] = name(step["activate"])
-        wanted = {"claim": "can_activate", "card": step["activate"]}
-        if any(wanted.items() <= claim.items() for claim in asked):
+        if wanted:
             if targets:
                 return (
                     _("%(player)s wants to activate an ability of %(card)s, targeting %(targets)s.")
@@ -136,6 +132,23 @@ def describe_situation(
     if "draw" in step:
         return _("%(player)s would draw a card.") % {"player": step["draw"]}
     return ""
+
+
+def activation_wanted(ruling: Ruling, asked: Sequence[Claim]) -> bool:
+    """Whether the page says the player wants to activate the ability that resolves, rather than
+    that they activate it: when the question asks whether it can be activated (saying it is
+    would answer the question), or when it can't be (a creature's mana ability the turn it came
+    under its controller's control resolves as producing no mana). A variant stored before
+    this was frozen says "activates"."""
+    activated = activated_ability(ruling.shown.spec)
+    if activated is None:
+        return False
+    if any(activated.items() <= claim.items() for claim in asked):
+        return True
+    try:
+        return ruling.evaluate(activated).value is False
+    except NotStored:
+        return False
 
 
 # Claims about what a search finds: with no card at all in the zones searched, the board shows
@@ -335,7 +348,8 @@ def generated_prompt(kind: str, ruling: Ruling, claims: list[Claim], placed: boo
     spec = ruling.shown.spec
     names = card_names(spec)
     asked = question_text(kind, ruling, claims, names, placed)
-    return f"{describe_situation(spec, names, claims)} {asked}".strip()
+    situation = describe_situation(spec, names, activation_wanted(ruling, claims))
+    return f"{situation} {asked}".strip()
 
 
 def build_questions(
@@ -484,7 +498,7 @@ def _build_questions(spec: dict[str, Any], catalog: Catalog | None) -> list[Gene
         return set().union(*(rules_of[i] for i in indices)) if indices else set()
 
     def prompt(kind: str, asked: list[Claim]) -> str:
-        situation = describe_situation(spec, names, asked)
+        situation = describe_situation(spec, names, activation_wanted(ruling, asked))
         return f"{situation} {question_text(kind, ruling, asked, names)}".strip()
 
     finds = [i for i, c in enumerate(claims) if c["claim"] == "finds" and "given" not in c]

@@ -14,7 +14,9 @@ from django.utils import translation
 from quizzes import rulings
 from quizzes.models import Presentation, Question, Response, Variant
 from quizzes.rulings import kind_of
+from quizzes.rulings.generate import build_questions
 from quizzes.rulings.ruling import Ruling
+from tests.factories import QuestionFactory, ScenarioFactory
 from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec, make_question
 from tests.quizzes.pages import token_of
 
@@ -225,3 +227,38 @@ def test_a_variant_the_audit_faults_is_flagged_and_the_lint_says_so_in_words(
     assert all("statements_distinct" in " ".join(v.problems) for v in flagged)
     page = teacher_client.get(reverse("bank_lint", args=[own_bank.slug])).content.decode()
     assert "the audit found" in page and "statements_distinct" in page
+
+
+def test_a_stored_variant_says_an_ability_that_cant_be_activated_is_wanted(bank):
+    """Llanowar Elves the turn they came under Alice's control (302.6): their mana ability
+    can't be activated, so the page says Alice wants to activate it (quizzes/rulings/generate.py
+    `activation_wanted`), from the stored variant as from the engine, in every language."""
+    spec = {
+        "players": ["Alice", "Nadia"],
+        "zones": {
+            "Alice": {
+                "battlefield": [
+                    {"card": "Llanowar Elves", "label": "elves", "entered_this_turn": True}
+                ]
+            }
+        },
+        "resolve": {"activate": "elves", "by": "Alice"},
+        "expect": [{"claim": "mana_produced", "card": "elves"}],
+    }
+    (written,) = build_questions(spec)  # as content is written
+    question = QuestionFactory(
+        scenario=ScenarioFactory(spec=spec),
+        bank=bank,
+        kind=written.kind,
+        claims=written.claims,
+        prompt=written.prompt,
+    )
+    rulings.store_variants([question])
+    wanted = {"en": "wants to activate", "de": "möchte eine Fähigkeit", "it": "vuole attivare"}
+    for variant in Variant.objects.filter(question=question):
+        stored = rulings.served_ruling(question, variant, learner_id=7)
+        engine = Ruling.from_shown(question.kind, stored.shown)
+        for language, words in wanted.items():
+            with translation.override(language):
+                shown = rulings.prompt(question, stored)
+                assert words in shown and shown == rulings.prompt(question, engine)
