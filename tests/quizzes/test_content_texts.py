@@ -202,3 +202,24 @@ def test_a_bank_s_edited_title_and_description_stay_english_marked_so(client, db
     assert '<div class="bank-description">Passare in rassegna i grimori (CR 701.23)' in html
     assert '<h2><span lang="en">My own bank</span></h2>' in html
     assert '<div class="bank-description" lang="en"><p>Written by <em>me</em></p></div>' in html
+
+
+def catalog_names() -> set[str]:
+    """Every card name the card catalog (rules/catalog) holds."""
+    folder = Path(settings.BASE_DIR) / "rules" / "catalog"
+    return {card["name"] for path in folder.glob("*.json") for card in _read(path)}
+
+
+def test_a_seed_scenario_s_title_names_only_cards_on_its_board():
+    """Read as a judge: "Scenario: Mana Reflection doubles a Forest's mana" above a board of
+    Llanowar Elves and no Forest. A title naming a card the scenario doesn't hold misleads.
+    (One naming the wrong card of its board, "Tapping a Forest" where Reflecting Pool is
+    tapped beside a Forest, is a judge's reading to catch, not this test's.)"""
+    names = catalog_names()
+    misnamed = []
+    for path in sorted((CONTENT / "scenarios").glob("*.json")):
+        spec = _read(path)
+        board = json.dumps([spec.get(key) for key in ("zones", "cards", "resolve", "history")])
+        named = {n for n in names if re.search(rf"\b{re.escape(n)}\b", spec["title"])}
+        misnamed += [(path.name, name) for name in sorted(named) if name not in board]
+    assert misnamed == []
