@@ -35,6 +35,19 @@ def _models_with_rows() -> set[str]:
     return {model.__name__ for model in apps.get_models() if model.objects.exists()}
 
 
+def summoning_sick_elves_spec(claim: str) -> dict:
+    """Alice activates Llanowar Elves the turn they came under her control (302.6: their {T}
+    mana ability can't be activated), and `claim` is asked of them."""
+    elves = {"card": "Llanowar Elves", "label": "elves", "entered_this_turn": True}
+    return {
+        "id": "sick-elves",
+        "players": ["Alice", "Nadia"],
+        "zones": {"Alice": {"battlefield": [elves]}},
+        "resolve": {"activate": "elves", "by": "Alice"},
+        "expect": [{"claim": claim, "card": "elves"}],
+    }
+
+
 def land_tutor_spec(scenario_id: str = "land-tutor") -> dict:
     """Alice casts Land Tutor (search for a basic land card, reveal it, shuffle)."""
     basic = {"supertypes": ["Basic"], "types": ["Land"]}

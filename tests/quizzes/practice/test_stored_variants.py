@@ -17,7 +17,12 @@ from quizzes.rulings import kind_of
 from quizzes.rulings.generate import build_questions
 from quizzes.rulings.ruling import Ruling
 from tests.factories import QuestionFactory, ScenarioFactory
-from tests.quizzes.conftest import QUESTION_SHAPES, land_tutor_spec, make_question
+from tests.quizzes.conftest import (
+    QUESTION_SHAPES,
+    land_tutor_spec,
+    make_question,
+    summoning_sick_elves_spec,
+)
 from tests.quizzes.pages import token_of
 
 pytestmark = pytest.mark.django_db
@@ -233,18 +238,7 @@ def test_a_stored_variant_says_an_ability_that_cant_be_activated_is_wanted(bank)
     """Llanowar Elves the turn they came under Alice's control (302.6): their mana ability
     can't be activated, so the page says Alice wants to activate it (quizzes/rulings/generate.py
     `activation_wanted`), from the stored variant as from the engine, in every language."""
-    spec = {
-        "players": ["Alice", "Nadia"],
-        "zones": {
-            "Alice": {
-                "battlefield": [
-                    {"card": "Llanowar Elves", "label": "elves", "entered_this_turn": True}
-                ]
-            }
-        },
-        "resolve": {"activate": "elves", "by": "Alice"},
-        "expect": [{"claim": "mana_produced", "card": "elves"}],
-    }
+    spec = summoning_sick_elves_spec("mana_produced")
     (written,) = build_questions(spec)  # as content is written
     question = QuestionFactory(
         scenario=ScenarioFactory(spec=spec),

@@ -11,6 +11,7 @@ from quizzes.loading import CONTENT_DIR
 from quizzes.rulings.claims import CLAIMS, OUTSIDE_CLAIMS, claim_text
 from quizzes.rulings.generate import build_questions
 from quizzes.rulings.ruling import Ruling, Shown, chooses_outside, text_for
+from tests.quizzes.conftest import summoning_sick_elves_spec
 
 pytestmark = pytest.mark.django_db  # the card catalog is read from the database
 
@@ -326,20 +327,7 @@ def test_an_ability_asked_about_is_wanted_not_already_activated():
 def test_a_mana_ability_that_cant_be_activated_is_wanted():
     """A creature's {T} mana ability the turn it came under Alice's control (302.6): it can't
     be activated, so the page must not say Alice activates it."""
-    spec = {
-        "id": "elves",
-        "players": ["Alice", "Nadia"],
-        "zones": {
-            "Alice": {
-                "battlefield": [
-                    {"card": "Llanowar Elves", "label": "elf", "entered_this_turn": True}
-                ]
-            }
-        },
-        "resolve": {"activate": "elf", "by": "Alice"},
-        "expect": [{"claim": "can_activate", "card": "elf"}],
-    }
-    questions = build_questions(spec)
+    questions = build_questions(summoning_sick_elves_spec("can_activate"))
     assert questions
     for question in questions:
         assert question.prompt.startswith(
